@@ -1,0 +1,64 @@
+# Every target sets up its own virtual environment first, so each works on a fresh machine.
+#   make serve   install everything and start the server on localhost:50051
+#   make test    install everything and run every check CI runs
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+# Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
+ARGS   ?=
+
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check bench bench-service clean
+
+$(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+serve: install
+	$(BIN)/splendor-engine serve $(ARGS)
+
+test: install lint typecheck proto-lint proto-breaking generate-check
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+typecheck: install
+	$(BIN)/mypy
+
+proto-lint: install
+	cd proto && ../$(BIN)/buf lint
+
+# Breaking-change check (FILE level) of the working tree against the main branch.
+proto-breaking: install
+	@if git rev-parse --verify --quiet main >/dev/null && git cat-file -e main:proto/buf.yaml 2>/dev/null; then \
+		cd proto && ../$(BIN)/buf breaking --against '../.git#branch=main,subdir=proto'; \
+	else \
+		echo "proto-breaking: main has no protos yet, nothing to compare against"; \
+	fi
+
+# Regenerate the Python stubs in clients/python from proto/.
+generate: install
+	$(BIN)/python clients/python/codegen.py
+
+# Fail if the committed stubs differ from what the protos produce.
+generate-check: install
+	$(BIN)/python clients/python/codegen.py --check
+
+bench: install
+	$(BIN)/python benchmarks/engine_bench.py
+
+bench-service: install
+	$(BIN)/python benchmarks/service_bench.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,65 @@
+"""What a player can send: main actions and answers to pending decisions.
+
+Actions do not carry the seat; ``apply`` takes the acting seat separately so that
+a legal-action list is the same whoever asks.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class TakeGems(NamedTuple):
+    """Take one gem of each listed colour (three, or all colours left if fewer)."""
+
+    colors: tuple[int, ...]
+
+
+class TakeTwoGems(NamedTuple):
+    """Take two gems of one colour (the pile must hold four or more)."""
+
+    color: int
+
+
+class ReserveCard(NamedTuple):
+    """Reserve a face-up card and take a gold if any is left."""
+
+    card_id: int
+
+
+class ReserveFromDeck(NamedTuple):
+    """Reserve the top card of a deck unseen and take a gold if any is left."""
+
+    deck: int  # 0, 1, 2 for levels 1, 2, 3
+
+
+class PurchaseCard(NamedTuple):
+    """Buy a face-up card or one of your reserved cards.
+
+    ``payment`` (six counts, gold last) is what to pay after bonuses; None lets
+    the engine pay coloured tokens first and gold for the rest.
+    """
+
+    card_id: int
+    payment: tuple[int, ...] | None = None
+
+
+class Pass(NamedTuple):
+    """Do nothing; legal only when no other main action is."""
+
+
+class ReturnTokens(NamedTuple):
+    """Answer to RETURN_TOKENS: the six counts to put back in the bank."""
+
+    tokens: tuple[int, ...]
+
+
+class ChooseNoble(NamedTuple):
+    """Answer to CHOOSE_NOBLE: the noble that visits."""
+
+    noble_id: int
+
+
+MainAction = TakeGems | TakeTwoGems | ReserveCard | ReserveFromDeck | PurchaseCard | Pass
+DecisionAction = ReturnTokens | ChooseNoble
+Action = MainAction | DecisionAction

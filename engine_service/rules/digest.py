@@ -1,0 +1,34 @@
+"""A canonical fingerprint of a state, identical on every machine and Python version.
+
+The state is written as compact JSON (NamedTuples as arrays in field order, enums
+as their names, module sets sorted, None as null) and hashed with SHA-256.
+Platforms keep only the action log and compare these digests on replay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from enum import Enum
+
+from .state import GameState
+
+Jsonable = int | str | bool | None | list["Jsonable"]
+
+
+def _canonical(value: object) -> Jsonable:
+    if value is None or (isinstance(value, (bool, int, str)) and not isinstance(value, Enum)):
+        return value
+    if isinstance(value, Enum):
+        return value.name
+    if isinstance(value, frozenset):
+        return sorted(_canonical(item) for item in value)  # type: ignore[type-var]
+    if isinstance(value, tuple):
+        return [_canonical(item) for item in value]
+    raise TypeError(f"cannot fingerprint {type(value).__name__}")
+
+
+def state_digest(state: GameState) -> str:
+    """SHA-256 hex digest of the canonical form of ``state``."""
+    text = json.dumps(_canonical(state), separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()

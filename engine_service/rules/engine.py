@@ -1,0 +1,127 @@
+"""``apply``: the whole game as a pure reducer ``state + action -> new state + events``."""
+
+from __future__ import annotations
+
+from .actions import (
+    Action,
+    ChooseNoble,
+    Pass,
+    PurchaseCard,
+    ReserveCard,
+    ReserveFromDeck,
+    ReturnTokens,
+    TakeGems,
+    TakeTwoGems,
+)
+from .errors import Reason, RuleViolation
+from .events import Event, FinalRoundTriggered, GameEnded, Passed, TurnEnded
+from .gems import take_gems, take_two_gems
+from .legal import main_actions
+from .purchase import purchase_card
+from .reserve import reserve_card, reserve_from_deck
+from .ruleset import Ruleset, ruleset_for
+from .state import EndReason, GameState
+
+DECISION_ACTIONS = (ReturnTokens, ChooseNoble)
+
+
+def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
+    """Apply one action by the acting seat and return the new state and what happened.
+
+    ``seat`` is the sender; when given it must be the acting seat. Raises
+    ``RuleViolation`` for an illegal action, leaving ``state`` untouched (states
+    are immutable, so nothing can be half-applied).
+    """
+    if state.end_reason is not None:
+        raise RuleViolation(Reason.GAME_OVER, f"the game is over ({state.end_reason.value})")
+    acting = state.acting_seat
+    if seat is not None and seat != acting:
+        raise RuleViolation(
+            Reason.NOT_YOUR_TURN, f"seat {acting} must act, not seat {seat}", acting_seat=str(acting), seat=str(seat)
+        )
+    ruleset = ruleset_for(state)
+    events: list[Event] = []
+    if state.pending is not None:
+        state = _resolve_decision(state, action, ruleset, events)
+    else:
+        state = _main_action(state, action, ruleset, events)
+    return state, tuple(events)
+
+
+def _main_action(state: GameState, action: Action, ruleset: Ruleset, events: list[Event]) -> GameState:
+    if isinstance(action, DECISION_ACTIONS):
+        raise RuleViolation(Reason.NO_DECISION_PENDING, "no decision is pending: send a main action")
+    for module in ruleset.modules:
+        if module.check_main_action is not None:
+            module.check_main_action(state, action)
+    passes = 0
+    if isinstance(action, TakeGems):
+        state = take_gems(state, action, events)
+    elif isinstance(action, TakeTwoGems):
+        state = take_two_gems(state, action, events)
+    elif isinstance(action, PurchaseCard):
+        state = purchase_card(state, action, events)
+    elif isinstance(action, ReserveCard):
+        state = reserve_card(state, action, events)
+    elif isinstance(action, ReserveFromDeck):
+        state = reserve_from_deck(state, action, events)
+    elif isinstance(action, Pass):
+        _check_pass(state)
+        events.append(Passed(state.seat))
+        passes = state.passes_in_a_row + 1
+    else:
+        raise RuleViolation(Reason.UNKNOWN_ACTION, f"{type(action).__name__} is not an action of this game")
+    if passes != state.passes_in_a_row:
+        state = state._replace(passes_in_a_row=passes)
+    return _run_steps(state, ruleset, 0, events)
+
+
+def _check_pass(state: GameState) -> None:
+    if main_actions(state, ruleset_for(state), stop_at_first=True):
+        raise RuleViolation(Reason.PASS_NOT_ALLOWED, "passing is allowed only when no other action is legal")
+
+
+def _resolve_decision(state: GameState, action: Action, ruleset: Ruleset, events: list[Event]) -> GameState:
+    pending = state.pending
+    assert pending is not None
+    index = ruleset.decision_steps[pending.kind]
+    state = ruleset.steps[index].resolve(state, action, events)
+    if state.pending is not None:  # the step asks a further question
+        return state
+    return _run_steps(state, ruleset, index + 1, events)
+
+
+def _run_steps(state: GameState, ruleset: Ruleset, start: int, events: list[Event]) -> GameState:
+    steps = ruleset.steps
+    for index in range(start, len(steps)):
+        state = steps[index].begin(state, events)
+        if state.pending is not None:
+            return state
+    return _close_turn(state, ruleset, events)
+
+
+def _close_turn(state: GameState, ruleset: Ruleset, events: list[Event]) -> GameState:
+    """End-of-game check, then the turn passes to the next seat."""
+    seat = state.seat
+    num_players = state.config.num_players
+    final_round = state.final_round
+    if not final_round and ruleset.triggers_final_round(state, seat):
+        final_round = True
+        events.append(FinalRoundTriggered(seat, state.players[seat].prestige))
+    turn = state.turn + 1
+    next_seat = (seat + 1) % num_players
+    events.append(TurnEnded(seat, next_seat, turn))
+    end_reason = None
+    if final_round and next_seat == state.first_seat:
+        end_reason = EndReason.FINAL_ROUND_COMPLETED
+    elif state.passes_in_a_row >= num_players:
+        end_reason = EndReason.ALL_PLAYERS_PASSED
+    elif state.config.turn_limit and turn >= state.config.turn_limit:
+        end_reason = EndReason.TURN_LIMIT_REACHED
+    state = state._replace(seat=next_seat, turn=turn, final_round=final_round)
+    if end_reason is None:
+        return state
+    ranking = ruleset.rank(state)
+    state = state._replace(end_reason=end_reason, ranking=ranking)
+    events.append(GameEnded(end_reason, ranking, state.winners))
+    return state

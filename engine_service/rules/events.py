@@ -1,0 +1,115 @@
+"""What a transition did, in order, for front ends to animate and logs to tell."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+from .state import DecisionKind, EndReason, Standing
+
+
+class CardSource(Enum):
+    MARKET = "MARKET"
+    RESERVE = "RESERVE"
+
+
+class GameStarted(NamedTuple):
+    first_seat: int
+    num_players: int
+
+
+class GemsTaken(NamedTuple):
+    seat: int
+    tokens: tuple[int, ...]  # six counts
+
+
+class GemsReturned(NamedTuple):
+    seat: int
+    tokens: tuple[int, ...]  # six counts
+
+
+class CardReserved(NamedTuple):
+    seat: int
+    card_id: int | None  # None in a view where the card was drawn unseen by someone else
+    deck: int
+    blind: bool  # drawn from the top of a deck
+    slot: int | None  # market slot it left (None when blind)
+
+
+class GoldReceived(NamedTuple):
+    seat: int
+    amount: int
+
+
+class CardPurchased(NamedTuple):
+    seat: int
+    card_id: int
+    source: CardSource
+    slot: int | None  # market slot it left (None when from the reserve)
+    payment: tuple[int, ...]  # six counts paid into the bank
+
+
+class CardRevealed(NamedTuple):
+    """A card turned face up into an empty market slot."""
+
+    deck: int
+    slot: int
+    card_id: int
+
+
+class MarketSlotEmptied(NamedTuple):
+    """A market slot left empty because its deck has run out."""
+
+    deck: int
+    slot: int
+
+
+class NobleVisited(NamedTuple):
+    seat: int
+    noble_id: int
+
+
+class DecisionRequired(NamedTuple):
+    seat: int
+    kind: DecisionKind
+    amount: int
+    options: tuple[int, ...]
+
+
+class Passed(NamedTuple):
+    seat: int
+
+
+class FinalRoundTriggered(NamedTuple):
+    seat: int  # the seat whose turn triggered it
+    prestige: int
+
+
+class TurnEnded(NamedTuple):
+    seat: int
+    next_seat: int
+    turn: int  # turns completed after this one
+
+
+class GameEnded(NamedTuple):
+    reason: EndReason
+    ranking: tuple[Standing, ...]
+    winners: tuple[int, ...]
+
+
+Event = (
+    GameStarted
+    | GemsTaken
+    | GemsReturned
+    | CardReserved
+    | GoldReceived
+    | CardPurchased
+    | CardRevealed
+    | MarketSlotEmptied
+    | NobleVisited
+    | DecisionRequired
+    | Passed
+    | FinalRoundTriggered
+    | TurnEnded
+    | GameEnded
+)

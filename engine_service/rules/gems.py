@@ -1,0 +1,86 @@
+"""Main actions that take gems from the bank: three different, or two of a colour."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .actions import TakeGems, TakeTwoGems
+from .colors import COLOR_NAMES, GOLD, TOKEN_KINDS
+from .errors import Reason, RuleViolation
+from .events import Event, GemsTaken
+from .state import GameState, add_tokens, sub_tokens, with_player
+
+MAX_DIFFERENT: Final = 3
+TWO_SAME_MIN_PILE: Final = 4
+
+
+def _check_color(color: int) -> None:
+    if color == GOLD:
+        raise RuleViolation(Reason.GOLD_NOT_TAKEABLE, "gold can only be gained by reserving a card")
+    if not 0 <= color < GOLD:
+        raise RuleViolation(Reason.INVALID_COLOR, f"{color} is not a gem colour (0-4)", color=str(color))
+
+
+def colors_in_bank(bank: tuple[int, ...]) -> int:
+    return sum(1 for count in bank[:GOLD] if count)
+
+
+def check_take_gems(state: GameState, action: TakeGems) -> None:
+    colors = action.colors
+    for color in colors:
+        _check_color(color)
+    if len(set(colors)) != len(colors):
+        raise RuleViolation(Reason.DUPLICATE_COLOR, "the colours taken must all differ")
+    if len(colors) > MAX_DIFFERENT:
+        raise RuleViolation(Reason.TOO_MANY_COLORS, f"at most {MAX_DIFFERENT} different colours may be taken")
+    bank = state.bank
+    for color in colors:
+        if not bank[color]:
+            raise RuleViolation(
+                Reason.NOT_ENOUGH_IN_BANK, f"the bank has no {COLOR_NAMES[color]} left", color=COLOR_NAMES[color]
+            )
+    required = min(MAX_DIFFERENT, colors_in_bank(bank))
+    if len(colors) < required or not colors:
+        raise RuleViolation(
+            Reason.TOO_FEW_COLORS,
+            f"take {required} different colours: the bank has {colors_in_bank(bank)} colours left",
+            required=str(required),
+        )
+
+
+def take_gems(state: GameState, action: TakeGems, events: list[Event]) -> GameState:
+    check_take_gems(state, action)
+    taken = [0] * TOKEN_KINDS
+    for color in action.colors:
+        taken[color] = 1
+    return _move_to_player(state, tuple(taken), events)
+
+
+def check_take_two(state: GameState, action: TakeTwoGems) -> None:
+    _check_color(action.color)
+    in_bank = state.bank[action.color]
+    if in_bank < TWO_SAME_MIN_PILE:
+        raise RuleViolation(
+            Reason.PILE_BELOW_FOUR,
+            f"two {COLOR_NAMES[action.color]} may be taken only from a pile of {TWO_SAME_MIN_PILE} or more; "
+            f"it holds {in_bank}",
+            color=COLOR_NAMES[action.color],
+            in_bank=str(in_bank),
+        )
+
+
+def take_two_gems(state: GameState, action: TakeTwoGems, events: list[Event]) -> GameState:
+    check_take_two(state, action)
+    taken = [0] * TOKEN_KINDS
+    taken[action.color] = 2
+    return _move_to_player(state, tuple(taken), events)
+
+
+def _move_to_player(state: GameState, taken: tuple[int, ...], events: list[Event]) -> GameState:
+    seat = state.seat
+    player = state.players[seat]
+    events.append(GemsTaken(seat, taken))
+    return state._replace(
+        bank=sub_tokens(state.bank, taken),
+        players=with_player(state.players, seat, player._replace(tokens=add_tokens(player.tokens, taken))),
+    )

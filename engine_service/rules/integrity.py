@@ -1,0 +1,144 @@
+"""Checks that a state could arise in a real game.
+
+States arrive from clients, so nothing may be trusted: ``validate_state`` raises
+``RuleViolation(INVALID_STATE)`` naming the first inconsistency and the field at
+fault, instead of letting the engine crash later on an impossible position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .catalog import CARDS, NOBLES, is_known_card, is_known_noble
+from .colors import TOKEN_KINDS
+from .config import validate_config
+from .errors import Reason, RuleViolation
+from .game_setup import GEMS_PER_COLOR, GOLD_TOKENS, MARKET_SLOTS
+from .reserve import RESERVE_LIMIT
+from .ruleset import known_modules, ruleset_for
+from .state import DecisionKind, GameState, PlayerState
+from .turn import TOKEN_LIMIT, qualifying_nobles
+
+
+def _fail(field: str, message: str) -> RuleViolation:
+    return RuleViolation(Reason.INVALID_STATE, message, field=field)
+
+
+def validate_state(state: GameState) -> None:
+    """Raise ``RuleViolation(INVALID_STATE)`` unless ``state`` is a consistent game."""
+    validate_config(state.config, known_modules())
+    num_players = state.config.num_players
+    if len(state.players) != num_players:
+        raise _fail("players", f"{len(state.players)} players for a {num_players}-player game")
+    for name, seat in (("first_seat", state.first_seat), ("seat", state.seat)):
+        if not 0 <= seat < num_players:
+            raise _fail(name, f"seat {seat} is out of range")
+    if state.turn < 0 or not 0 <= state.passes_in_a_row <= num_players:
+        raise _fail("turn", "turn and pass counters must be non-negative and passes at most one round")
+    _check_tokens(state)
+    _check_cards(state)
+    _check_nobles(state)
+    for seat, player in enumerate(state.players):
+        _check_player(seat, player)
+    _check_pending(state)
+    _check_end(state)
+
+
+def _check_tokens(state: GameState) -> None:
+    gems = GEMS_PER_COLOR[state.config.num_players]
+    expected = (gems,) * 5 + (GOLD_TOKENS,)
+    piles = [state.bank] + [player.tokens for player in state.players]
+    for index, pile in enumerate(piles):
+        field = "bank" if index == 0 else f"players[{index - 1}].tokens"
+        if len(pile) != TOKEN_KINDS or any(count < 0 for count in pile):
+            raise _fail(field, "token counts are six non-negative numbers")
+    totals = tuple(sum(pile[color] for pile in piles) for color in range(TOKEN_KINDS))
+    if totals != expected:
+        raise _fail("bank", f"bank and players hold {totals} tokens in all; a game has {expected}")
+
+
+def _check_cards(state: GameState) -> None:
+    if len(state.decks) != len(state.market):
+        raise _fail("market", "one market row per deck")
+    seen: Counter[int] = Counter()
+    for deck, (pile, row) in enumerate(zip(state.decks, state.market)):
+        if len(row) != MARKET_SLOTS:
+            raise _fail(f"market[{deck}]", f"a market row has {MARKET_SLOTS} slots")
+        for card_id in pile + tuple(card for card in row if card is not None):
+            if not is_known_card(card_id) or CARDS[card_id].deck != deck:
+                raise _fail(f"decks[{deck}]", f"card {card_id} does not belong to deck {deck}")
+            seen[card_id] += 1
+        if pile and None in row and state.pending is None:
+            raise _fail(f"market[{deck}]", "an empty market slot while its deck still has cards")
+    for seat, player in enumerate(state.players):
+        for card_id in player.reserved + player.purchased:
+            if not is_known_card(card_id):
+                raise _fail(f"players[{seat}]", f"unknown card {card_id}")
+            seen[card_id] += 1
+    duplicated = sorted(card_id for card_id, count in seen.items() if count > 1)
+    if duplicated:
+        raise _fail("decks", f"card {duplicated[0]} is in two places")
+    missing = sorted(set(range(len(CARDS))) - set(seen))
+    if missing:
+        raise _fail("decks", f"card {missing[0]} is nowhere")
+
+
+def _check_nobles(state: GameState) -> None:
+    held = [noble for player in state.players for noble in player.nobles]
+    everywhere = list(state.nobles) + held
+    if any(not is_known_noble(noble) for noble in everywhere):
+        raise _fail("nobles", "unknown noble id")
+    if len(set(everywhere)) != len(everywhere):
+        raise _fail("nobles", "a noble is in two places")
+    if len(everywhere) > state.config.num_players + 1:
+        raise _fail("nobles", "more nobles than the game deals")
+
+
+def _check_player(seat: int, player: PlayerState) -> None:
+    field = f"players[{seat}]"
+    if len(player.reserved) > RESERVE_LIMIT or len(player.reserved_blind) != len(player.reserved):
+        raise _fail(f"{field}.reserved", f"at most {RESERVE_LIMIT} reserved cards, each marked blind or not")
+    bonuses = [0] * 5
+    prestige = 0
+    for card_id in player.purchased:
+        bonuses[CARDS[card_id].bonus] += 1
+        prestige += CARDS[card_id].points
+    prestige += sum(NOBLES[noble].points for noble in player.nobles)
+    if tuple(bonuses) != tuple(player.bonuses):
+        raise _fail(f"{field}.bonuses", "bonuses do not match the purchased cards")
+    if prestige != player.prestige:
+        raise _fail(f"{field}.prestige", "prestige does not match the purchased cards and nobles")
+
+
+def _check_pending(state: GameState) -> None:
+    pending = state.pending
+    over_limit = [seat for seat, p in enumerate(state.players) if sum(p.tokens) > TOKEN_LIMIT]
+    if pending is None:
+        if over_limit:
+            raise _fail(f"players[{over_limit[0]}].tokens", f"more than {TOKEN_LIMIT} tokens between turns")
+        return
+    if state.end_reason is not None:
+        raise _fail("pending", "a finished game has no pending decision")
+    if pending.seat != state.seat:
+        raise _fail("pending.seat", "only the seat whose turn it is can have a pending decision")
+    if pending.kind == DecisionKind.RETURN_TOKENS:
+        excess = sum(state.players[pending.seat].tokens) - TOKEN_LIMIT
+        if pending.amount != excess or excess <= 0 or over_limit != [pending.seat]:
+            raise _fail("pending.amount", "the tokens to return must be the excess over ten")
+    elif pending.kind == DecisionKind.CHOOSE_NOBLE:
+        if over_limit:
+            raise _fail("pending", "tokens are returned before a noble is chosen")
+        if len(pending.options) < 2 or set(pending.options) != set(qualifying_nobles(state, pending.seat)):
+            raise _fail("pending.options", "the noble options must be the two or more qualifying nobles")
+    elif pending.kind not in ruleset_for(state).decision_steps:
+        raise _fail("pending.kind", f"no decision {pending.kind.name} in this game")
+
+
+def _check_end(state: GameState) -> None:
+    if state.end_reason is None:
+        if state.ranking:
+            raise _fail("ranking", "a game in progress has no ranking")
+        return
+    expected = ruleset_for(state).rank(state)
+    if tuple(state.ranking) != expected:
+        raise _fail("ranking", "the ranking does not follow from the final scores")

@@ -1,0 +1,77 @@
+"""The purchase main action: a face-up card or one of the player's reserved cards."""
+
+from __future__ import annotations
+
+from .actions import PurchaseCard
+from .catalog import CARDS, is_known_card
+from .errors import Reason, RuleViolation
+from .events import CardPurchased, CardSource, Event
+from .market import find_in_market, remove_from_market
+from .payment import amount_due, can_afford, check_payment, default_payment, shortfall
+from .state import GameState, add_tokens, sub_tokens, with_player
+
+
+def resolve_purchase(state: GameState, action: PurchaseCard) -> tuple[int | None, tuple[int, ...]]:
+    """Where the card comes from (market slot, or None for the reserve) and the payment.
+
+    Raises if the purchase is illegal.
+    """
+    card_id = action.card_id
+    if not is_known_card(card_id):
+        raise RuleViolation(Reason.UNKNOWN_CARD, f"there is no card {card_id}", card_id=str(card_id))
+    player = state.players[state.seat]
+    slot: int | None = None
+    if card_id not in player.reserved:
+        slot = find_in_market(state, card_id)
+        if slot is None:
+            raise RuleViolation(
+                Reason.CARD_NOT_AVAILABLE,
+                f"card {card_id} is neither face up in the market nor reserved by the player",
+                card_id=str(card_id),
+            )
+    cost = CARDS[card_id].cost
+    if not can_afford(player, cost):
+        missing = shortfall(amount_due(cost, player.bonuses), player.tokens) - player.tokens[-1]
+        raise RuleViolation(
+            Reason.CANNOT_AFFORD,
+            f"card {card_id} needs {missing} more token(s) than the player can pay",
+            card_id=str(card_id),
+            missing=str(missing),
+        )
+    if action.payment is None:
+        return slot, default_payment(player, cost)
+    check_payment(player, cost, action.payment)
+    return slot, tuple(action.payment)
+
+
+def purchase_card(state: GameState, action: PurchaseCard, events: list[Event]) -> GameState:
+    slot, payment = resolve_purchase(state, action)
+    seat = state.seat
+    card = CARDS[action.card_id]
+    player = state.players[seat]
+    bonuses = list(player.bonuses)
+    bonuses[card.bonus] += 1
+    reserved = player.reserved
+    reserved_blind = player.reserved_blind
+    market = state.market
+    if slot is None:
+        index = reserved.index(card.id)
+        reserved = reserved[:index] + reserved[index + 1 :]
+        reserved_blind = reserved_blind[:index] + reserved_blind[index + 1 :]
+        events.append(CardPurchased(seat, card.id, CardSource.RESERVE, None, payment))
+    else:
+        events.append(CardPurchased(seat, card.id, CardSource.MARKET, slot, payment))
+        market = remove_from_market(market, state.decks, card.deck, slot, events)
+    player = player._replace(
+        tokens=sub_tokens(player.tokens, payment),
+        bonuses=tuple(bonuses),
+        prestige=player.prestige + card.points,
+        purchased=player.purchased + (card.id,),
+        reserved=reserved,
+        reserved_blind=reserved_blind,
+    )
+    return state._replace(
+        bank=add_tokens(state.bank, payment),
+        market=market,
+        players=with_player(state.players, seat, player),
+    )

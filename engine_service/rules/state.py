@@ -1,0 +1,114 @@
+"""The complete game state: immutable tuples, shared between successive states.
+
+Every transition builds a new ``GameState`` and reuses the parts it did not
+change, so keeping an old state (undo, tree search, replay checks) costs nothing.
+Derived figures (``bonuses``, ``prestige``) are kept beside the facts they come
+from because every legality check reads them; ``validate_state`` checks that
+they agree.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+from typing import NamedTuple
+
+from .config import GameConfig
+
+
+class DecisionKind(IntEnum):
+    """A choice the rules leave to a player in the middle of a turn."""
+
+    RETURN_TOKENS = 1  # over ten tokens: choose which to return
+    CHOOSE_NOBLE = 2  # several nobles qualify: choose the one that visits
+
+
+class EndReason(Enum):
+    """Why a game ended."""
+
+    FINAL_ROUND_COMPLETED = "FINAL_ROUND_COMPLETED"  # someone reached the goal and the round was finished
+    ALL_PLAYERS_PASSED = "ALL_PLAYERS_PASSED"  # a whole round of passes: nobody can move
+    TURN_LIMIT_REACHED = "TURN_LIMIT_REACHED"  # the configured turn limit
+
+
+class PendingDecision(NamedTuple):
+    """A choice the game waits for before the turn can go on.
+
+    ``amount`` is the number of tokens to return (RETURN_TOKENS); ``options`` the
+    ids to choose from (the qualifying nobles for CHOOSE_NOBLE).
+    """
+
+    kind: DecisionKind
+    seat: int
+    amount: int = 0
+    options: tuple[int, ...] = ()
+
+
+class PlayerState(NamedTuple):
+    """One seat's holdings."""
+
+    tokens: tuple[int, ...]  # six counts: five gems, then gold
+    bonuses: tuple[int, ...]  # five counts, from purchased cards
+    prestige: int  # cards + nobles
+    purchased: tuple[int, ...]  # card ids in purchase order
+    reserved: tuple[int, ...]  # card ids in reservation order
+    reserved_blind: tuple[bool, ...]  # parallel to ``reserved``: True if drawn from a deck unseen
+    nobles: tuple[int, ...]  # noble ids in visit order
+
+
+class Standing(NamedTuple):
+    """One seat's place in the final ranking; tied seats share a place."""
+
+    seat: int
+    place: int  # 1 = winner
+    prestige: int
+    purchased_cards: int
+
+
+class GameState(NamedTuple):
+    """The whole game, hidden information included."""
+
+    config: GameConfig
+    bank: tuple[int, ...]  # six counts
+    decks: tuple[tuple[int, ...], ...]  # per deck, index 0 is the top card
+    market: tuple[tuple[int | None, ...], ...]  # per deck, the face-up slots (None: empty)
+    nobles: tuple[int, ...]  # noble ids still on the table
+    players: tuple[PlayerState, ...]
+    first_seat: int
+    seat: int  # the seat whose turn it is
+    turn: int  # turns completed, all seats together
+    pending: PendingDecision | None
+    final_round: bool
+    passes_in_a_row: int
+    end_reason: EndReason | None
+    ranking: tuple[Standing, ...]  # best first; empty until the game ends
+
+    @property
+    def round(self) -> int:
+        """Rounds completed (a round is one turn of every seat, from the first seat)."""
+        return self.turn // self.config.num_players
+
+    @property
+    def is_over(self) -> bool:
+        return self.end_reason is not None
+
+    @property
+    def acting_seat(self) -> int:
+        """The seat that must send the next action: the decider if a decision is pending."""
+        return self.pending.seat if self.pending is not None else self.seat
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(standing.seat for standing in self.ranking if standing.place == 1)
+
+
+def with_player(players: tuple[PlayerState, ...], seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
+    """``players`` with one seat's holdings replaced."""
+    return players[:seat] + (player,) + players[seat + 1 :]
+
+
+def add_tokens(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def sub_tokens(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x - y for x, y in zip(a, b))

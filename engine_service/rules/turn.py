@@ -1,0 +1,188 @@
+"""The end of a turn as a pipeline of steps, some of which wait for a player's choice.
+
+After a main action the ruleset's steps run in order. A step that needs a choice
+leaves a ``PendingDecision`` in the state and the pipeline stops; the answering
+action is handed to that step's ``resolve`` and the pipeline goes on with the
+next step. The last stage, ``close_turn``, checks the end of the game and passes
+the turn on.
+
+Base steps, in order: refill the market, return tokens above ten, one noble visit.
+Modules insert their own steps at named points (see ``ruleset.py``).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Final, Protocol
+
+from .actions import Action, ChooseNoble, ReturnTokens
+from .catalog import NOBLES
+from .colors import TOKEN_KINDS, format_tokens
+from .errors import Reason, RuleViolation
+from .events import DecisionRequired, Event, GemsReturned, NobleVisited
+from .market import refill_market
+from .state import DecisionKind, GameState, PendingDecision, add_tokens, sub_tokens, with_player
+
+TOKEN_LIMIT: Final = 10
+
+
+class TurnStep(Protocol):
+    """One step of the end of a turn."""
+
+    @property
+    def decision(self) -> DecisionKind | None:
+        """The kind of choice this step may ask for."""
+        ...
+
+    def begin(self, state: GameState, events: list[Event]) -> GameState:
+        """Run the step; set ``pending`` if a player must choose."""
+        ...
+
+    def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
+        """Apply the answer to this step's pending decision (raises if it is not a valid answer)."""
+        ...
+
+    def choices(self, state: GameState) -> list[Action]:
+        """Every valid answer to this step's pending decision."""
+        ...
+
+
+def ask(state: GameState, decision: PendingDecision, events: list[Event]) -> GameState:
+    """Leave a decision pending and announce it."""
+    events.append(DecisionRequired(decision.seat, decision.kind, decision.amount, decision.options))
+    return state._replace(pending=decision)
+
+
+class RefillMarket:
+    """Turn up new cards into the slots emptied this turn, once the purchase is fully resolved."""
+
+    decision = None
+
+    def begin(self, state: GameState, events: list[Event]) -> GameState:
+        return refill_market(state, events)
+
+    def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
+        raise AssertionError("refilling the market asks no decision")
+
+    def choices(self, state: GameState) -> list[Action]:
+        return []
+
+
+class ReturnExcessTokens:
+    """A player holding more than ten tokens returns the excess, of their choice."""
+
+    decision = DecisionKind.RETURN_TOKENS
+
+    def begin(self, state: GameState, events: list[Event]) -> GameState:
+        seat = state.seat
+        tokens = state.players[seat].tokens
+        excess = sum(tokens) - TOKEN_LIMIT
+        if excess <= 0:
+            return state
+        held = [color for color in range(TOKEN_KINDS) if tokens[color]]
+        if len(held) == 1:  # only one way to do it: the engine returns them itself
+            returned = [0] * TOKEN_KINDS
+            returned[held[0]] = excess
+            return _return_tokens(state, seat, tuple(returned), events)
+        return ask(state, PendingDecision(DecisionKind.RETURN_TOKENS, seat, amount=excess), events)
+
+    def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
+        assert state.pending is not None
+        if not isinstance(action, ReturnTokens):
+            raise _wrong_answer(state.pending)
+        returned = tuple(action.tokens)
+        amount = state.pending.amount
+        if len(returned) != TOKEN_KINDS or any(count < 0 for count in returned) or sum(returned) != amount:
+            raise RuleViolation(
+                Reason.RETURN_WRONG_AMOUNT,
+                f"return exactly {amount} token(s), as six non-negative counts",
+                amount=str(amount),
+            )
+        held = state.players[state.pending.seat].tokens
+        if any(r > h for r, h in zip(returned, held)):
+            raise RuleViolation(
+                Reason.RETURN_NOT_HELD,
+                f"cannot return {format_tokens(returned)} while holding {format_tokens(held)}",
+            )
+        return _return_tokens(state._replace(pending=None), state.pending.seat, returned, events)
+
+    def choices(self, state: GameState) -> list[Action]:
+        assert state.pending is not None
+        held = state.players[state.pending.seat].tokens
+        held_colors = [color for color in range(TOKEN_KINDS) if held[color]]
+        answers: list[Action] = []
+        for combo in combinations_with_replacement(held_colors, state.pending.amount):
+            returned = [0] * TOKEN_KINDS
+            for color in combo:
+                returned[color] += 1
+            if all(r <= h for r, h in zip(returned, held)):
+                answers.append(ReturnTokens(tuple(returned)))
+        return answers
+
+
+def _return_tokens(state: GameState, seat: int, returned: tuple[int, ...], events: list[Event]) -> GameState:
+    player = state.players[seat]
+    events.append(GemsReturned(seat, returned))
+    return state._replace(
+        bank=add_tokens(state.bank, returned),
+        players=with_player(state.players, seat, player._replace(tokens=sub_tokens(player.tokens, returned))),
+    )
+
+
+class VisitNoble:
+    """At most one noble visits, chosen by the player if several qualify. Bonuses count, tokens don't."""
+
+    decision = DecisionKind.CHOOSE_NOBLE
+
+    def begin(self, state: GameState, events: list[Event]) -> GameState:
+        seat = state.seat
+        qualifying = qualifying_nobles(state, seat)
+        if not qualifying:
+            return state
+        if len(qualifying) == 1:
+            return visit(state, seat, qualifying[0], events)
+        return ask(state, PendingDecision(DecisionKind.CHOOSE_NOBLE, seat, options=qualifying), events)
+
+    def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
+        pending = state.pending
+        assert pending is not None
+        if not isinstance(action, ChooseNoble):
+            raise _wrong_answer(pending)
+        if action.noble_id not in pending.options:
+            raise RuleViolation(
+                Reason.NOBLE_NOT_AVAILABLE,
+                f"noble {action.noble_id} is not one of the qualifying nobles {list(pending.options)}",
+                noble_id=str(action.noble_id),
+            )
+        return visit(state._replace(pending=None), pending.seat, action.noble_id, events)
+
+    def choices(self, state: GameState) -> list[Action]:
+        assert state.pending is not None
+        return [ChooseNoble(noble_id) for noble_id in state.pending.options]
+
+
+def qualifying_nobles(state: GameState, seat: int) -> tuple[int, ...]:
+    bonuses = state.players[seat].bonuses
+    return tuple(
+        noble_id
+        for noble_id in state.nobles
+        if all(have >= need for have, need in zip(bonuses, NOBLES[noble_id].requirement))
+    )
+
+
+def visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> GameState:
+    player = state.players[seat]
+    player = player._replace(prestige=player.prestige + NOBLES[noble_id].points, nobles=player.nobles + (noble_id,))
+    events.append(NobleVisited(seat, noble_id))
+    return state._replace(
+        nobles=tuple(n for n in state.nobles if n != noble_id),
+        players=with_player(state.players, seat, player),
+    )
+
+
+def _wrong_answer(pending: PendingDecision) -> RuleViolation:
+    return RuleViolation(
+        Reason.DECISION_PENDING,
+        f"seat {pending.seat} must first answer the pending {pending.kind.name} decision",
+        decision=pending.kind.name,
+    )

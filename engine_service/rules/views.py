@@ -1,0 +1,94 @@
+"""What one seat, or a spectator, may see. The only place secrets are stripped.
+
+Hidden from everyone: the order and contents of the decks (only their sizes are
+shown) and the seed. Hidden from everyone but their owner: cards reserved
+unseen from a deck (only their deck is shown). Everything else is public.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .catalog import CARDS
+from .events import CardReserved, Event
+from .state import EndReason, GameState, PendingDecision, Standing
+
+SPECTATOR = None
+
+
+class ReservedCardView(NamedTuple):
+    card_id: int | None  # None: reserved unseen by another seat
+    deck: int
+    blind: bool
+
+
+class PlayerView(NamedTuple):
+    tokens: tuple[int, ...]
+    bonuses: tuple[int, ...]
+    prestige: int
+    purchased: tuple[int, ...]
+    reserved: tuple[ReservedCardView, ...]
+    nobles: tuple[int, ...]
+
+
+class GameView(NamedTuple):
+    viewer: int | None  # the seat this view is for; None for a spectator
+    num_players: int
+    modules: frozenset[str]
+    turn_limit: int
+    bank: tuple[int, ...]
+    deck_sizes: tuple[int, ...]
+    market: tuple[tuple[int | None, ...], ...]
+    nobles: tuple[int, ...]
+    players: tuple[PlayerView, ...]
+    first_seat: int
+    seat: int
+    turn: int
+    pending: PendingDecision | None
+    final_round: bool
+    passes_in_a_row: int
+    end_reason: EndReason | None
+    ranking: tuple[Standing, ...]
+
+
+def view_for(state: GameState, viewer: int | None) -> GameView:
+    """The state as ``viewer`` (a seat, or ``SPECTATOR``) may see it."""
+    players = []
+    for seat, player in enumerate(state.players):
+        reserved = tuple(
+            ReservedCardView(card_id if (seat == viewer or not blind) else None, CARDS[card_id].deck, blind)
+            for card_id, blind in zip(player.reserved, player.reserved_blind)
+        )
+        players.append(
+            PlayerView(player.tokens, player.bonuses, player.prestige, player.purchased, reserved, player.nobles)
+        )
+    config = state.config
+    return GameView(
+        viewer=viewer,
+        num_players=config.num_players,
+        modules=config.modules,
+        turn_limit=config.turn_limit,
+        bank=state.bank,
+        deck_sizes=tuple(len(pile) for pile in state.decks),
+        market=state.market,
+        nobles=state.nobles,
+        players=tuple(players),
+        first_seat=state.first_seat,
+        seat=state.seat,
+        turn=state.turn,
+        pending=state.pending,
+        final_round=state.final_round,
+        passes_in_a_row=state.passes_in_a_row,
+        end_reason=state.end_reason,
+        ranking=state.ranking,
+    )
+
+
+def events_for(events: tuple[Event, ...], viewer: int | None) -> tuple[Event, ...]:
+    """The events as ``viewer`` may see them: another seat's unseen reservation loses its card id."""
+    return tuple(
+        event._replace(card_id=None)
+        if isinstance(event, CardReserved) and event.blind and event.seat != viewer
+        else event
+        for event in events
+    )

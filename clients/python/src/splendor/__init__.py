@@ -1,0 +1,1 @@
+"""Generated splendor.v1 protobuf and gRPC stubs."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Final
+
 from .actions import (
     Action,
     ChooseNoble,
@@ -48,31 +51,35 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[Ga
     return state, tuple(events)
 
 
+def pass_turn(state: GameState, action: Pass, events: list[Event]) -> GameState:
+    _check_pass(state)
+    events.append(Passed(state.seat))
+    return state._replace(passes_in_a_row=state.passes_in_a_row + 1)
+
+
+# One handler per main action kind; each validates, then applies.
+_MAIN_ACTIONS: Final[dict[type, Callable[[GameState, Any, list[Event]], GameState]]] = {
+    TakeGems: take_gems,
+    TakeTwoGems: take_two_gems,
+    PurchaseCard: purchase_card,
+    ReserveCard: reserve_card,
+    ReserveFromDeck: reserve_from_deck,
+    Pass: pass_turn,
+}
+
+
 def _main_action(state: GameState, action: Action, ruleset: Ruleset, events: list[Event]) -> GameState:
-    if isinstance(action, DECISION_ACTIONS):
-        raise RuleViolation(Reason.NO_DECISION_PENDING, "no decision is pending: send a main action")
+    handler = _MAIN_ACTIONS.get(type(action))
+    if handler is None:
+        if isinstance(action, DECISION_ACTIONS):
+            raise RuleViolation(Reason.NO_DECISION_PENDING, "no decision is pending: send a main action")
+        raise RuleViolation(Reason.UNKNOWN_ACTION, f"{type(action).__name__} is not an action of this game")
     for module in ruleset.modules:
         if module.check_main_action is not None:
-            module.check_main_action(state, action)
-    passes = 0
-    if isinstance(action, TakeGems):
-        state = take_gems(state, action, events)
-    elif isinstance(action, TakeTwoGems):
-        state = take_two_gems(state, action, events)
-    elif isinstance(action, PurchaseCard):
-        state = purchase_card(state, action, events)
-    elif isinstance(action, ReserveCard):
-        state = reserve_card(state, action, events)
-    elif isinstance(action, ReserveFromDeck):
-        state = reserve_from_deck(state, action, events)
-    elif isinstance(action, Pass):
-        _check_pass(state)
-        events.append(Passed(state.seat))
-        passes = state.passes_in_a_row + 1
-    else:
-        raise RuleViolation(Reason.UNKNOWN_ACTION, f"{type(action).__name__} is not an action of this game")
-    if passes != state.passes_in_a_row:
-        state = state._replace(passes_in_a_row=passes)
+            module.check_main_action(state, action)  # type: ignore[arg-type]
+    if state.passes_in_a_row and type(action) is not Pass:
+        state = state._replace(passes_in_a_row=0)
+    state = handler(state, action, events)
     return _run_steps(state, ruleset, 0, events)
 
 

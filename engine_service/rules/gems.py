@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import combinations
 from typing import Final
 
 from .actions import TakeGems, TakeTwoGems
@@ -12,6 +14,25 @@ from .state import GameState, add_tokens, sub_tokens, with_player
 
 MAX_DIFFERENT: Final = 3
 TWO_SAME_MIN_PILE: Final = 4
+
+
+# Actions are immutable, so each possible one is built once and shared.
+_TAKE_SETS: Final = {
+    available: tuple(TakeGems(colors) for colors in combinations(available, min(MAX_DIFFERENT, len(available))))
+    for size in range(1, 6)
+    for available in combinations(range(5), size)
+}
+_TAKE_TWO: Final = tuple(TakeTwoGems(color) for color in range(5))
+
+
+@cache
+def gem_actions(bank: tuple[int, ...]) -> tuple[TakeGems | TakeTwoGems, ...]:
+    """Every legal gem-taking action for this bank (few distinct banks occur: cached)."""
+    available = tuple(color for color in range(5) if bank[color])
+    if not available:
+        return ()
+    two_same = tuple(_TAKE_TWO[color] for color in available if bank[color] >= TWO_SAME_MIN_PILE)
+    return _TAKE_SETS[available] + two_same
 
 
 def _check_color(color: int) -> None:
@@ -49,7 +70,8 @@ def check_take_gems(state: GameState, action: TakeGems) -> None:
 
 
 def take_gems(state: GameState, action: TakeGems, events: list[Event]) -> GameState:
-    check_take_gems(state, action)
+    if action not in gem_actions(state.bank):  # the full check only to name what is wrong
+        check_take_gems(state, action)
     taken = [0] * TOKEN_KINDS
     for color in action.colors:
         taken[color] = 1
@@ -70,7 +92,8 @@ def check_take_two(state: GameState, action: TakeTwoGems) -> None:
 
 
 def take_two_gems(state: GameState, action: TakeTwoGems, events: list[Event]) -> GameState:
-    check_take_two(state, action)
+    if action not in gem_actions(state.bank):
+        check_take_two(state, action)
     taken = [0] * TOKEN_KINDS
     taken[action.color] = 2
     return _move_to_player(state, tuple(taken), events)

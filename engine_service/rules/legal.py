@@ -7,8 +7,6 @@ exactly these, plus purchases with any valid explicit payment.
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from .actions import (
     Action,
     MainAction,
@@ -16,19 +14,20 @@ from .actions import (
     PurchaseCard,
     ReserveCard,
     ReserveFromDeck,
-    TakeGems,
-    TakeTwoGems,
 )
 from .catalog import CARDS
 from .colors import GOLD
 from .errors import RuleViolation
-from .gems import MAX_DIFFERENT, TWO_SAME_MIN_PILE
+from .gems import gem_actions
 from .reserve import RESERVE_LIMIT
 from .ruleset import Ruleset, ruleset_for
 from .state import GameState
 
-# Every set of different colours, by size, precomputed.
-_COLOR_SETS = {size: tuple(combinations(range(5), size)) for size in range(1, MAX_DIFFERENT + 1)}
+# Actions are immutable, so each possible one is built once and shared.
+_RESERVE = tuple(ReserveCard(card.id) for card in CARDS)
+_RESERVE_DECK = tuple(ReserveFromDeck(deck) for deck in range(8))
+_PURCHASE = tuple(PurchaseCard(card.id) for card in CARDS)
+_COSTS = tuple(card.cost for card in CARDS)
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -44,48 +43,37 @@ def legal_actions(state: GameState) -> list[Action]:
 
 def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False) -> list[MainAction]:
     """Every legal main action except Pass (``stop_at_first``: just enough to tell if there is one)."""
-    actions: list[MainAction] = []
-    bank = state.bank
-    available = tuple(color for color in range(5) if bank[color])
-    if available:
-        size = min(MAX_DIFFERENT, len(available))
-        if len(available) == 5:
-            actions.extend(TakeGems(colors) for colors in _COLOR_SETS[size])
-        else:
-            actions.extend(TakeGems(colors) for colors in combinations(available, size))
-        actions.extend(TakeTwoGems(color) for color in available if bank[color] >= TWO_SAME_MIN_PILE)
-        if stop_at_first:
-            return _filtered(state, ruleset, actions)
+    actions: list[MainAction] = list(gem_actions(state.bank))
+    if actions and stop_at_first:
+        return _filtered(state, ruleset, actions)
     player = state.players[state.seat]
     tokens = player.tokens
     bonuses = player.bonuses
+    # What the player can spend per colour, and their gold (unrolled: this is the hottest loop).
+    h0 = tokens[0] + bonuses[0]
+    h1 = tokens[1] + bonuses[1]
+    h2 = tokens[2] + bonuses[2]
+    h3 = tokens[3] + bonuses[3]
+    h4 = tokens[4] + bonuses[4]
     gold = tokens[GOLD]
     can_reserve = len(player.reserved) < RESERVE_LIMIT
-    for row in state.market:
-        for card_id in row:
-            if card_id is None:
-                continue
-            if can_reserve:
-                actions.append(ReserveCard(card_id))
-            if _affordable(CARDS[card_id].cost, bonuses, tokens, gold):
-                actions.append(PurchaseCard(card_id))
+    candidates = [card_id for row in state.market for card_id in row if card_id is not None]
     if can_reserve:
-        actions.extend(ReserveFromDeck(deck) for deck, pile in enumerate(state.decks) if pile)
-    for card_id in player.reserved:
-        if _affordable(CARDS[card_id].cost, bonuses, tokens, gold):
-            actions.append(PurchaseCard(card_id))
-    return _filtered(state, ruleset, actions)
-
-
-def _affordable(cost: tuple[int, ...], bonuses: tuple[int, ...], tokens: tuple[int, ...], gold: int) -> bool:
-    missing = 0
-    for color in range(5):
-        left = cost[color] - bonuses[color] - tokens[color]
-        if left > 0:
-            missing += left
-            if missing > gold:
-                return False
-    return True
+        actions.extend(_RESERVE[card_id] for card_id in candidates)
+        actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
+    candidates.extend(player.reserved)
+    for card_id in candidates:
+        c0, c1, c2, c3, c4 = _COSTS[card_id]
+        missing = (
+            (c0 - h0 if c0 > h0 else 0)
+            + (c1 - h1 if c1 > h1 else 0)
+            + (c2 - h2 if c2 > h2 else 0)
+            + (c3 - h3 if c3 > h3 else 0)
+            + (c4 - h4 if c4 > h4 else 0)
+        )
+        if missing <= gold:
+            actions.append(_PURCHASE[card_id])
+    return _filtered(state, ruleset, actions) if ruleset.modules else actions
 
 
 def _filtered(state: GameState, ruleset: Ruleset, actions: list[MainAction]) -> list[MainAction]:

@@ -107,8 +107,10 @@ def with_player(players: tuple[PlayerState, ...], seat: int, player: PlayerState
 
 
 def add_tokens(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b))
+    """Six token counts added (unrolled: called on every move)."""
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
 
 
 def sub_tokens(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x - y for x, y in zip(a, b))
+    """Six token counts subtracted (unrolled: called on every move)."""
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])

@@ -12,6 +12,7 @@ Modules insert their own steps at named points (see ``ruleset.py``).
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations_with_replacement
 from typing import Final, Protocol
 
@@ -108,16 +109,21 @@ class ReturnExcessTokens:
 
     def choices(self, state: GameState) -> list[Action]:
         assert state.pending is not None
+        amount = state.pending.amount
         held = state.players[state.pending.seat].tokens
-        held_colors = [color for color in range(TOKEN_KINDS) if held[color]]
-        answers: list[Action] = []
-        for combo in combinations_with_replacement(held_colors, state.pending.amount):
-            returned = [0] * TOKEN_KINDS
-            for color in combo:
-                returned[color] += 1
-            if all(r <= h for r, h in zip(returned, held)):
-                answers.append(ReturnTokens(tuple(returned)))
-        return answers
+        # The answers depend only on the amount and on each count capped at it: cache them.
+        return list(_return_choices(tuple(h if h < amount else amount for h in held), amount))
+
+
+@cache
+def _return_choices(held: tuple[int, ...], amount: int) -> tuple[ReturnTokens, ...]:
+    held_colors = [color for color in range(TOKEN_KINDS) if held[color]]
+    answers = []
+    for combo in combinations_with_replacement(held_colors, amount):
+        returned = tuple(combo.count(color) for color in range(TOKEN_KINDS))
+        if all(r <= h for r, h in zip(returned, held)):
+            answers.append(ReturnTokens(returned))
+    return tuple(answers)
 
 
 def _return_tokens(state: GameState, seat: int, returned: tuple[int, ...], events: list[Event]) -> GameState:
@@ -162,12 +168,16 @@ class VisitNoble:
 
 
 def qualifying_nobles(state: GameState, seat: int) -> tuple[int, ...]:
-    bonuses = state.players[seat].bonuses
-    return tuple(
-        noble_id
-        for noble_id in state.nobles
-        if all(have >= need for have, need in zip(bonuses, NOBLES[noble_id].requirement))
-    )
+    b0, b1, b2, b3, b4 = state.players[seat].bonuses
+    qualifying = []
+    for noble_id in state.nobles:
+        r0, r1, r2, r3, r4 = _REQUIREMENTS[noble_id]
+        if b0 >= r0 and b1 >= r1 and b2 >= r2 and b3 >= r3 and b4 >= r4:
+            qualifying.append(noble_id)
+    return tuple(qualifying)
+
+
+_REQUIREMENTS = tuple(noble.requirement for noble in NOBLES)
 
 
 def visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> GameState:

@@ -74,7 +74,9 @@ def main() -> None:
                 file=sys.stderr,
             )
 
-    print(f"\nRandom legal play, {args.games} games per run, median of {args.repeats} runs (Python {sys.version.split()[0]})")
+    print(
+        f"\nRandom legal play, {args.games} games per run, median of {args.repeats} runs (Python {sys.version.split()[0]})"
+    )
     print(f"{'players':>7} {'games/s':>9} {'steps/s':>9} {'steps/game':>11} {'steps per calib op':>19}")
     for players, rows in results.items():
         games_per_s, steps_per_s, steps_per_game, relative = (statistics.median(col) for col in zip(*rows))

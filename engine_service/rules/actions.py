@@ -8,31 +8,38 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .records import distinct_kind
 
+
+@distinct_kind
 class TakeGems(NamedTuple):
     """Take one gem of each listed colour (three, or all colours left if fewer)."""
 
     colors: tuple[int, ...]
 
 
+@distinct_kind
 class TakeTwoGems(NamedTuple):
     """Take two gems of one colour (the pile must hold four or more)."""
 
     color: int
 
 
+@distinct_kind
 class ReserveCard(NamedTuple):
     """Reserve a face-up card and take a gold if any is left."""
 
     card_id: int
 
 
+@distinct_kind
 class ReserveFromDeck(NamedTuple):
     """Reserve the top card of a deck unseen and take a gold if any is left."""
 
     deck: int  # 0, 1, 2 for levels 1, 2, 3
 
 
+@distinct_kind
 class PurchaseCard(NamedTuple):
     """Buy a face-up card or one of your reserved cards.
 
@@ -44,16 +51,19 @@ class PurchaseCard(NamedTuple):
     payment: tuple[int, ...] | None = None
 
 
+@distinct_kind
 class Pass(NamedTuple):
     """Do nothing; legal only when no other main action is."""
 
 
+@distinct_kind
 class ReturnTokens(NamedTuple):
     """Answer to RETURN_TOKENS: the six counts to put back in the bank."""
 
     tokens: tuple[int, ...]
 
 
+@distinct_kind
 class ChooseNoble(NamedTuple):
     """Answer to CHOOSE_NOBLE: the noble that visits."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from .records import distinct_kind
+
 from .state import DecisionKind, EndReason, Standing
 
 
@@ -13,21 +15,25 @@ class CardSource(Enum):
     RESERVE = "RESERVE"
 
 
+@distinct_kind
 class GameStarted(NamedTuple):
     first_seat: int
     num_players: int
 
 
+@distinct_kind
 class GemsTaken(NamedTuple):
     seat: int
     tokens: tuple[int, ...]  # six counts
 
 
+@distinct_kind
 class GemsReturned(NamedTuple):
     seat: int
     tokens: tuple[int, ...]  # six counts
 
 
+@distinct_kind
 class CardReserved(NamedTuple):
     seat: int
     card_id: int | None  # None in a view where the card was drawn unseen by someone else
@@ -36,11 +42,13 @@ class CardReserved(NamedTuple):
     slot: int | None  # market slot it left (None when blind)
 
 
+@distinct_kind
 class GoldReceived(NamedTuple):
     seat: int
     amount: int
 
 
+@distinct_kind
 class CardPurchased(NamedTuple):
     seat: int
     card_id: int
@@ -49,6 +57,7 @@ class CardPurchased(NamedTuple):
     payment: tuple[int, ...]  # six counts paid into the bank
 
 
+@distinct_kind
 class CardRevealed(NamedTuple):
     """A card turned face up into an empty market slot."""
 
@@ -57,6 +66,7 @@ class CardRevealed(NamedTuple):
     card_id: int
 
 
+@distinct_kind
 class MarketSlotEmptied(NamedTuple):
     """A market slot left empty because its deck has run out."""
 
@@ -64,11 +74,13 @@ class MarketSlotEmptied(NamedTuple):
     slot: int
 
 
+@distinct_kind
 class NobleVisited(NamedTuple):
     seat: int
     noble_id: int
 
 
+@distinct_kind
 class DecisionRequired(NamedTuple):
     seat: int
     kind: DecisionKind
@@ -76,21 +88,25 @@ class DecisionRequired(NamedTuple):
     options: tuple[int, ...]
 
 
+@distinct_kind
 class Passed(NamedTuple):
     seat: int
 
 
+@distinct_kind
 class FinalRoundTriggered(NamedTuple):
     seat: int  # the seat whose turn triggered it
     prestige: int
 
 
+@distinct_kind
 class TurnEnded(NamedTuple):
     seat: int
     next_seat: int
     turn: int  # turns completed after this one
 
 
+@distinct_kind
 class GameEnded(NamedTuple):
     reason: EndReason
     ranking: tuple[Standing, ...]

@@ -35,6 +35,12 @@ def gem_actions(bank: tuple[int, ...]) -> tuple[TakeGems | TakeTwoGems, ...]:
     return _TAKE_SETS[available] + two_same
 
 
+@cache
+def _legal_color_sets(bank: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    """The colour tuples of the legal TakeGems actions for this bank."""
+    return frozenset(action.colors for action in gem_actions(bank) if isinstance(action, TakeGems))
+
+
 def _check_color(color: int) -> None:
     if color == GOLD:
         raise RuleViolation(Reason.GOLD_NOT_TAKEABLE, "gold can only be gained by reserving a card")
@@ -70,8 +76,9 @@ def check_take_gems(state: GameState, action: TakeGems) -> None:
 
 
 def take_gems(state: GameState, action: TakeGems, events: list[Event]) -> GameState:
-    if action not in gem_actions(state.bank):  # the full check only to name what is wrong
-        check_take_gems(state, action)
+    colors = action.colors
+    if type(colors) is not tuple or colors not in _legal_color_sets(state.bank):
+        check_take_gems(state, action)  # the full check, which names what is wrong
     taken = [0] * TOKEN_KINDS
     for color in action.colors:
         taken[color] = 1
@@ -92,8 +99,7 @@ def check_take_two(state: GameState, action: TakeTwoGems) -> None:
 
 
 def take_two_gems(state: GameState, action: TakeTwoGems, events: list[Event]) -> GameState:
-    if action not in gem_actions(state.bank):
-        check_take_two(state, action)
+    check_take_two(state, action)
     taken = [0] * TOKEN_KINDS
     taken[action.color] = 2
     return _move_to_player(state, tuple(taken), events)

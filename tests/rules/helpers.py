@@ -9,6 +9,7 @@ everything ``position`` returns (it checks that before returning).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from enum import Enum
 
 import pytest
 
@@ -23,6 +24,7 @@ from engine_service.rules import (
     Reason,
     RuleViolation,
     apply,
+    legal_actions,
     new_game,
     state_digest,
     validate_state,
@@ -34,7 +36,7 @@ GOLD_TOKENS = 5
 NONE = (0, 0, 0, 0, 0, 0)
 
 
-def tokens(white: int = 0, blue: int = 0, green: int = 0, red: int = 0, black: int = 0, gold: int = 0) -> tuple:
+def tokens(*, white: int = 0, blue: int = 0, green: int = 0, red: int = 0, black: int = 0, gold: int = 0) -> tuple:
     """A six-count token tuple by colour name."""
     return (white, blue, green, red, black, gold)
 
@@ -74,6 +76,7 @@ def position(
     reserved: Mapping[int, Iterable[int]] | None = None,
     blind: Mapping[int, Iterable[int]] | None = None,
     market: Mapping[int, Sequence[int | None]] | None = None,
+    deck_tops: Mapping[int, Sequence[int]] | None = None,
     empty_decks: Iterable[int] = (),
     dump_seat: int | None = None,
     table_nobles: Sequence[int] | None = None,
@@ -85,7 +88,8 @@ def position(
     ``held``: tokens per seat (taken from the bank). ``purchased``/``reserved``:
     card ids per seat (``blind``: the reserved ones that were drawn unseen).
     ``market``: the face-up cards of a deck (missing slots are filled from the
-    deck in its dealt order). ``empty_decks``: decks whose remaining pile is
+    deck in its dealt order). ``deck_tops``: cards put on top of a deck, first
+    on top. ``empty_decks``: decks whose remaining pile is
     handed to ``dump_seat`` as purchased cards (default: the seat after
     ``seat``), so the deck is empty without losing cards. Bonuses and prestige
     are recomputed from the purchased cards and nobles.
@@ -97,11 +101,13 @@ def position(
     reserved = {s: list(ids) for s, ids in (reserved or {}).items()}
     blind = {s: set(ids) for s, ids in (blind or {}).items()}
     market = dict(market or {})
+    deck_tops = {d: list(ids) for d, ids in (deck_tops or {}).items()}
     player_nobles = {s: list(ids) for s, ids in (player_nobles or {}).items()}
 
     placed = [card for ids in purchased.values() for card in ids]
     placed += [card for ids in reserved.values() for card in ids]
     placed += [card for row in market.values() for card in row if card is not None]
+    placed += [card for ids in deck_tops.values() for card in ids]
     assert len(placed) == len(set(placed)), "a card placed twice"
     for s, ids in blind.items():
         assert ids <= set(reserved.get(s, ())), "blind cards must be reserved"
@@ -120,7 +126,9 @@ def position(
         else:
             row = [pool.pop(0) if pool else None for _ in range(4)]
         rows.append(tuple(row))
-        piles.append(pool)
+        for card in deck_tops.get(deck, ()):
+            assert CARDS[card].deck == deck, f"card {card} is not of deck {deck}"
+        piles.append(deck_tops.get(deck, []) + pool)
     dump = (seat + 1) % num_players if dump_seat is None else dump_seat
     for deck in empty_decks:
         purchased.setdefault(dump, []).extend(piles[deck])
@@ -190,3 +198,89 @@ def refused(state: GameState, action: Action, reason: Reason, seat: int | None =
     assert caught.value.message
     assert state_digest(state) == before
     return caught.value
+
+
+def has_action(actions: Iterable[Action], action: Action) -> bool:
+    """Membership by kind and value: NamedTuple actions of different kinds can compare equal as tuples."""
+    return any(type(candidate) is type(action) and candidate == action for candidate in actions)
+
+
+def legal(state: GameState, action: Action) -> bool:
+    """Whether ``action`` (of its own kind) is in the legal-action list."""
+    return has_action(legal_actions(state), action)
+
+
+# Fields of a view that hold numbers other than card ids (counts, seats, noble ids, deck numbers).
+NON_CARD_FIELDS = frozenset(
+    {
+        "viewer",
+        "num_players",
+        "modules",
+        "turn_limit",
+        "bank",
+        "deck_sizes",
+        "nobles",
+        "first_seat",
+        "seat",
+        "turn",
+        "pending",
+        "final_round",
+        "passes_in_a_row",
+        "end_reason",
+        "ranking",
+        "tokens",
+        "bonuses",
+        "prestige",
+        "deck",
+        "blind",
+        # event fields
+        "slot",
+        "count",
+        "amount",
+        "options",
+        "next_seat",
+        "kind",
+        "source",
+        "payment",
+        "reason",
+        "winners",
+        "noble_id",
+    }
+)
+
+
+def card_ids_shown(view: object) -> list[int]:
+    """Every number a view (or event) shows outside the known non-card fields: the card ids it reveals.
+
+    Unknown fields count as card fields, so a field added later that leaks cards is caught.
+    """
+    found: list[int] = []
+
+    def walk(value: object) -> None:
+        if value is None or isinstance(value, (bool, str, Enum)):
+            return
+        if isinstance(value, int):
+            found.append(value)
+            return
+        if hasattr(value, "_fields"):
+            for name in value._fields:
+                if name not in NON_CARD_FIELDS:
+                    walk(getattr(value, name))
+            return
+        if isinstance(value, (tuple, list, frozenset, set)):
+            for item in value:
+                walk(item)
+            return
+        raise AssertionError(f"unexpected value in a view: {value!r}")
+
+    walk(view)
+    return found
+
+
+def hidden_from(state: GameState, viewer: int | None) -> set[int]:
+    """The card ids ``viewer`` must not see: deck contents and other seats' blind reservations."""
+    hidden = {card for pile in state.decks for card in pile}
+    for seat, player in enumerate(state.players):
+        if seat != viewer:
+            hidden |= {card for card, blind in zip(player.reserved, player.reserved_blind) if blind}
+    return hidden

@@ -19,11 +19,7 @@ def _over_ten():
 
 
 def _expected_returns(held: tuple[int, ...], amount: int) -> set[tuple[int, ...]]:
-    return {
-        combo
-        for combo in product(*(range(count + 1) for count in held))
-        if sum(combo) == amount
-    }
+    return {combo for combo in product(*(range(count + 1) for count in held)) if sum(combo) == amount}
 
 
 def test_token_limit_over_ten_asks_the_player_to_return_the_excess() -> None:

@@ -1,0 +1,214 @@
+"""ApplyAction throughput and latency against an echo RPC on the same server.
+
+The server runs in its own process (so client and server do not share a GIL)
+with an extra ``EchoApplyAction`` RPC, registered here and not in the product,
+that parses an ApplyActionRequest and returns an ApplyActionResponse carrying
+the same state: the cost of gRPC and protobuf alone. The client sends the same
+pre-serialized requests (mid-game states of random games, each with a legal
+action) to both RPCs from several threads and channels, alternating echo and
+apply phases, and reports medians over the repetitions and the ratio apply/echo.
+
+    python benchmarks/service_bench.py [--duration 3] [--concurrency 8] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+
+from splendor.v1 import engine_service_pb2
+
+from engine_service.rules import GameConfig, GameState, apply, legal_actions, new_game
+from engine_service.server.convert import action_to_proto, state_to_proto
+
+ECHO_SERVICE = "splendor.bench.Echo"
+ECHO_METHOD = f"/{ECHO_SERVICE}/EchoApplyAction"
+APPLY_METHOD = "/splendor.v1.EngineService/ApplyAction"
+TARGET_RATIO = 0.70
+
+
+def echo_handler() -> grpc.GenericRpcHandler:
+    def echo(
+        request: engine_service_pb2.ApplyActionRequest, context: grpc.ServicerContext
+    ) -> engine_service_pb2.ApplyActionResponse:
+        return engine_service_pb2.ApplyActionResponse(state=request.state)
+
+    handler = grpc.unary_unary_rpc_method_handler(
+        echo,
+        request_deserializer=engine_service_pb2.ApplyActionRequest.FromString,
+        response_serializer=engine_service_pb2.ApplyActionResponse.SerializeToString,
+    )
+    return grpc.method_handlers_generic_handler(ECHO_SERVICE, {"EchoApplyAction": handler})
+
+
+def run_server(workers: int) -> None:
+    """Child process: serve on a free loopback port, print it, stop when stdin closes."""
+    from engine_service.server.app import build_server, start
+    from engine_service.server.settings import Settings
+
+    server, port, health = build_server(
+        Settings(address="127.0.0.1:0", workers=workers), extra_generic_handlers=(echo_handler(),)
+    )
+    start(server, health)
+    print(port, flush=True)
+    sys.stdin.read()
+    server.stop(0).wait()
+
+
+def sample_requests(count: int = 24, seed: int = 11) -> list[bytes]:
+    """Serialized ApplyActionRequests from mid-game positions of 2-4 player random games."""
+    rng = random.Random(seed)
+    requests = []
+    while len(requests) < count:
+        players = 2 + len(requests) % 3
+        state, _ = new_game(GameConfig(players, rng.randrange(1 << 32)))
+        points = set(rng.sample(range(8, 60), 4))
+        for turn in range(60):
+            actions = legal_actions(state)
+            if not actions:
+                break
+            action = rng.choice(actions)
+            if turn in points and state.pending is None:
+                requests.append(_request(state, action))
+            state, _ = apply(state, action)
+    return requests[:count]
+
+
+def _request(state: GameState, action: object) -> bytes:
+    request = engine_service_pb2.ApplyActionRequest(state=state_to_proto(state), action=action_to_proto(action))  # type: ignore[arg-type]
+    return request.SerializeToString()
+
+
+@dataclass
+class Phase:
+    name: str
+    calls_per_second: float
+    p50_ms: float
+    p99_ms: float
+
+
+def run_phase(
+    name: str, channels: list[grpc.Channel], method: str, requests: list[bytes], concurrency: int, duration: float
+) -> Phase:
+    """``concurrency`` threads calling ``method`` back to back for ``duration`` seconds."""
+    calls = [channel.unary_unary(method) for channel in channels]  # raw bytes in and out
+    latencies: list[list[float]] = [[] for _ in range(concurrency)]
+    errors: list[BaseException] = []
+    start_barrier = threading.Barrier(concurrency + 1)
+    deadline = [0.0]
+
+    def worker(index: int) -> None:
+        call = calls[index % len(calls)]
+        mine = latencies[index]
+        position = index
+        start_barrier.wait()
+        try:
+            while True:
+                begin = time.perf_counter()
+                if begin >= deadline[0]:
+                    return
+                call(requests[position % len(requests)], timeout=10)
+                mine.append(time.perf_counter() - begin)
+                position += 1
+        except grpc.RpcError as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
+    for thread in threads:
+        thread.start()
+    began = time.perf_counter()
+    deadline[0] = began + duration
+    start_barrier.wait()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - began
+    if errors:
+        raise RuntimeError(f"{name}: {errors[0]}")
+    samples = sorted(latency for per_thread in latencies for latency in per_thread)
+    return Phase(
+        name,
+        len(samples) / elapsed,
+        samples[len(samples) // 2] * 1000,
+        samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000,
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=float, default=3.0, help="seconds per phase")
+    parser.add_argument("--concurrency", type=int, default=8, help="client threads with a call in flight each")
+    parser.add_argument("--repeats", type=int, default=3, help="echo/apply phase pairs")
+    parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
+    parser.add_argument("--workers", type=int, default=8, help="server handler threads")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
+    args = parser.parse_args()
+    if args.serve:
+        run_server(args.workers)
+        return 0
+
+    requests = sample_requests()
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve", "--workers", str(args.workers)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        port = int(child.stdout.readline())
+        channels = [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(max(1, args.channels))]
+        for channel in channels:
+            grpc.channel_ready_future(channel).result(timeout=10)
+        # Both RPCs must work before timing them: a failing apply would look fast.
+        for method in (ECHO_METHOD, APPLY_METHOD):
+            for request in requests:
+                channels[0].unary_unary(method)(request, timeout=10)
+        run_phase("warm-up", channels, ECHO_METHOD, requests, args.concurrency, min(1.0, args.duration))
+        results: dict[str, list[Phase]] = {"echo": [], "apply": []}
+        for _ in range(args.repeats):
+            results["echo"].append(run_phase("echo", channels, ECHO_METHOD, requests, args.concurrency, args.duration))
+            results["apply"].append(
+                run_phase("apply", channels, APPLY_METHOD, requests, args.concurrency, args.duration)
+            )
+        for channel in channels:
+            channel.close()
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        child.wait(timeout=30)
+    return _report(results, args)
+
+
+def _report(results: dict[str, list[Phase]], args: argparse.Namespace) -> int:
+    print(
+        f"ApplyAction vs EchoApplyAction, server in its own process, {args.concurrency} client threads, "
+        f"{args.channels} channels, {args.workers} server threads, {args.repeats} x {args.duration:g} s per phase"
+    )
+    print(f"{'rpc':<8}{'calls/s (runs)':<36}{'median calls/s':>16}{'p50 ms':>10}{'p99 ms':>10}")
+    medians = {}
+    for name, phases in results.items():
+        runs = " ".join(f"{phase.calls_per_second:.0f}" for phase in phases)
+        median = statistics.median(phase.calls_per_second for phase in phases)
+        p50 = statistics.median(phase.p50_ms for phase in phases)
+        p99 = statistics.median(phase.p99_ms for phase in phases)
+        medians[name] = median
+        print(f"{name:<8}{runs:<36}{median:>16.0f}{p50:>10.3f}{p99:>10.3f}")
+    ratio = medians["apply"] / medians["echo"]
+    verdict = "meets" if ratio >= TARGET_RATIO else "BELOW"
+    print(f"ratio apply/echo: {ratio:.2f} ({verdict} the {TARGET_RATIO:.0%} target)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

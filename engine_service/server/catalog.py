@@ -1,0 +1,54 @@
+"""The static GetCatalog answer: cards, nobles and the action-id layout, built once."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Final
+
+from splendor.v1 import catalog_pb2
+
+from engine_service.rules import ACTION_ID_COUNT, CARDS, NOBLES
+from engine_service.rules import action_ids as ids
+
+from .convert import color_to_proto, fill_gems
+
+_COLORS: Final = "colour indices 0 white, 1 blue, 2 green, 3 red, 4 black, 5 gold (proto Color value - 1)"
+
+# (Action field, offset, index rule), in id order; each range ends where the next begins.
+_RANGES: Final[tuple[tuple[str, int, str], ...]] = (
+    (
+        "take_gems",
+        ids.TAKE_GEMS,
+        "0-9: three colours, the rank of the sorted colour set in itertools.combinations(range(5), 3); "
+        "10-19: two colours, the same for combinations(range(5), 2); 20-24: one colour, its index; " + _COLORS,
+    ),
+    ("take_two_gems", ids.TAKE_TWO, "the colour index; " + _COLORS),
+    ("reserve_card", ids.RESERVE_CARD, "the card id"),
+    ("reserve_from_deck", ids.RESERVE_DECK, "the deck id (0-2: levels 1-3; 3-5: Orient levels 1-3)"),
+    ("purchase_card", ids.PURCHASE, "the card id (a purchase by id uses the default payment)"),
+    ("pass", ids.PASS, "always 0"),
+    (
+        "return_tokens",
+        ids.RETURN_TOKENS,
+        "the rank of the returned tokens as a sorted multiset of colour indices: all multisets of 1 token, "
+        "then of 2, then of 3, each size in the order of itertools.combinations_with_replacement(range(6), size); "
+        + _COLORS,
+    ),
+    ("choose_noble", ids.CHOOSE_NOBLE, "the noble id"),
+)
+
+
+@cache
+def catalog() -> catalog_pb2.Catalog:
+    """The catalog message (shared: never mutate it)."""
+    out = catalog_pb2.Catalog(action_id_count=ACTION_ID_COUNT)
+    for card in CARDS:
+        msg = out.cards.add(id=card.id, level=card.level, deck=card.deck, bonus=color_to_proto(card.bonus))
+        msg.points = card.points
+        fill_gems(msg.cost, card.cost)
+    for noble in NOBLES:
+        fill_gems(out.nobles.add(id=noble.id, points=noble.points).requirement, noble.requirement)
+    ends = [offset for _, offset, _ in _RANGES[1:]] + [ACTION_ID_COUNT]
+    for (kind, offset, rule), end in zip(_RANGES, ends):
+        out.action_id_ranges.add(kind=kind, offset=offset, count=end - offset, index_rule=rule)
+    return out

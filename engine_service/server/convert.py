@@ -1,0 +1,411 @@
+"""Protobuf <-> rules-core conversion, used only at the service boundary.
+
+Conventions of the contract:
+
+* colours: proto ``Color`` value = core colour index + 1 (``COLOR_UNSPECIFIED`` is never valid);
+* modules: proto ``MODULE_TRADING_POSTS`` <-> core name ``"trading_posts"``;
+* enums shared by name (``DecisionKind``, ``EndReason``, ``CardSource``), never by number;
+* derived output-only fields (``round``, ``winners``) are filled on output and ignored on input.
+
+Incoming messages are untrusted: anything the core cannot represent raises a
+``RuleViolation`` (``INVALID_STATE`` with the offending ``field`` relative to the
+converted message, ``UNKNOWN_ACTION`` or ``INVALID_COLOR``), and a converted state
+then goes through ``validate_state``. Nothing here may raise anything else.
+
+This is the hot path of ApplyAction, so repeated fields are read with
+``tuple()`` and messages are filled in place rather than built and copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+from splendor.v1 import actions_pb2, common_pb2, config_pb2, state_pb2, view_pb2
+
+from engine_service.rules import (
+    CARDS,
+    Action,
+    ChooseNoble,
+    DecisionKind,
+    EndReason,
+    GameConfig,
+    GameState,
+    GameView,
+    Pass,
+    PendingDecision,
+    PlayerState,
+    PurchaseCard,
+    Reason,
+    ReserveCard,
+    ReserveFromDeck,
+    ReturnTokens,
+    RuleViolation,
+    Standing,
+    TakeGems,
+    TakeTwoGems,
+    action_from_id,
+    validate_state,
+)
+from engine_service.rules.action_ids import MAX_DECKS
+
+# Proto Color value -> core colour index; anything else (0, or unknown numbers) is invalid.
+_CORE_COLOR: Final[dict[int, int]] = {value: value - 1 for value in range(1, 7)}
+
+_MODULE_NAMES: Final[dict[int, str]] = {
+    value.number: value.name.removeprefix("MODULE_").lower()
+    for value in config_pb2.Module.DESCRIPTOR.values
+    if value.number != config_pb2.MODULE_UNSPECIFIED
+}
+_MODULE_VALUES: Final[dict[str, int]] = {name: number for number, name in _MODULE_NAMES.items()}
+
+DECISION_KINDS: Final[dict[int, DecisionKind]] = {
+    state_pb2.DecisionKind.Value(f"DECISION_KIND_{kind.name}"): kind for kind in DecisionKind
+}
+DECISION_VALUES: Final[dict[DecisionKind, state_pb2.DecisionKind.ValueType]] = {
+    kind: state_pb2.DecisionKind.ValueType(value) for value, kind in DECISION_KINDS.items()
+}
+END_REASONS: Final[dict[int, EndReason]] = {
+    state_pb2.EndReason.Value(f"END_REASON_{reason.name}"): reason for reason in EndReason
+}
+END_VALUES: Final[dict[EndReason, state_pb2.EndReason.ValueType]] = {
+    reason: state_pb2.EndReason.ValueType(value) for value, reason in END_REASONS.items()
+}
+
+
+Market = tuple[tuple[int | None, ...], ...]
+
+
+def invalid_state(field: str, message: str) -> RuleViolation:
+    return RuleViolation(Reason.INVALID_STATE, message, field=field)
+
+
+# --- tokens and colours -------------------------------------------------------------------------
+
+
+def tokens_from_proto(counts: common_pb2.TokenCounts) -> tuple[int, ...]:
+    return (counts.white, counts.blue, counts.green, counts.red, counts.black, counts.gold)
+
+
+def gems_from_proto(counts: common_pb2.GemCounts) -> tuple[int, ...]:
+    return (counts.white, counts.blue, counts.green, counts.red, counts.black)
+
+
+def fill_tokens(out: common_pb2.TokenCounts, counts: Sequence[int]) -> None:
+    out.white, out.blue, out.green, out.red, out.black, out.gold = counts
+
+
+def fill_gems(out: common_pb2.GemCounts, counts: Sequence[int]) -> None:
+    out.white, out.blue, out.green, out.red, out.black = counts
+
+
+def color_from_proto(value: int, field: str) -> int:
+    color = _CORE_COLOR.get(value)
+    if color is None:
+        raise RuleViolation(Reason.INVALID_COLOR, f"{value} is not a colour", field=field, color=str(value))
+    return color
+
+
+def color_to_proto(color: int) -> common_pb2.Color.ValueType:
+    return common_pb2.Color.ValueType(color + 1)
+
+
+# --- configuration ------------------------------------------------------------------------------
+
+
+def config_from_proto(msg: config_pb2.GameConfig, field: str = "config") -> GameConfig:
+    """The core config; ``validate_config`` (called by the caller) checks the values."""
+    names = []
+    for index, value in enumerate(msg.modules):
+        name = _MODULE_NAMES.get(value)
+        if name is None:
+            raise RuleViolation(
+                Reason.UNKNOWN_MODULE, f"{value} is not a module", field=f"{field}.modules[{index}]", module=str(value)
+            )
+        names.append(name)
+    return GameConfig(
+        num_players=msg.num_players,
+        seed=msg.seed,
+        first_seat=msg.first_seat if msg.HasField("first_seat") else None,
+        modules=frozenset(names),
+        turn_limit=msg.turn_limit,
+    )
+
+
+def fill_config(out: config_pb2.GameConfig, config: GameConfig) -> None:
+    out.num_players = config.num_players
+    out.seed = config.seed
+    if config.first_seat is None:
+        out.ClearField("first_seat")
+    else:
+        out.first_seat = config.first_seat
+    del out.modules[:]
+    out.modules.extend(modules_to_proto(config.modules))
+    out.turn_limit = config.turn_limit
+
+
+def modules_to_proto(modules: frozenset[str]) -> list[config_pb2.Module.ValueType]:
+    return [config_pb2.Module.ValueType(_MODULE_VALUES[name]) for name in sorted(modules)]
+
+
+# --- game state ---------------------------------------------------------------------------------
+
+
+def state_from_proto(msg: state_pb2.GameState) -> GameState:
+    """The core state of an incoming message, checked with ``validate_state``."""
+    decks = tuple([tuple(deck.card_ids) for deck in msg.decks])
+    if not 0 < len(decks) <= MAX_DECKS:
+        raise invalid_state("decks", f"{len(decks)} decks: a game has one per card level")
+    rows = msg.market
+    if len(rows) != len(decks):
+        raise invalid_state("market", f"{len(rows)} market rows for {len(decks)} decks: one row per deck")
+    market = tuple([tuple([_slot_card(slot) for slot in row.slots]) for row in rows])
+    players = tuple([_player_from_proto(seat, player) for seat, player in enumerate(msg.players)])
+    pending = _pending_from_proto(msg.pending_decision) if msg.HasField("pending_decision") else None
+    end_reason = None
+    if msg.end_reason:
+        end_reason = END_REASONS.get(msg.end_reason)
+        if end_reason is None:
+            raise invalid_state("end_reason", f"unknown end reason {msg.end_reason}")
+    state = GameState(
+        config=config_from_proto(msg.config),
+        bank=tokens_from_proto(msg.bank),
+        decks=decks,
+        market=market,
+        nobles=tuple(msg.noble_ids),
+        players=players,
+        first_seat=msg.first_seat,
+        seat=msg.seat,
+        turn=msg.turn,
+        pending=pending,
+        final_round=msg.final_round,
+        passes_in_a_row=msg.passes_in_a_row,
+        end_reason=end_reason,
+        ranking=tuple([Standing(s.seat, s.place, s.prestige, s.purchased_cards) for s in msg.ranking]),
+    )
+    validate_state(state)
+    return state
+
+
+def _slot_card(slot: state_pb2.MarketSlot) -> int | None:
+    return slot.card_id if slot.HasField("card_id") else None
+
+
+def _player_from_proto(seat: int, msg: state_pb2.PlayerState) -> PlayerState:
+    reserved = []
+    blind = []
+    for index, card in enumerate(msg.reserved):
+        if not card.HasField("card_id"):
+            raise invalid_state(f"players[{seat}].reserved[{index}].card_id", "a reserved card in a state has its id")
+        card_id = card.card_id
+        # The deck is derived from the card: a wrong one would be echoed back otherwise.
+        if card_id < len(CARDS) and CARDS[card_id].deck != card.deck:
+            raise invalid_state(f"players[{seat}].reserved[{index}].deck", f"card {card_id} is not from that deck")
+        reserved.append(card_id)
+        blind.append(card.blind)
+    return PlayerState(
+        tokens=tokens_from_proto(msg.tokens),
+        bonuses=gems_from_proto(msg.bonuses),
+        prestige=msg.prestige,
+        purchased=tuple(msg.purchased_card_ids),
+        reserved=tuple(reserved),
+        reserved_blind=tuple(blind),
+        nobles=tuple(msg.noble_ids),
+    )
+
+
+def _pending_from_proto(msg: state_pb2.PendingDecision) -> PendingDecision | None:
+    kind = DECISION_KINDS.get(msg.kind)
+    options = tuple(msg.options)
+    if msg.kind == state_pb2.DECISION_KIND_UNSPECIFIED and not (msg.seat or msg.amount or options):
+        return None  # an empty message some clients send for "no decision"
+    if kind is None:
+        raise invalid_state("pending_decision.kind", f"unknown decision kind {msg.kind}")
+    # Each kind uses one of amount/options; the other must stay empty so the state is canonical.
+    if kind == DecisionKind.RETURN_TOKENS and options:
+        raise invalid_state("pending_decision.options", "returning tokens has no options")
+    if kind == DecisionKind.CHOOSE_NOBLE and msg.amount:
+        raise invalid_state("pending_decision.amount", "choosing a noble has no amount")
+    return PendingDecision(kind, msg.seat, msg.amount, options)
+
+
+def state_to_proto(state: GameState) -> state_pb2.GameState:
+    out = state_pb2.GameState()
+    fill_state(out, state)
+    return out
+
+
+def fill_state(out: state_pb2.GameState, state: GameState) -> None:
+    """Write ``state`` into an empty message."""
+    fill_config(out.config, state.config)
+    fill_tokens(out.bank, state.bank)
+    out_decks = out.decks
+    for pile in state.decks:
+        out_decks.add().card_ids.extend(pile)
+    _fill_market(out.market, state.market)
+    out.noble_ids.extend(state.nobles)
+    out_players = out.players
+    for player in state.players:
+        _fill_player(out_players.add(), player)
+    out.first_seat = state.first_seat
+    out.seat = state.seat
+    out.turn = state.turn
+    out.round = state.round
+    if state.pending is not None:
+        fill_pending(out.pending_decision, state.pending)
+    out.final_round = state.final_round
+    out.passes_in_a_row = state.passes_in_a_row
+    if state.end_reason is not None:
+        out.end_reason = end_reason_to_proto(state.end_reason)
+        fill_standings(out.ranking, state.ranking)
+        out.winners.extend(state.winners)
+
+
+def _fill_market(out: RepeatedCompositeFieldContainer[state_pb2.MarketRow], market: Market) -> None:
+    for row in market:
+        slots = out.add().slots
+        for card_id in row:
+            if card_id is None:
+                slots.add()
+            else:
+                slots.add(card_id=card_id)
+
+
+def _fill_player(out: state_pb2.PlayerState, player: PlayerState) -> None:
+    fill_tokens(out.tokens, player.tokens)
+    fill_gems(out.bonuses, player.bonuses)
+    out.prestige = player.prestige
+    out.purchased_card_ids.extend(player.purchased)
+    reserved = out.reserved
+    for card_id, blind in zip(player.reserved, player.reserved_blind):
+        reserved.add(card_id=card_id, deck=CARDS[card_id].deck, blind=blind)
+    out.noble_ids.extend(player.nobles)
+
+
+def fill_pending(out: state_pb2.PendingDecision, pending: PendingDecision) -> None:
+    out.kind = DECISION_VALUES[pending.kind]
+    out.seat = pending.seat
+    out.amount = pending.amount
+    out.options.extend(pending.options)
+
+
+def end_reason_to_proto(reason: EndReason | None) -> state_pb2.EndReason.ValueType:
+    if reason is None:
+        return state_pb2.END_REASON_UNSPECIFIED
+    return END_VALUES[reason]
+
+
+def fill_standings(out: RepeatedCompositeFieldContainer[state_pb2.Standing], ranking: tuple[Standing, ...]) -> None:
+    for standing in ranking:
+        out.add(
+            seat=standing.seat,
+            place=standing.place,
+            prestige=standing.prestige,
+            purchased_cards=standing.purchased_cards,
+        )
+
+
+# --- actions ------------------------------------------------------------------------------------
+
+
+def action_from_proto(msg: actions_pb2.Action) -> Action:
+    """The core action; fields in errors are relative to the Action message."""
+    kind = msg.WhichOneof("kind")
+    if kind == "take_gems":
+        colors = msg.take_gems.colors
+        return TakeGems(tuple([color_from_proto(c, f"take_gems.colors[{i}]") for i, c in enumerate(colors)]))
+    if kind == "take_two_gems":
+        return TakeTwoGems(color_from_proto(msg.take_two_gems.color, "take_two_gems.color"))
+    if kind == "reserve_card":
+        return ReserveCard(msg.reserve_card.card_id)
+    if kind == "reserve_from_deck":
+        return ReserveFromDeck(msg.reserve_from_deck.deck)
+    if kind == "purchase_card":
+        purchase = msg.purchase_card
+        payment = tokens_from_proto(purchase.payment) if purchase.HasField("payment") else None
+        return PurchaseCard(purchase.card_id, payment)
+    if kind == "pass":
+        return Pass()
+    if kind == "return_tokens":
+        return ReturnTokens(tokens_from_proto(msg.return_tokens.tokens))
+    if kind == "choose_noble":
+        return ChooseNoble(msg.choose_noble.noble_id)
+    if kind == "action_id":
+        try:
+            return action_from_id(msg.action_id)
+        except RuleViolation as violation:
+            violation.details["field"] = "action_id"
+            raise
+    raise RuleViolation(Reason.UNKNOWN_ACTION, "the action is empty: set one kind of action", field="")
+
+
+def fill_action(out: actions_pb2.Action, action: Action) -> None:
+    """Write a core action (never by id) into an empty message."""
+    if isinstance(action, TakeGems):
+        out.take_gems.colors.extend([color_to_proto(color) for color in action.colors])
+    elif isinstance(action, TakeTwoGems):
+        out.take_two_gems.color = color_to_proto(action.color)
+    elif isinstance(action, ReserveCard):
+        out.reserve_card.card_id = action.card_id
+    elif isinstance(action, ReserveFromDeck):
+        out.reserve_from_deck.deck = action.deck
+    elif isinstance(action, PurchaseCard):
+        out.purchase_card.card_id = action.card_id
+        if action.payment is not None:
+            fill_tokens(out.purchase_card.payment, action.payment)
+    elif isinstance(action, Pass):
+        getattr(out, "pass").SetInParent()  # "pass" is a Python keyword
+    elif isinstance(action, ReturnTokens):
+        fill_tokens(out.return_tokens.tokens, action.tokens)
+    else:
+        out.choose_noble.noble_id = action.noble_id
+
+
+def action_to_proto(action: Action) -> actions_pb2.Action:
+    out = actions_pb2.Action()
+    fill_action(out, action)
+    return out
+
+
+def action_kind(msg: actions_pb2.Action) -> str | None:
+    """The name of the Action oneof field that is set, for error field paths."""
+    return msg.WhichOneof("kind")
+
+
+# --- player views -------------------------------------------------------------------------------
+
+
+def fill_view(out: view_pb2.GameView, view: GameView) -> None:
+    """Write a core view (already redacted by ``view_for``) into an empty message."""
+    if view.viewer is not None:
+        out.viewer_seat = view.viewer
+    out.num_players = view.num_players
+    out.modules.extend(modules_to_proto(view.modules))
+    out.turn_limit = view.turn_limit
+    fill_tokens(out.bank, view.bank)
+    out.deck_sizes.extend(view.deck_sizes)
+    _fill_market(out.market, view.market)
+    out.noble_ids.extend(view.nobles)
+    for player in view.players:
+        msg = out.players.add()
+        fill_tokens(msg.tokens, player.tokens)
+        fill_gems(msg.bonuses, player.bonuses)
+        msg.prestige = player.prestige
+        msg.purchased_card_ids.extend(player.purchased)
+        for card in player.reserved:
+            reserved = msg.reserved.add(deck=card.deck, blind=card.blind)
+            if card.card_id is not None:
+                reserved.card_id = card.card_id
+        msg.noble_ids.extend(player.nobles)
+    out.first_seat = view.first_seat
+    out.seat = view.seat
+    out.turn = view.turn
+    out.round = view.turn // view.num_players
+    if view.pending is not None:
+        fill_pending(out.pending_decision, view.pending)
+    out.final_round = view.final_round
+    out.passes_in_a_row = view.passes_in_a_row
+    out.end_reason = end_reason_to_proto(view.end_reason)
+    fill_standings(out.ranking, view.ranking)
+    out.winners.extend(standing.seat for standing in view.ranking if standing.place == 1)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine_service.rules import GameConfig, apply, legal_actions, new_game  # noqa: E402
+from engine_service.rules import GameConfig, apply, legal_actions, new_game
 
 TURN_LIMIT = 1000  # random games end long before this; it only guards the benchmark
 
@@ -70,13 +70,13 @@ def main() -> None:
             steps_per_s = steps / seconds
             results[players].append((games_per_s, steps_per_s, steps / args.games, steps_per_s / calibration))
             print(
-                f"repeat {repeat + 1}/{args.repeats}  {players}p  {games_per_s:7.0f} games/s  {steps_per_s:8.0f} steps/s",
+                f"repeat {repeat + 1}/{args.repeats}  {players}p  "
+                f"{games_per_s:7.0f} games/s  {steps_per_s:8.0f} steps/s",
                 file=sys.stderr,
             )
 
-    print(
-        f"\nRandom legal play, {args.games} games per run, median of {args.repeats} runs (Python {sys.version.split()[0]})"
-    )
+    python = sys.version.split()[0]
+    print(f"\nRandom legal play, {args.games} games per run, median of {args.repeats} runs (Python {python})")
     print(f"{'players':>7} {'games/s':>9} {'steps/s':>9} {'steps/game':>11} {'steps per calib op':>19}")
     for players, rows in results.items():
         games_per_s, steps_per_s, steps_per_game, relative = (statistics.median(col) for col in zip(*rows))

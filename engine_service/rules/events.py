@@ -6,7 +6,6 @@ from enum import Enum
 from typing import NamedTuple
 
 from .records import distinct_kind
-
 from .state import DecisionKind, EndReason, Standing
 
 

@@ -1,0 +1,43 @@
+"""Python client of the stateless Splendor rules engine (gRPC service ``splendor.v1.EngineService``).
+
+>>> from splendor_client import connect, actions, RuleRejected
+>>> with connect("127.0.0.1:50051") as client:
+...     game = client.new_game(num_players=2, seed=1)
+...     try:
+...         game = client.apply(game.state, actions.take_two("red"))
+...     except RuleRejected as error:
+...         print(error.reason)
+
+The messages are the generated ``splendor.v1`` stubs (``from splendor.v1 import state_pb2``...).
+"""
+
+from . import actions
+from .client import (
+    DEFAULT_ADDRESS,
+    DEFAULT_TIMEOUT,
+    EngineClient,
+    GameResult,
+    ReplayResult,
+    ViewResult,
+    connect,
+    game_config,
+    module_value,
+)
+from .errors import EngineError, InvalidRequest, RuleRejected, from_rpc_error
+
+__all__ = [
+    "DEFAULT_ADDRESS",
+    "DEFAULT_TIMEOUT",
+    "EngineClient",
+    "EngineError",
+    "GameResult",
+    "InvalidRequest",
+    "ReplayResult",
+    "RuleRejected",
+    "ViewResult",
+    "actions",
+    "connect",
+    "from_rpc_error",
+    "game_config",
+    "module_value",
+]

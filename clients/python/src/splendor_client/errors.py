@@ -1,0 +1,162 @@
+"""The engine's errors as Python exceptions, with the rich error details parsed.
+
+Every ``grpc.RpcError`` raised by a call of ``EngineClient`` becomes an
+``EngineError``:
+
+- ``RuleRejected`` (``FAILED_PRECONDITION``): a well-formed move the rules refuse,
+  e.g. reason ``"PILE_BELOW_FOUR"`` or ``"NOT_YOUR_TURN"``;
+- ``InvalidRequest`` (``INVALID_ARGUMENT``): a malformed request or an impossible
+  state, e.g. reason ``"INVALID_PLAYER_COUNT"``, usually with the faulty request
+  field in ``field_violations``;
+- plain ``EngineError`` for everything else: ``UNAVAILABLE`` (no server there),
+  ``DEADLINE_EXCEEDED``, ``RESOURCE_EXHAUSTED``, ``INTERNAL``...
+
+The reason is the ``google.rpc.ErrorInfo`` reason: a ``RejectionReason`` name
+without its ``REJECTION_REASON_`` prefix (see ``splendor/v1/errors.proto``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import grpc  # type: ignore[import-untyped, unused-ignore]
+from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped, unused-ignore]
+from grpc_status import rpc_status  # type: ignore[import-untyped, unused-ignore]
+
+_DETAILS_KEY = "grpc-status-details-bin"
+
+DOMAIN = "splendor.v1"
+"""The ``ErrorInfo.domain`` of the engine's own errors."""
+
+
+class EngineError(Exception):
+    """A call to the engine failed.
+
+    Attributes:
+        code: the ``grpc.StatusCode``.
+        message: the status message, for people.
+        reason: the ``ErrorInfo`` reason, for programs (``""`` when the error has none).
+        domain: the ``ErrorInfo`` domain (``"splendor.v1"`` for the engine's own errors).
+        metadata: the ``ErrorInfo`` metadata, such as the acting seat.
+        field_violations: ``(field, description)`` pairs from a ``google.rpc.BadRequest``.
+        status: the parsed ``google.rpc.Status``, or ``None`` when the error carried none.
+    """
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        message: str,
+        *,
+        reason: str = "",
+        domain: str = "",
+        metadata: dict[str, str] | None = None,
+        field_violations: Iterable[tuple[str, str]] = (),
+        status: Any = None,
+    ) -> None:
+        super().__init__(code, message)
+        self.code: grpc.StatusCode = code
+        self.message = message
+        self.reason = reason
+        self.domain = domain
+        self.metadata: dict[str, str] = dict(metadata or {})
+        self.field_violations: list[tuple[str, str]] = list(field_violations)
+        self.status: Any = status
+
+    @property
+    def code_name(self) -> str:
+        """The status code's name, e.g. ``"FAILED_PRECONDITION"``."""
+        name = getattr(self.code, "name", None)
+        return name if isinstance(name, str) else str(self.code)
+
+    def __str__(self) -> str:
+        head = f"{self.code_name} {self.reason}" if self.reason else self.code_name
+        text = f"{head}: {self.message}" if self.message else head
+        if self.field_violations:  # the field, and its description unless it only repeats the message
+            parts = [
+                field if description == self.message else f"{field}: {description}"
+                for field, description in self.field_violations
+            ]
+            text += " (" + "; ".join(parts) + ")"
+        return text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code_name}, reason={self.reason!r}, message={self.message!r})"
+
+
+class RuleRejected(EngineError):
+    """The rules refuse the move (``FAILED_PRECONDITION``): the request was well formed but illegal now."""
+
+
+class InvalidRequest(EngineError):
+    """The request is malformed or its state impossible (``INVALID_ARGUMENT``)."""
+
+
+def from_rpc_error(error: Any) -> EngineError:
+    """The ``EngineError`` (of the right subclass) for a ``grpc.RpcError`` raised by a call.
+
+    ``error`` needs ``code()``, ``details()`` and ``trailing_metadata()``, as the
+    errors raised by gRPC calls have. Details that cannot be parsed are ignored:
+    the code and the message are always kept.
+    """
+    code = _call(error, "code") or grpc.StatusCode.UNKNOWN
+    message = _call(error, "details") or ""
+    kwargs: dict[str, Any] = {}
+    status = _rich_status(error)
+    if status is not None:
+        kwargs["status"] = status
+        for detail in status.details:
+            if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                info = error_details_pb2.ErrorInfo()
+                detail.Unpack(info)
+                kwargs["reason"] = str(info.reason)
+                kwargs["domain"] = str(info.domain)
+                kwargs["metadata"] = {str(key): str(value) for key, value in info.metadata.items()}
+            elif detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                bad_request = error_details_pb2.BadRequest()
+                detail.Unpack(bad_request)
+                kwargs["field_violations"] = [
+                    (str(violation.field), str(violation.description)) for violation in bad_request.field_violations
+                ]
+    cls = _CLASS_BY_CODE.get(code, EngineError)
+    return cls(code, str(message), **kwargs)
+
+
+def _call(error: Any, method: str) -> Any:
+    function = getattr(error, method, None)
+    if not callable(function):
+        return None
+    try:
+        return function()
+    except Exception:  # a half-built error object must not hide the original failure
+        return None
+
+
+def _rich_status(error: Any) -> Any:
+    """The ``google.rpc.Status`` of the error's trailing metadata, if it has a well-formed one.
+
+    ``rpc_status.from_call`` refuses a status whose code or message differs from the
+    call's; the details are still the server's word, so they are then read as they are
+    (the exception keeps the call's own code and message).
+    """
+    try:
+        return rpc_status.from_call(error)
+    except ValueError:
+        pass
+    except Exception:  # no trailing metadata to read: keep the code and the message only
+        return None
+    try:
+        for key, value in _call(error, "trailing_metadata") or ():
+            if key == _DETAILS_KEY:
+                return status_pb2.Status.FromString(value)
+    except Exception:  # malformed details: keep the code and the message only
+        return None
+    return None
+
+
+_CLASS_BY_CODE: dict[Any, type[EngineError]] = {
+    grpc.StatusCode.FAILED_PRECONDITION: RuleRejected,
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidRequest,
+}
+
+__all__ = ["DOMAIN", "EngineError", "InvalidRequest", "RuleRejected", "from_rpc_error"]

@@ -1,0 +1,243 @@
+"""``splendor-play``: play one whole game against a running engine, with bots, and narrate it.
+
+    splendor-engine serve &                 # start the server (default localhost:50051)
+    splendor-play                           # a 2-player game of random moves, seed chosen for you
+    splendor-play --players 3 --seed 1 --bot greedy
+    splendor-play --address 127.0.0.1:50999 --quiet
+
+It fetches the catalog, deals a game, then for each move asks the engine for the
+legal actions (pending decisions included), lets the seat's bot pick one from its
+own view of the game, applies it and prints what happened. Exit code 0 when the
+game finished, 1 when it did not (or the engine refused something), 2 when no
+engine answered at the address or the command line was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+import grpc  # type: ignore[import-untyped, unused-ignore]
+from splendor.v1 import events_pb2, state_pb2
+
+from .bots import BOT_NAMES, Bot, make_bot
+from .client import DEFAULT_ADDRESS, DEFAULT_TIMEOUT, EngineClient, connect, module_value
+from .describe import Describer, plural, winners_text
+from .errors import EngineError
+
+EXIT_FINISHED = 0
+EXIT_NOT_FINISHED = 1
+EXIT_UNREACHABLE = 2
+DEFAULT_MAX_TURNS = 2000
+_UNREACHABLE_CODES = ("UNAVAILABLE", "DEADLINE_EXCEEDED", "UNIMPLEMENTED")
+
+
+@dataclass
+class Outcome:
+    """How a game went: its last state and what it took."""
+
+    state: state_pb2.GameState
+    calls: int
+    seconds: float
+
+    @property
+    def finished(self) -> bool:
+        """True when the game ended by the rules."""
+        return self.state.end_reason != state_pb2.END_REASON_UNSPECIFIED
+
+
+class StuckError(RuntimeError):
+    """The game did not end within the move budget, or the engine listed no move for an unfinished game."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``splendor-play``."""
+    parser = argparse.ArgumentParser(
+        prog="splendor-play",
+        description="Play one game of Splendor between bots on a running splendor-engine, printing every event.",
+    )
+    parser.add_argument(
+        "--address",
+        default=os.environ.get("SPLENDOR_ADDRESS", DEFAULT_ADDRESS),
+        help="the engine's host:port (default: $SPLENDOR_ADDRESS or %(default)s)",
+    )
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="number of seats (default: 2)")
+    parser.add_argument("--seed", type=int, default=None, help="the game's seed (default: a random one, printed)")
+    parser.add_argument(
+        "--modules",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME]",
+        help="Cities of Splendor modules to enable, e.g. cities (default: the base game)",
+    )
+    parser.add_argument(
+        "--bot",
+        default="random",
+        metavar="|".join(BOT_NAMES),
+        help="the bot of every seat, or a comma-separated list used seat by seat (default: random)",
+    )
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=DEFAULT_MAX_TURNS,
+        help="stop a game still running after this many turns, all seats together (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="deadline of each call, seconds (default: %(default)s)"
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="print only the one-line summary")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``splendor-play``; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    modules = [name for value in args.modules for name in value.split(",") if name.strip()]
+    bot_names = [name.strip() for name in args.bot.split(",") if name.strip()]
+    try:
+        for name in modules:
+            module_value(name)
+    except ValueError as error:
+        parser.error(str(error))
+    if not bot_names or any(name not in BOT_NAMES for name in bot_names):
+        parser.error(f"--bot: use {' or '.join(BOT_NAMES)}, or a comma-separated list of them")
+    if args.max_turns < 1:
+        parser.error("--max-turns must be at least 1")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    out = sys.stdout
+    try:
+        with connect(args.address, timeout=args.timeout) as client:
+            outcome = play_game(
+                client,
+                players=args.players,
+                seed=seed,
+                modules=modules,
+                bot_names=bot_names,
+                max_turns=args.max_turns,
+                out=None if args.quiet else out,
+            )
+    except EngineError as error:
+        return _report_engine_error(error, args.address)
+    except StuckError as error:
+        print(f"splendor-play: {error}", file=sys.stderr)
+        return EXIT_NOT_FINISHED
+    except KeyboardInterrupt:
+        print("splendor-play: interrupted", file=sys.stderr)
+        return 130
+    print(summary(outcome, seed=seed, bot_names=bot_names), file=out)
+    return EXIT_FINISHED if outcome.finished else EXIT_NOT_FINISHED
+
+
+def play_game(
+    client: EngineClient,
+    *,
+    players: int = 2,
+    seed: int = 0,
+    modules: Sequence[str] = (),
+    bot_names: Sequence[str] = ("random",),
+    max_turns: int = DEFAULT_MAX_TURNS,
+    out: TextIO | None = None,
+) -> Outcome:
+    """Play one game to its end through ``client``, printing each event to ``out`` (``None``: silent).
+
+    Each seat's bot (``bot_names`` used seat by seat, cycling) picks among the listed
+    legal actions from its own view. Raises ``StuckError`` if the game is still running
+    after ``max_turns`` turns, and ``EngineError`` if a call fails.
+    """
+    started = time.perf_counter()
+    catalog = client.get_catalog()
+    describer = Describer(catalog)
+    bots: list[Bot] = [
+        make_bot(bot_names[seat % len(bot_names)], catalog, seed=seed * 10 + seat) for seat in range(players)
+    ]
+    game = client.new_game(num_players=players, seed=seed, modules=modules)
+    calls = 2
+    _say(out, f"Splendor engine: {len(catalog.cards)} cards, {len(catalog.nobles)} nobles.")
+    _say(out, f"New game: {players} players, seed {seed}, {_bots_text(bot_names)} (replay it with --seed {seed}).")
+    _print_events(out, describer, "deal", game.events)
+    state = game.state
+    applied = 0
+    while state.end_reason == state_pb2.END_REASON_UNSPECIFIED:
+        if state.turn >= max_turns or applied >= 4 * max_turns:
+            raise StuckError(f"the game was still running after {state.turn} turns (--max-turns {max_turns})")
+        listing = client.list_legal_actions(state)
+        if not listing.actions:
+            raise StuckError(f"the engine listed no legal action at turn {state.turn} but the game is not over")
+        seat = listing.seat
+        view = client.view(state, seat).view
+        choice = bots[seat].choose(view, listing.actions)
+        label = f"turn {state.turn + 1}"
+        result = client.apply(state, choice, seat=seat, expected_turn=state.turn)
+        calls += 3
+        applied += 1
+        _print_events(out, describer, label, result.events)
+        state = result.state
+    return Outcome(state=state, calls=calls, seconds=time.perf_counter() - started)
+
+
+def summary(outcome: Outcome, *, seed: int, bot_names: Sequence[str]) -> str:
+    """The one-line summary of a game."""
+    state = outcome.state
+    facts = (
+        f"{len(state.players)} players, seed {seed}, {_bots_text(bot_names)}, "
+        f"{outcome.calls} calls in {outcome.seconds:.2f}s"
+    )
+    turns = f"{plural(state.turn, 'turn')} ({plural(state.round, 'round')})"
+    if not outcome.finished:
+        return f"Unfinished after {turns}: {facts}."
+    best = max((standing.prestige for standing in state.ranking), default=0)
+    return f"{winners_text(state.winners)[:-1]} with {best} prestige after {turns}: {facts}."
+
+
+def _print_events(out: TextIO | None, describer: Describer, label: str, events: Sequence[events_pb2.Event]) -> None:
+    if out is None:
+        return
+    for event in events:
+        kind = event.WhichOneof("kind")
+        if kind == "turn_ended":  # the next line's label says it
+            continue
+        text = describer.event(event)
+        print(text if kind == "game_ended" else f"[{label:>9}] {text}", file=out)
+
+
+def _say(out: TextIO | None, text: str) -> None:
+    if out is not None:
+        print(text, file=out)
+
+
+def _bots_text(bot_names: Sequence[str]) -> str:
+    if len(set(bot_names)) == 1:
+        return f"{bot_names[0]} bots"
+    return "bots " + ", ".join(bot_names) + " (seat by seat)"
+
+
+def _report_engine_error(error: EngineError, address: str) -> int:
+    """Explain a failed call on stderr; returns the exit code."""
+    if error.code_name in _UNREACHABLE_CODES:
+        if error.code == grpc.StatusCode.UNIMPLEMENTED:
+            problem = "something answers there, but it is not a Splendor engine"
+        elif error.code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            problem = "the engine did not answer in time (see --timeout)"
+        else:
+            problem = "no engine is answering there"
+        print(
+            f"splendor-play: cannot reach the Splendor engine at {address}: {problem}.\n"
+            f"  ({error})\n"
+            f"  Start one with:   splendor-engine serve --address {address}\n"
+            "  or point this client at it with --address HOST:PORT (or the SPLENDOR_ADDRESS variable).",
+            file=sys.stderr,
+        )
+        return EXIT_UNREACHABLE
+    print(f"splendor-play: the engine refused a request: {error}", file=sys.stderr)
+    return EXIT_NOT_FINISHED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,101 @@
+"""splendor-play drives a whole game, prints it, and fails politely."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+from splendor_client import play
+
+from tests.client.client_fakes import ScriptedEngine
+
+
+def test_play_game_narrates_until_the_end() -> None:
+    engine = ScriptedEngine(end_after=4)
+    out = io.StringIO()
+    outcome = play.play_game(engine, players=2, seed=5, bot_names=["random"], out=out)  # type: ignore[arg-type]
+    assert outcome.finished
+    assert outcome.state.turn == 4
+    assert outcome.calls == 2 + 3 * 4
+    text = out.getvalue()
+    assert "New game: 2 players, seed 5" in text
+    assert "[     deal] A 2-player game is dealt; seat 0 plays first" in text
+    assert "Card 12 (level 1, white bonus, 0 points) is revealed" in text
+    assert "[   turn 1] Seat 0 takes" in text
+    assert "[   turn 4] Seat 1 takes" in text
+    assert "Turn 1 is over" not in text  # the bookkeeping is left out
+    assert "Seat 0 wins." in text
+    assert "1. seat 0: 15 prestige, 9 cards (winner)" in text
+    # Every move was sent by the seat that had to act, against the current turn.
+    assert [(seat, turn) for _, seat, turn in engine.applied] == [(0, 0), (1, 1), (0, 2), (1, 3)]
+
+
+def test_play_game_stops_at_the_turn_budget() -> None:
+    with pytest.raises(play.StuckError, match="--max-turns 3"):
+        play.play_game(ScriptedEngine(end_after=100), max_turns=3)  # type: ignore[arg-type]
+
+
+def test_summary_line() -> None:
+    outcome = play.play_game(ScriptedEngine(end_after=4), seed=5)  # type: ignore[arg-type]
+    line = play.summary(outcome, seed=5, bot_names=["greedy", "random"])
+    assert "\n" not in line
+    assert line.startswith("Seat 0 wins with 15 prestige after 4 turns (2 rounds): 2 players, seed 5")
+    assert "greedy, random" in line
+
+
+def test_main_plays_and_exits_zero(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    engine = ScriptedEngine(end_after=6)
+    addresses = []
+
+    def fake_connect(address: str, timeout: float | None = None) -> ScriptedEngine:
+        addresses.append(address)
+        return engine
+
+    monkeypatch.setattr(play, "connect", fake_connect)
+    monkeypatch.setenv("SPLENDOR_ADDRESS", "engine.example:1234")
+    assert play.main(["--seed", "9", "--bot", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert addresses == ["engine.example:1234"]
+    assert engine.closed
+    assert "seed 9" in out
+    assert out.rstrip().splitlines()[-1].startswith("Seat 0 wins with 15 prestige after 6 turns")
+
+    assert play.main(["--seed", "9", "--quiet", "--address", "other:1"]) == 0
+    out = capsys.readouterr().out
+    assert addresses[-1] == "other:1"
+    assert len(out.strip().splitlines()) == 1
+
+
+def test_main_reports_an_unfinished_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(play, "connect", lambda address, timeout=None: ScriptedEngine(end_after=50))
+    assert play.main(["--max-turns", "5", "--quiet"]) == 1
+    assert "still running after 5 turns" in capsys.readouterr().err
+
+
+def test_unreachable_server_is_a_message_not_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    assert play.main(["--address", "127.0.0.1:1", "--timeout", "5"]) == 2
+    captured = capsys.readouterr()
+    assert "cannot reach the Splendor engine at 127.0.0.1:1" in captured.err
+    assert "splendor-engine serve --address 127.0.0.1:1" in captured.err
+    assert "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize(
+    "argv", [["--bot", "clever"], ["--players", "5"], ["--modules", "dragons"], ["--max-turns", "0"]]
+)
+def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        play.main(argv)
+    assert exited.value.code == 2
+    assert "usage: splendor-play" in capsys.readouterr().err
+
+
+def test_runs_as_a_module() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "splendor_client.play", "--help"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0
+    assert "--address" in result.stdout
+    assert "--max-turns" in result.stdout

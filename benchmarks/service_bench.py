@@ -29,11 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from splendor.v1 import engine_service_pb2
 
-from engine_service.rules import GameConfig, GameState, apply, legal_actions, new_game
+from engine_service.rules import Action, GameConfig, GameState, apply, legal_actions, new_game
 from engine_service.server.convert import action_to_proto, state_to_proto
+from engine_service.server.settings import Settings
 
 ECHO_SERVICE = "splendor.bench.Echo"
 ECHO_METHOD = f"/{ECHO_SERVICE}/EchoApplyAction"
+CPU_METHOD = f"/{ECHO_SERVICE}/ProcessCpu"  # the server process's CPU seconds, to report CPU per call
 APPLY_METHOD = "/splendor.v1.EngineService/ApplyAction"
 TARGET_RATIO = 0.70
 
@@ -49,13 +51,17 @@ def echo_handler() -> grpc.GenericRpcHandler:
         request_deserializer=engine_service_pb2.ApplyActionRequest.FromString,
         response_serializer=engine_service_pb2.ApplyActionResponse.SerializeToString,
     )
-    return grpc.method_handlers_generic_handler(ECHO_SERVICE, {"EchoApplyAction": handler})
+
+    def process_cpu(request: bytes, context: grpc.ServicerContext) -> bytes:
+        return repr(time.process_time()).encode()
+
+    cpu: grpc.RpcMethodHandler[bytes, bytes] = grpc.unary_unary_rpc_method_handler(process_cpu)
+    return grpc.method_handlers_generic_handler(ECHO_SERVICE, {"EchoApplyAction": handler, "ProcessCpu": cpu})
 
 
 def run_server(workers: int) -> None:
     """Child process: serve on a free loopback port, print it, stop when stdin closes."""
     from engine_service.server.app import build_server, start
-    from engine_service.server.settings import Settings
 
     server, port, health = build_server(
         Settings(address="127.0.0.1:0", workers=workers), extra_generic_handlers=(echo_handler(),)
@@ -69,7 +75,7 @@ def run_server(workers: int) -> None:
 def sample_requests(count: int = 24, seed: int = 11) -> list[bytes]:
     """Serialized ApplyActionRequests from mid-game positions of 2-4 player random games."""
     rng = random.Random(seed)
-    requests = []
+    requests: list[bytes] = []
     while len(requests) < count:
         players = 2 + len(requests) % 3
         state, _ = new_game(GameConfig(players, rng.randrange(1 << 32)))
@@ -85,9 +91,15 @@ def sample_requests(count: int = 24, seed: int = 11) -> list[bytes]:
     return requests[:count]
 
 
-def _request(state: GameState, action: object) -> bytes:
-    request = engine_service_pb2.ApplyActionRequest(state=state_to_proto(state), action=action_to_proto(action))  # type: ignore[arg-type]
+def _request(state: GameState, action: Action) -> bytes:
+    request = engine_service_pb2.ApplyActionRequest(state=state_to_proto(state), action=action_to_proto(action))
     return request.SerializeToString()
+
+
+def _raw(channel: grpc.Channel, method: str) -> grpc.UnaryUnaryMultiCallable[bytes, bytes]:
+    """A callable sending and receiving serialized messages, so the client spends little CPU."""
+    call: grpc.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(method)
+    return call
 
 
 @dataclass
@@ -96,13 +108,14 @@ class Phase:
     calls_per_second: float
     p50_ms: float
     p99_ms: float
+    server_cpu_us: float  # server process CPU per call, all its threads
 
 
 def run_phase(
-    name: str, channels: list[grpc.Channel], method: str, requests: list[bytes], concurrency: int, duration: float
+    name: str, channels: list[grpc.Channel], method: str, requests: list[bytes], *, concurrency: int, duration: float
 ) -> Phase:
     """``concurrency`` threads calling ``method`` back to back for ``duration`` seconds."""
-    calls = [channel.unary_unary(method) for channel in channels]  # raw bytes in and out
+    calls = [_raw(channel, method) for channel in channels]
     latencies: list[list[float]] = [[] for _ in range(concurrency)]
     errors: list[BaseException] = []
     start_barrier = threading.Barrier(concurrency + 1)
@@ -124,15 +137,18 @@ def run_phase(
         except grpc.RpcError as error:
             errors.append(error)
 
+    server_cpu = _raw(channels[0], CPU_METHOD)
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
     for thread in threads:
         thread.start()
+    cpu_before = float(server_cpu(b"", timeout=10))
     began = time.perf_counter()
     deadline[0] = began + duration
     start_barrier.wait()
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
+    cpu_used = float(server_cpu(b"", timeout=10)) - cpu_before
     if errors:
         raise RuntimeError(f"{name}: {errors[0]}")
     samples = sorted(latency for per_thread in latencies for latency in per_thread)
@@ -141,6 +157,7 @@ def run_phase(
         len(samples) / elapsed,
         samples[len(samples) // 2] * 1000,
         samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000,
+        cpu_used / len(samples) * 1e6,
     )
 
 
@@ -150,7 +167,7 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=8, help="client threads with a call in flight each")
     parser.add_argument("--repeats", type=int, default=3, help="echo/apply phase pairs")
     parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
-    parser.add_argument("--workers", type=int, default=8, help="server handler threads")
+    parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.serve:
@@ -173,14 +190,15 @@ def main() -> int:
         # Both RPCs must work before timing them: a failing apply would look fast.
         for method in (ECHO_METHOD, APPLY_METHOD):
             for request in requests:
-                channels[0].unary_unary(method)(request, timeout=10)
-        run_phase("warm-up", channels, ECHO_METHOD, requests, args.concurrency, min(1.0, args.duration))
+                _raw(channels[0], method)(request, timeout=10)
+        run_phase("warm-up", channels, ECHO_METHOD, requests, concurrency=args.concurrency, duration=1.0)
         results: dict[str, list[Phase]] = {"echo": [], "apply": []}
         for _ in range(args.repeats):
-            results["echo"].append(run_phase("echo", channels, ECHO_METHOD, requests, args.concurrency, args.duration))
-            results["apply"].append(
-                run_phase("apply", channels, APPLY_METHOD, requests, args.concurrency, args.duration)
-            )
+            for name, method in (("echo", ECHO_METHOD), ("apply", APPLY_METHOD)):
+                phase = run_phase(
+                    name, channels, method, requests, concurrency=args.concurrency, duration=args.duration
+                )
+                results[name].append(phase)
         for channel in channels:
             channel.close()
     finally:
@@ -195,15 +213,16 @@ def _report(results: dict[str, list[Phase]], args: argparse.Namespace) -> int:
         f"ApplyAction vs EchoApplyAction, server in its own process, {args.concurrency} client threads, "
         f"{args.channels} channels, {args.workers} server threads, {args.repeats} x {args.duration:g} s per phase"
     )
-    print(f"{'rpc':<8}{'calls/s (runs)':<36}{'median calls/s':>16}{'p50 ms':>10}{'p99 ms':>10}")
+    print(f"{'rpc':<8}{'calls/s (runs)':<30}{'median calls/s':>16}{'p50 ms':>9}{'p99 ms':>9}{'server CPU us/call':>20}")
     medians = {}
     for name, phases in results.items():
         runs = " ".join(f"{phase.calls_per_second:.0f}" for phase in phases)
         median = statistics.median(phase.calls_per_second for phase in phases)
         p50 = statistics.median(phase.p50_ms for phase in phases)
         p99 = statistics.median(phase.p99_ms for phase in phases)
+        cpu = statistics.median(phase.server_cpu_us for phase in phases)
         medians[name] = median
-        print(f"{name:<8}{runs:<36}{median:>16.0f}{p50:>10.3f}{p99:>10.3f}")
+        print(f"{name:<8}{runs:<30}{median:>16.0f}{p50:>9.3f}{p99:>9.3f}{cpu:>20.0f}")
     ratio = medians["apply"] / medians["echo"]
     verdict = "meets" if ratio >= TARGET_RATIO else "BELOW"
     print(f"ratio apply/echo: {ratio:.2f} ({verdict} the {TARGET_RATIO:.0%} target)")

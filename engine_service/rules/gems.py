@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -13,6 +13,8 @@ from .events import Event, GemsTaken
 from .state import GameState, add_tokens, sub_tokens, with_player
 
 MAX_DIFFERENT: Final = 3
+# No action gains more than three tokens, so a turn ends at most three over the limit.
+MAX_TOKENS_TAKEN: Final = 3
 TWO_SAME_MIN_PILE: Final = 4
 
 
@@ -25,7 +27,8 @@ _TAKE_SETS: Final = {
 _TAKE_TWO: Final = tuple(TakeTwoGems(color) for color in range(5))
 
 
-@cache
+# Banks come from clients too: keep the caches bounded.
+@lru_cache(maxsize=8192)
 def gem_actions(bank: tuple[int, ...]) -> tuple[TakeGems | TakeTwoGems, ...]:
     """Every legal gem-taking action for this bank (few distinct banks occur: cached)."""
     available = tuple(color for color in range(5) if bank[color])
@@ -35,7 +38,7 @@ def gem_actions(bank: tuple[int, ...]) -> tuple[TakeGems | TakeTwoGems, ...]:
     return _TAKE_SETS[available] + two_same
 
 
-@cache
+@lru_cache(maxsize=8192)
 def _legal_color_sets(bank: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
     """The colour tuples of the legal TakeGems actions for this bank."""
     return frozenset(action.colors for action in gem_actions(bank) if isinstance(action, TakeGems))

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .catalog import CARDS, NOBLES, is_known_card, is_known_noble
+from .catalog import CARDS, CARDS_BY_DECK, NOBLES, is_known_card, is_known_noble
 from .colors import TOKEN_KINDS
 from .config import validate_config
 from .errors import Reason, RuleViolation
 from .game_setup import GEMS_PER_COLOR, GOLD_TOKENS, MARKET_SLOTS
+from .gems import MAX_TOKENS_TAKEN
 from .reserve import RESERVE_LIMIT
 from .ruleset import known_modules, ruleset_for
 from .state import DecisionKind, GameState, PlayerState
@@ -49,38 +50,54 @@ def _check_tokens(state: GameState) -> None:
     expected = (gems,) * 5 + (GOLD_TOKENS,)
     piles = [state.bank] + [player.tokens for player in state.players]
     for index, pile in enumerate(piles):
-        field = "bank" if index == 0 else f"players[{index - 1}].tokens"
-        if len(pile) != TOKEN_KINDS or any(count < 0 for count in pile):
+        if len(pile) != TOKEN_KINDS or min(pile) < 0:
+            field = "bank" if index == 0 else f"players[{index - 1}].tokens"
             raise _fail(field, "token counts are six non-negative numbers")
-    totals = tuple(sum(pile[color] for pile in piles) for color in range(TOKEN_KINDS))
+    totals = tuple(map(sum, zip(*piles)))
     if totals != expected:
         raise _fail("bank", f"bank and players hold {totals} tokens in all; a game has {expected}")
+
+
+_DECK_CARDS = tuple(frozenset(ids) for ids in CARDS_BY_DECK)
+_ALL_CARDS = frozenset(range(len(CARDS)))
 
 
 def _check_cards(state: GameState) -> None:
     if len(state.decks) != len(state.market):
         raise _fail("market", "one market row per deck")
-    seen: Counter[int] = Counter()
+    placed: list[int] = []
     for deck, (pile, row) in enumerate(zip(state.decks, state.market)):
         if len(row) != MARKET_SLOTS:
             raise _fail(f"market[{deck}]", f"a market row has {MARKET_SLOTS} slots")
-        for card_id in pile + tuple(card for card in row if card is not None):
-            if not is_known_card(card_id) or CARDS[card_id].deck != deck:
-                raise _fail(f"decks[{deck}]", f"card {card_id} does not belong to deck {deck}")
-            seen[card_id] += 1
-        if pile and None in row and state.pending is None:
+        cards = pile + tuple([card for card in row if card is not None])
+        if deck >= len(_DECK_CARDS) or not _DECK_CARDS[deck].issuperset(cards):
+            bad = next(c for c in cards if not is_known_card(c) or CARDS[c].deck != deck)
+            raise _fail(f"decks[{deck}]", f"card {bad} does not belong to deck {deck}")
+        placed += cards
+        if pile and None in row and not _refill_pending(state):
             raise _fail(f"market[{deck}]", "an empty market slot while its deck still has cards")
     for seat, player in enumerate(state.players):
-        for card_id in player.reserved + player.purchased:
-            if not is_known_card(card_id):
-                raise _fail(f"players[{seat}]", f"unknown card {card_id}")
-            seen[card_id] += 1
-    duplicated = sorted(card_id for card_id, count in seen.items() if count > 1)
-    if duplicated:
-        raise _fail("decks", f"card {duplicated[0]} is in two places")
-    missing = sorted(set(range(len(CARDS))) - set(seen))
-    if missing:
+        held = player.reserved + player.purchased
+        if not _ALL_CARDS.issuperset(held):
+            bad = next(c for c in held if not is_known_card(c))
+            raise _fail(f"players[{seat}]", f"unknown card {bad}")
+        placed += held
+    if len(placed) != len(_ALL_CARDS) or len(set(placed)) != len(placed):
+        seen = Counter(placed)
+        duplicated = sorted(card_id for card_id, count in seen.items() if count > 1)
+        if duplicated:
+            raise _fail("decks", f"card {duplicated[0]} is in two places")
+        missing = sorted(_ALL_CARDS - set(seen))
         raise _fail("decks", f"card {missing[0]} is nowhere")
+
+
+def _refill_pending(state: GameState) -> bool:
+    """True while a decision asked before the market refill is pending (module steps only)."""
+    if state.pending is None:
+        return False
+    ruleset = ruleset_for(state)
+    step = ruleset.decision_steps.get(state.pending.kind)
+    return step is not None and step < ruleset.refill_step
 
 
 def _check_nobles(state: GameState) -> None:
@@ -123,7 +140,7 @@ def _check_pending(state: GameState) -> None:
         raise _fail("pending.seat", "only the seat whose turn it is can have a pending decision")
     if pending.kind == DecisionKind.RETURN_TOKENS:
         excess = sum(state.players[pending.seat].tokens) - TOKEN_LIMIT
-        if pending.amount != excess or excess <= 0 or over_limit != [pending.seat]:
+        if pending.amount != excess or not 0 < excess <= MAX_TOKENS_TAKEN or over_limit != [pending.seat]:
             raise _fail("pending.amount", "the tokens to return must be the excess over ten")
     elif pending.kind == DecisionKind.CHOOSE_NOBLE:
         if over_limit:

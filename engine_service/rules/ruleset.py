@@ -45,6 +45,7 @@ class Ruleset(NamedTuple):
     modules: tuple[Module, ...]
     steps: tuple[TurnStep, ...]
     decision_steps: dict[DecisionKind, int]  # which step asks each kind of decision
+    refill_step: int  # index of the market refill among the steps
     triggers_final_round: Callable[[GameState, int], bool]
     rank: Callable[[GameState], tuple[Standing, ...]]
 
@@ -56,6 +57,7 @@ def known_modules() -> frozenset[str]:
 def _build(module_names: frozenset[str]) -> Ruleset:
     modules = tuple(MODULES[name] for name in sorted(module_names))
     steps: list[TurnStep] = [step for module in modules for step in module.after_purchase]
+    refill_step = len(steps)
     steps += [RefillMarket(), ReturnExcessTokens(), VisitNoble()]
     steps += [step for module in modules for step in module.end_of_turn]
     decision_steps = {step.decision: index for index, step in enumerate(steps) if step.decision is not None}
@@ -64,7 +66,7 @@ def _build(module_names: frozenset[str]) -> Ruleset:
     for module in modules:
         triggers = module.triggers_final_round or triggers
         rank = module.rank or rank
-    return Ruleset(modules, tuple(steps), decision_steps, triggers, rank)
+    return Ruleset(modules, tuple(steps), decision_steps, refill_step, triggers, rank)
 
 
 _CACHE: dict[frozenset[str], Ruleset] = {}

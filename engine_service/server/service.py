@@ -30,7 +30,15 @@ from engine_service.rules import (
 )
 
 from .catalog import catalog
-from .convert import action_from_proto, action_to_proto, config_from_proto, fill_state, fill_view, state_from_proto
+from .convert import (
+    action_from_proto,
+    action_to_proto,
+    config_from_proto,
+    fill_state,
+    fill_view,
+    state_from_proto,
+    update_state,
+)
 from .errors import INVALID_SEAT, STALE_STATE, Rejected, error_status, internal_status, rejection
 from .event_convert import events_from_proto, fill_events
 
@@ -104,10 +112,12 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest) -> engine_servi
         kind = request.action.WhichOneof("kind")
         raise rejection(violation, prefix="action", state=state, action_kind=kind, field=field) from None
     response = engine_service_pb2.ApplyActionResponse()
+    # Patching a copy of the request's state beats writing the whole state afresh.
+    response.state.CopyFrom(request.state)
     if request.validate_only:
-        fill_state(response.state, state)
+        update_state(response.state, state, state)
     else:
-        fill_state(response.state, new_state)
+        update_state(response.state, state, new_state)
         fill_events(response.events, events)
     return response
 

@@ -88,6 +88,8 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     """ApplyActionRequest.expected_turn differs from the state's turn: the sender's
     copy of the game is out of date.
     """
+    REJECTION_REASON_INVALID_SEAT: _RejectionReason.ValueType  # 32
+    """A seat in the request is not a seat of the game."""
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -161,4 +163,6 @@ REJECTION_REASON_STALE_STATE: RejectionReason.ValueType  # 31
 """ApplyActionRequest.expected_turn differs from the state's turn: the sender's
 copy of the game is out of date.
 """
+REJECTION_REASON_INVALID_SEAT: RejectionReason.ValueType  # 32
+"""A seat in the request is not a seat of the game."""
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

@@ -1,0 +1,118 @@
+"""Operations: health, reflection, draining, and SIGTERM on the real command."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
+from splendor_client import connect
+
+from engine_service.rules.events import CardReserved, GemsTaken
+from engine_service.server.app import SERVICE_NAME, build_server, drain, start
+from engine_service.server.convert import state_to_proto
+from engine_service.server.event_convert import fill_events
+from engine_service.server.settings import Settings
+from tests.server.positions import dealt
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def test_health_is_serving_for_the_server_and_the_engine(channel: grpc.Channel) -> None:
+    stub: Any = health_pb2_grpc.HealthStub(channel)  # the stubs package leaves its methods undeclared
+    for service in ("", SERVICE_NAME):
+        assert stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=5).status == SERVING
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=5)
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_reflection_lists_the_services(channel: grpc.Channel) -> None:
+    database = ProtoReflectionDescriptorDatabase(channel)
+    services = set(database.get_services())
+    assert {SERVICE_NAME, "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= services
+    from google.protobuf.descriptor_pool import DescriptorPool
+
+    methods = {method.name for method in DescriptorPool(database).FindServiceByName(SERVICE_NAME).methods}
+    assert methods == {"GetCatalog", "CreateGame", "ListLegalActions", "ApplyAction", "GetPlayerView", "ReplayGame"}
+
+
+def _slow_view_request(events: int = 100_000) -> engine_service_pb2.GetPlayerViewRequest:
+    """A GetPlayerView call that takes a few hundred milliseconds: many events to redact."""
+    request = engine_service_pb2.GetPlayerViewRequest(state=state_to_proto(dealt(4, seed=1)), seat=1)
+    moves = [
+        CardReserved(n % 4, 5, 0, True, None) if n % 2 else GemsTaken(n % 4, (1, 1, 1, 0, 0, 0)) for n in range(events)
+    ]
+    fill_events(request.events, moves)
+    return request
+
+
+def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
+    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4))
+    start(server, health)
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        health_stub: Any = health_pb2_grpc.HealthStub(channel)
+        watch = health_stub.Watch(health_pb2.HealthCheckRequest(service=SERVICE_NAME))
+        assert next(watch).status == SERVING
+        stub = engine_service_pb2_grpc.EngineServiceStub(channel)
+        slow = stub.GetPlayerView.future(_slow_view_request(), timeout=30)
+        time.sleep(0.1)  # let the call reach its handler
+        assert not slow.done()
+        stopped = drain(server, health, grace_seconds=20)
+        assert next(watch).status == NOT_SERVING
+        watch.cancel()  # a watch is a call in flight too: let the server stop
+        assert len(slow.result(timeout=20).events) == 100_000
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5)
+        assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert stopped.wait(timeout=20)
+
+
+def test_sigterm_lets_calls_in_flight_complete() -> None:
+    grace = 20.0
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
+    command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0"]
+    process = subprocess.Popen(
+        [*command, "--grace-seconds", str(grace)], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stderr is not None
+        started = json.loads(process.stderr.readline())
+        assert started["event"] == "server_started" and started["pid"] == process.pid
+        assert started["protobuf_backend"] == "upb"
+        address = started["address"]
+        request = _slow_view_request()
+        with connect(address, timeout=60) as client, ThreadPoolExecutor(4) as pool:
+            client.wait_until_ready(10)
+            assert client.health() == "SERVING"
+            stub = engine_service_pb2_grpc.EngineServiceStub(client.channel)
+            calls = [pool.submit(stub.GetPlayerView, request, timeout=60) for _ in range(4)]
+            time.sleep(0.3)
+            assert not any(call.done() for call in calls), "the calls must still be in flight at SIGTERM"
+            signalled = time.monotonic()
+            process.send_signal(signal.SIGTERM)
+            for call in calls:
+                assert len(call.result(timeout=grace).events) == 100_000
+        assert process.wait(timeout=grace) == 0
+        assert time.monotonic() - signalled < grace
+        log = [json.loads(line) for line in process.stderr.read().splitlines() if line.startswith("{")]
+        assert [entry["event"] for entry in log] == ["server_draining", "server_stopped"]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -1,0 +1,309 @@
+"""Every refusal reachable through the API comes back with its code, reason, metadata and field.
+
+``CASES`` builds a position for each reason and makes the refused call;
+``test_every_reachable_reason_has_a_case`` fails when errors.proto gains a reason
+that has neither a case here nor an entry in ``UNREACHABLE`` saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import grpc
+import pytest
+from splendor.v1 import actions_pb2, common_pb2, config_pb2, errors_pb2, state_pb2
+from splendor_client import EngineClient, EngineError, InvalidRequest, RuleRejected
+
+from engine_service.rules import CARDS
+from engine_service.rules.ruleset import known_modules
+from engine_service.server.errors import INVALID_SEAT
+from tests.e2e.support import (
+    BLUE,
+    GOLD,
+    GREEN,
+    RED,
+    WHITE,
+    choose_noble,
+    pass_turn,
+    proto,
+    purchase,
+    refusal,
+    reserve,
+    reserve_from_deck,
+    return_tokens,
+    take_gems,
+    take_two,
+)
+from tests.server.positions import dealt, empty_deck, give_purchased, give_reserved, give_tokens, qualifying_for
+
+pytestmark = pytest.mark.e2e
+
+PUBLISHED = {
+    name.removeprefix("REJECTION_REASON_")
+    for name in errors_pb2.RejectionReason.DESCRIPTOR.values_by_name
+    if name != "REJECTION_REASON_UNSPECIFIED"
+}
+
+# Reasons no request can provoke, and why. Each is re-checked where it can be.
+UNREACHABLE = {
+    "INVALID_SEED": "GameConfig.seed is a uint64: every value on the wire is a valid seed",
+    "INVALID_TURN_LIMIT": "GameConfig.turn_limit is a uint32: it cannot be negative on the wire",
+    "MODULE_COMBINATION_NOT_SUPPORTED": "no modules are registered in the core yet, so no combination exists",
+}
+
+
+def _config(num_players: int = 2, **fields: object) -> config_pb2.GameConfig:
+    return config_pb2.GameConfig(num_players=num_players, seed=1, **fields)  # type: ignore[arg-type]
+
+
+def _fresh(client: EngineClient) -> state_pb2.GameState:
+    return client.create_game(_config(first_seat=0)).state
+
+
+def _returning(client: EngineClient) -> state_pb2.GameState:
+    """Seat 0 holds 13 tokens of several colours and must return 3."""
+    state = give_tokens(dealt(2, seed=1), 0, (2, 2, 2, 2, 2, 0))
+    result = client.apply(proto(state), take_gems(RED, BLUE, GREEN))
+    assert result.state.pending_decision.kind == state_pb2.DECISION_KIND_RETURN_TOKENS
+    assert result.state.pending_decision.amount == 3
+    return result.state
+
+
+def _choosing_noble(client: EngineClient) -> state_pb2.GameState:
+    """Seat 0 qualifies for several nobles and must choose one."""
+    state = dealt(2, seed=2)
+    state = give_purchased(state, 0, qualifying_for(state.nobles[:2]))
+    result = client.apply(proto(state), take_gems(RED, BLUE, GREEN))
+    assert result.state.pending_decision.kind == state_pb2.DECISION_KIND_CHOOSE_NOBLE
+    return result.state
+
+
+def _not_an_option(state: state_pb2.GameState) -> int:
+    return next(noble for noble in range(10) if noble not in state.pending_decision.options)
+
+
+def _pile_below_four(client: EngineClient) -> EngineError:
+    after = client.apply(_fresh(client), take_gems(RED, BLUE, GREEN)).state  # the red pile drops to 3
+    return refusal(lambda: client.apply(after, take_two(RED)))
+
+
+def _game_over(client: EngineClient) -> EngineError:
+    state = client.create_game(_config(turn_limit=1)).state
+    over = client.apply(state, take_gems(RED, BLUE, GREEN)).state
+    assert over.end_reason == state_pb2.END_REASON_TURN_LIMIT_REACHED
+    return refusal(lambda: client.apply(over, take_gems(RED, BLUE, GREEN)))
+
+
+def _not_enough_in_bank(client: EngineClient) -> EngineError:
+    state = give_tokens(dealt(2, seed=1), 1, (0, 0, 0, 4, 0, 0))  # every red token is held by seat 1
+    return refusal(lambda: client.apply(proto(state), take_gems(RED, BLUE, GREEN)))
+
+
+def _reserve_limit(client: EngineClient) -> EngineError:
+    state = dealt(2, seed=1)
+    state = give_reserved(state, 0, state.decks[1][:3])
+    return refusal(lambda: client.apply(proto(state), reserve(state.market[0][0])))  # type: ignore[arg-type]
+
+
+def _deck_empty(client: EngineClient) -> EngineError:
+    state = empty_deck(dealt(2, seed=1), 2, seat=1)
+    return refusal(lambda: client.apply(proto(state), reserve_from_deck(2)))
+
+
+def _card_not_available(client: EngineClient) -> EngineError:
+    face_down = dealt(2, seed=1).decks[0][0]
+    return refusal(lambda: client.apply(_fresh(client), reserve(face_down)))
+
+
+def _cannot_afford(client: EngineClient) -> EngineError:
+    state = _fresh(client)
+    return refusal(lambda: client.apply(state, purchase(state.market[2].slots[0].card_id)))
+
+
+def _payment_invalid(client: EngineClient) -> EngineError:
+    state = dealt(2, seed=1)
+    card_id = state.market[0][0]
+    assert card_id is not None
+    cost = CARDS[card_id].cost
+    state = give_tokens(state, 0, (*cost, 0))
+    wrong = (*cost[:4], cost[4] + 1, 0) if cost[4] < 4 else (0, 0, 0, 0, 0, 1)
+    good = client.apply(proto(state), purchase(card_id, (*cost, 0)), validate_only=True)
+    assert good.state == proto(state)  # the exact payment is accepted
+    return refusal(lambda: client.apply(proto(state), purchase(card_id, wrong)))
+
+
+def _decision_pending(client: EngineClient) -> EngineError:
+    state = _returning(client)
+    return refusal(lambda: client.apply(state, take_gems(RED, BLUE, GREEN)))
+
+
+def _return_wrong_amount(client: EngineClient) -> EngineError:
+    state = _returning(client)
+    return refusal(lambda: client.apply(state, return_tokens((1, 0, 0, 0, 0, 0))))
+
+
+def _return_not_held(client: EngineClient) -> EngineError:
+    state = _returning(client)
+    return refusal(lambda: client.apply(state, return_tokens((0, 0, 0, 0, 0, 3))))
+
+
+def _noble_not_available(client: EngineClient) -> EngineError:
+    state = _choosing_noble(client)
+    chosen = client.apply(state, choose_noble(state.pending_decision.options[0]))
+    assert chosen.state.players[0].noble_ids == [state.pending_decision.options[0]]
+    return refusal(lambda: client.apply(state, choose_noble(_not_an_option(state))))
+
+
+def _invalid_state(client: EngineClient) -> EngineError:
+    state = _fresh(client)
+    state.players[1].tokens.gold = 3
+    return refusal(lambda: client.apply(state, take_gems(RED, BLUE, GREEN)))
+
+
+def _stale_state(client: EngineClient) -> EngineError:
+    state = client.apply(_fresh(client), take_gems(RED, BLUE, GREEN)).state
+    return refusal(lambda: client.apply(state, take_gems(RED, BLUE, GREEN), expected_turn=0))
+
+
+def _invalid_seat(client: EngineClient) -> EngineError:
+    return refusal(lambda: client.view(_fresh(client), seat=2))
+
+
+def _apply(action: actions_pb2.Action, **options: object) -> Callable[[EngineClient], EngineError]:
+    def run(client: EngineClient) -> EngineError:
+        state = _fresh(client)
+        return refusal(lambda: client.apply(state, action, **options))  # type: ignore[arg-type]
+
+    return run
+
+
+def _create(**fields: object) -> Callable[[EngineClient], EngineError]:
+    def run(client: EngineClient) -> EngineError:
+        config = config_pb2.GameConfig(**fields)  # type: ignore[arg-type]
+        return refusal(lambda: client.create_game(config))
+
+    return run
+
+
+# reason -> (how to provoke it, expected code, expected BadRequest field or None)
+CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, str | None]] = {
+    "INVALID_PLAYER_COUNT": (_create(num_players=5), grpc.StatusCode.INVALID_ARGUMENT, "config.num_players"),
+    "INVALID_FIRST_SEAT": (_create(num_players=2, first_seat=2), grpc.StatusCode.INVALID_ARGUMENT, "config.first_seat"),
+    "UNKNOWN_MODULE": (
+        _create(num_players=2, modules=[config_pb2.MODULE_UNSPECIFIED]),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "config.modules[0]",
+    ),
+    "GAME_OVER": (_game_over, grpc.StatusCode.FAILED_PRECONDITION, None),
+    "NOT_YOUR_TURN": (_apply(take_gems(RED, BLUE, GREEN), seat=1), grpc.StatusCode.FAILED_PRECONDITION, "seat"),
+    "DECISION_PENDING": (_decision_pending, grpc.StatusCode.FAILED_PRECONDITION, "action.take_gems"),
+    "NO_DECISION_PENDING": (
+        _apply(return_tokens((1, 0, 0, 0, 0, 0))),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "action.return_tokens",
+    ),
+    "INVALID_COLOR": (
+        _apply(take_two(common_pb2.COLOR_UNSPECIFIED)),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "action.take_two_gems.color",
+    ),
+    "GOLD_NOT_TAKEABLE": (_apply(take_two(GOLD)), grpc.StatusCode.FAILED_PRECONDITION, "action.take_two_gems.color"),
+    "DUPLICATE_COLOR": (
+        _apply(take_gems(RED, RED, BLUE)),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "action.take_gems.colors",
+    ),
+    "TOO_MANY_COLORS": (
+        _apply(take_gems(RED, BLUE, GREEN, WHITE)),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "action.take_gems.colors",
+    ),
+    "TOO_FEW_COLORS": (_apply(take_gems(RED)), grpc.StatusCode.FAILED_PRECONDITION, "action.take_gems.colors"),
+    "NOT_ENOUGH_IN_BANK": (_not_enough_in_bank, grpc.StatusCode.FAILED_PRECONDITION, "action.take_gems.colors"),
+    "PILE_BELOW_FOUR": (_pile_below_four, grpc.StatusCode.FAILED_PRECONDITION, "action.take_two_gems.color"),
+    "RESERVE_LIMIT": (_reserve_limit, grpc.StatusCode.FAILED_PRECONDITION, None),
+    "UNKNOWN_DECK": (
+        _apply(reserve_from_deck(3)),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "action.reserve_from_deck.deck",
+    ),
+    "DECK_EMPTY": (_deck_empty, grpc.StatusCode.FAILED_PRECONDITION, "action.reserve_from_deck.deck"),
+    "UNKNOWN_CARD": (_apply(reserve(999)), grpc.StatusCode.FAILED_PRECONDITION, "action.reserve_card.card_id"),
+    "CARD_NOT_AVAILABLE": (_card_not_available, grpc.StatusCode.FAILED_PRECONDITION, "action.reserve_card.card_id"),
+    "CANNOT_AFFORD": (_cannot_afford, grpc.StatusCode.FAILED_PRECONDITION, "action.purchase_card.card_id"),
+    "PAYMENT_INVALID": (_payment_invalid, grpc.StatusCode.FAILED_PRECONDITION, "action.purchase_card.payment"),
+    "PASS_NOT_ALLOWED": (_apply(pass_turn()), grpc.StatusCode.FAILED_PRECONDITION, "action.pass"),
+    "RETURN_WRONG_AMOUNT": (_return_wrong_amount, grpc.StatusCode.FAILED_PRECONDITION, "action.return_tokens.tokens"),
+    "RETURN_NOT_HELD": (_return_not_held, grpc.StatusCode.FAILED_PRECONDITION, "action.return_tokens.tokens"),
+    "NOBLE_NOT_AVAILABLE": (
+        _noble_not_available,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "action.choose_noble.noble_id",
+    ),
+    "UNKNOWN_ACTION": (_apply(actions_pb2.Action()), grpc.StatusCode.INVALID_ARGUMENT, "action"),
+    "INVALID_STATE": (_invalid_state, grpc.StatusCode.INVALID_ARGUMENT, "state.bank"),
+    "STALE_STATE": (_stale_state, grpc.StatusCode.FAILED_PRECONDITION, "expected_turn"),
+    INVALID_SEAT: (_invalid_seat, grpc.StatusCode.INVALID_ARGUMENT, "seat"),
+}
+
+
+def test_every_reachable_reason_has_a_case() -> None:
+    missing = PUBLISHED - set(CASES) - set(UNREACHABLE)
+    assert not missing, f"reasons with neither a test case nor a documented reason to be unreachable: {missing}"
+    assert not set(UNREACHABLE) & set(CASES)
+
+
+def test_module_combinations_are_unreachable_while_fewer_than_two_modules_exist() -> None:
+    assert len(known_modules()) < 2, "modules exist now: add a MODULE_COMBINATION_NOT_SUPPORTED case"
+
+
+@pytest.mark.parametrize("reason", sorted(CASES))
+def test_refusal_carries_code_reason_and_field(client: EngineClient, reason: str) -> None:
+    provoke, code, field = CASES[reason]
+    error = provoke(client)
+    assert error.code == code, error
+    assert error.reason == reason, error
+    assert error.domain == "splendor.v1"
+    assert isinstance(error, InvalidRequest if code == grpc.StatusCode.INVALID_ARGUMENT else RuleRejected)
+    fields = [path for path, _ in error.field_violations]
+    assert fields == ([field] if field else []), error
+    if code == grpc.StatusCode.FAILED_PRECONDITION:  # a valid state was read: who must act, and when
+        assert {"acting_seat", "turn"} <= set(error.metadata), error.metadata
+
+
+def test_not_your_turn_names_both_seats(client: EngineClient) -> None:
+    error = CASES["NOT_YOUR_TURN"][0](client)
+    assert error.metadata["acting_seat"] == "0" and error.metadata["seat"] == "1"
+
+
+def test_stale_state_names_both_turns(client: EngineClient) -> None:
+    error = _stale_state(client)
+    assert error.metadata["expected_turn"] == "0" and error.metadata["turn"] == "1"
+
+
+def test_replay_refusal_names_the_action_index(client: EngineClient) -> None:
+    moves = [take_gems(RED, BLUE, GREEN), take_gems(RED, BLUE, GREEN), take_two(RED)]
+    error = refusal(lambda: client.replay(_config(first_seat=0), moves))
+    assert error.code == grpc.StatusCode.FAILED_PRECONDITION and error.reason == "PILE_BELOW_FOUR"
+    assert error.metadata["action_index"] == "2"
+    assert [path for path, _ in error.field_violations] == ["actions[2].take_two_gems.color"]
+    error = refusal(lambda: client.replay(_config(first_seat=0), [take_gems(RED, BLUE, GREEN), actions_pb2.Action()]))
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT and error.reason == "UNKNOWN_ACTION"
+    assert error.metadata["action_index"] == "1" and error.field_violations[0][0] == "actions[1]"
+
+
+def test_action_id_out_of_range_is_unknown(client: EngineClient) -> None:
+    error = refusal(lambda: client.apply(_fresh(client), actions_pb2.Action(action_id=100_000)))
+    assert error.reason == "UNKNOWN_ACTION" and error.field_violations[0][0] == "action.action_id"
+
+
+def test_missing_state_is_invalid(client: EngineClient, channel: grpc.Channel) -> None:
+    from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
+    from splendor_client import from_rpc_error
+
+    stub = engine_service_pb2_grpc.EngineServiceStub(channel)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.ListLegalActions(engine_service_pb2.ListLegalActionsRequest(), timeout=5)
+    error = from_rpc_error(caught.value)
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT and error.reason == "INVALID_STATE"
+    assert error.field_violations[0][0] == "state"

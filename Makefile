@@ -41,7 +41,7 @@ proto-lint: install
 # Breaking-change check (FILE level) of the working tree against the main branch.
 proto-breaking: install
 	@if git rev-parse --verify --quiet main >/dev/null && git cat-file -e main:proto/buf.yaml 2>/dev/null; then \
-		cd proto && ../$(BIN)/buf breaking --against '../.git#branch=main,subdir=proto'; \
+		cd proto && ../$(BIN)/buf breaking --against '../.git#branch=main,subdir=proto' && echo "proto-breaking: no breaking change against main"; \
 	else \
 		echo "proto-breaking: main has no protos yet, nothing to compare against"; \
 	fi

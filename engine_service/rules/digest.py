@@ -2,6 +2,9 @@
 
 The state is written as compact JSON (NamedTuples as arrays in field order, enums
 as their names, module sets sorted, None as null) and hashed with SHA-256.
+Trailing null fields of a NamedTuple are left out: fields added to the state
+later (module states, always defaulting to None) leave the digests of existing
+games unchanged.
 Platforms keep only the action log and compare these digests on replay.
 """
 
@@ -24,7 +27,11 @@ def _canonical(value: object) -> Jsonable:
     if isinstance(value, frozenset):
         return sorted(_canonical(item) for item in value)  # type: ignore[type-var]
     if isinstance(value, tuple):
-        return [_canonical(item) for item in value]
+        items = [_canonical(item) for item in value]
+        if hasattr(value, "_fields"):
+            while items and items[-1] is None:
+                items.pop()
+        return items
     raise TypeError(f"cannot fingerprint {type(value).__name__}")
 
 

@@ -14,6 +14,7 @@ apply phases, and reports medians over the repetitions and the ratio apply/echo.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -168,13 +169,15 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3, help="echo/apply phase pairs")
     parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
     parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
+    parser.add_argument("--states", type=int, default=24, help="distinct requests (mid-game states) sent in turn")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.serve:
         run_server(args.workers)
         return 0
 
-    requests = sample_requests()
+    requests = sample_requests(args.states)
+    load_before = os.getloadavg()[0]
     child = subprocess.Popen(
         [sys.executable, __file__, "--serve", "--workers", str(args.workers)],
         stdin=subprocess.PIPE,
@@ -191,10 +194,13 @@ def main() -> int:
         for method in (ECHO_METHOD, APPLY_METHOD):
             for request in requests:
                 _raw(channels[0], method)(request, timeout=10)
-        run_phase("warm-up", channels, ECHO_METHOD, requests, concurrency=args.concurrency, duration=1.0)
+        for method in (ECHO_METHOD, APPLY_METHOD):
+            run_phase("warm-up", channels, method, requests, concurrency=args.concurrency, duration=1.0)
         results: dict[str, list[Phase]] = {"echo": [], "apply": []}
-        for _ in range(args.repeats):
-            for name, method in (("echo", ECHO_METHOD), ("apply", APPLY_METHOD)):
+        phases = (("echo", ECHO_METHOD), ("apply", APPLY_METHOD))
+        for repeat in range(args.repeats):
+            # Alternate which goes first, so a drift in machine load favours neither.
+            for name, method in phases if repeat % 2 == 0 else phases[::-1]:
                 phase = run_phase(
                     name, channels, method, requests, concurrency=args.concurrency, duration=args.duration
                 )
@@ -205,13 +211,14 @@ def main() -> int:
         if child.stdin is not None:
             child.stdin.close()
         child.wait(timeout=30)
-    return _report(results, args)
+    return _report(results, args, (load_before, os.getloadavg()[0]))
 
 
-def _report(results: dict[str, list[Phase]], args: argparse.Namespace) -> int:
+def _report(results: dict[str, list[Phase]], args: argparse.Namespace, load: tuple[float, float]) -> int:
     print(
         f"ApplyAction vs EchoApplyAction, server in its own process, {args.concurrency} client threads, "
-        f"{args.channels} channels, {args.workers} server threads, {args.repeats} x {args.duration:g} s per phase"
+        f"{args.channels} channels, {args.workers} server threads, {args.repeats} x {args.duration:g} s per phase, "
+        f"{args.states} states"
     )
     print(f"{'rpc':<8}{'calls/s (runs)':<30}{'median calls/s':>16}{'p50 ms':>9}{'p99 ms':>9}{'server CPU us/call':>20}")
     medians = {}
@@ -224,8 +231,12 @@ def _report(results: dict[str, list[Phase]], args: argparse.Namespace) -> int:
         medians[name] = median
         print(f"{name:<8}{runs:<30}{median:>16.0f}{p50:>9.3f}{p99:>9.3f}{cpu:>20.0f}")
     ratio = medians["apply"] / medians["echo"]
+    pairs = [apply.calls_per_second / echo.calls_per_second for echo, apply in zip(results["echo"], results["apply"])]
     verdict = "meets" if ratio >= TARGET_RATIO else "BELOW"
     print(f"ratio apply/echo: {ratio:.2f} ({verdict} the {TARGET_RATIO:.0%} target)")
+    print(f"ratio per echo/apply pair: {' '.join(f'{pair:.2f}' for pair in pairs)}")
+    # Other work on the machine shifts both figures: a high load average means a noisy run.
+    print(f"load average (1 min) before/after: {load[0]:.1f}/{load[1]:.1f} on {os.cpu_count()} CPUs")
     return 0
 
 

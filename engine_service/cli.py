@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
 
-import structlog
+from engine_service.server.logs import configure_logging
+from engine_service.server.settings import ENV, LOG_FORMATS, LOG_LEVELS, Settings, defaults_from_env
 
-from engine_service.server.settings import ENV, LOG_LEVELS, Settings, defaults_from_env
-
-
-def configure_logging(level: str) -> None:
-    """One JSON object per line on stderr."""
-    structlog.configure(
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(),
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping()[level.upper()]),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        cache_logger_on_first_use=True,
-    )
+__all__ = ["configure_logging", "main"]
 
 
 def _parser(defaults: Settings) -> argparse.ArgumentParser:
@@ -33,33 +18,68 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve",
         help="run the gRPC server",
-        description="Run the splendor.v1.EngineService gRPC server (with health and reflection) until "
-        "SIGTERM or SIGINT, then drain: health turns NOT_SERVING, new calls are refused and calls in "
-        "flight get the grace period to finish. Each option defaults to its environment variable, then "
-        "to the value shown.",
+        description="Run the splendor.v1.EngineService gRPC server (with health, reflection and Prometheus "
+        "metrics) until SIGTERM or SIGINT, then drain: health turns NOT_SERVING, new calls are refused and "
+        "calls in flight get the grace period to finish. Each option defaults to its environment variable, "
+        "then to the value shown. See docs/operations.md.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
+
+    def add(flag: str, key: str, help_text: str, **kwargs: object) -> None:
+        text = f"{help_text} (env {ENV[key]})"
+        serve.add_argument(flag, dest=key, default=getattr(defaults, key), help=text, **kwargs)  # type: ignore[arg-type]
+
+    add("--address", "address", "host:port to listen on; port 0 picks one")
+    add("--processes", "processes", "server processes sharing the port (SO_REUSEPORT) under a supervisor", type=int)
     serve.add_argument(
-        "--address", default=defaults.address, help=f"host:port to listen on; port 0 picks one (env {ENV['address']})"
-    )
-    serve.add_argument(
-        "--max-message-bytes",
+        "--threads",
+        "--workers",
+        dest="workers",
+        metavar="THREADS",
         type=int,
-        default=defaults.max_message_bytes,
-        help=f"largest request or response, in bytes (env {ENV['max_message_bytes']})",
+        default=defaults.workers,
+        help=f"handler threads per process (env {ENV['workers']})",
     )
-    serve.add_argument("--workers", type=int, default=defaults.workers, help=f"handler threads (env {ENV['workers']})")
-    serve.add_argument(
-        "--grace-seconds",
+    add(
+        "--max-concurrent-rpcs",
+        "max_concurrent_rpcs",
+        "calls admitted at once per process, the rest answered RESOURCE_EXHAUSTED; 0: no limit",
+        type=int,
+    )
+    add("--max-message-bytes", "max_message_bytes", "largest request or response, in bytes", type=int)
+    add("--grace-seconds", "grace_seconds", "time calls in flight get to finish on shutdown", type=float)
+    add("--metrics-port", "metrics_port", "port of the Prometheus /metrics endpoint; 0 disables it", type=int)
+    add("--log-level", "log_level", "log level", choices=LOG_LEVELS)
+    add(
+        "--log-format",
+        "log_format",
+        "json (one object per line), console, or auto: console on a terminal, else json",
+        choices=LOG_FORMATS,
+    )
+    add("--keepalive-time-seconds", "keepalive_time_seconds", "ping a connection idle this long", type=float)
+    add(
+        "--keepalive-timeout-seconds",
+        "keepalive_timeout_seconds",
+        "close a connection whose ping is not answered within this",
         type=float,
-        default=defaults.grace_seconds,
-        help=f"time calls in flight get to finish on shutdown (env {ENV['grace_seconds']})",
     )
-    serve.add_argument(
-        "--log-level",
-        choices=LOG_LEVELS,
-        default=defaults.log_level,
-        help=f"log level (env {ENV['log_level']})",
+    add(
+        "--min-ping-interval-seconds",
+        "min_ping_interval_seconds",
+        "shortest interval allowed between client keepalive pings",
+        type=float,
+    )
+    add(
+        "--max-connection-age-seconds",
+        "max_connection_age_seconds",
+        "close connections this old (clients reconnect and rebalance); 0: never",
+        type=float,
+    )
+    add(
+        "--max-connection-age-grace-seconds",
+        "max_connection_age_grace_seconds",
+        "time calls in flight on an aged connection get to finish",
+        type=float,
     )
     return parser
 
@@ -78,11 +98,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             workers=args.workers,
             grace_seconds=args.grace_seconds,
             log_level=args.log_level,
+            log_format=args.log_format,
+            metrics_port=args.metrics_port,
+            processes=args.processes,
+            max_concurrent_rpcs=args.max_concurrent_rpcs,
+            keepalive_time_seconds=args.keepalive_time_seconds,
+            keepalive_timeout_seconds=args.keepalive_timeout_seconds,
+            min_ping_interval_seconds=args.min_ping_interval_seconds,
+            max_connection_age_seconds=args.max_connection_age_seconds,
+            max_connection_age_grace_seconds=args.max_connection_age_grace_seconds,
         )
     except ValueError as error:
         print(f"splendor-engine: {error}", file=sys.stderr)
         return 2
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     from engine_service.server.app import serve  # noqa: PLC0415 (grpc loads only for a command that needs it)
 
     return serve(settings)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .catalog import CARDS, CARDS_BY_DECK, NOBLES, is_known_card, is_known_noble
-from .colors import TOKEN_KINDS
+from .colors import GEM_COLORS, TOKEN_KINDS
 from .config import validate_config
 from .errors import Reason, RuleViolation
 from .game_setup import GEMS_PER_COLOR, GOLD_TOKENS, MARKET_SLOTS
@@ -36,13 +36,88 @@ def validate_state(state: GameState) -> None:
             raise _fail(name, f"seat {seat} is out of range")
     if state.turn < 0 or not 0 <= state.passes_in_a_row <= num_players:
         raise _fail("turn", "turn and pass counters must be non-negative and passes at most one round")
-    _check_tokens(state)
-    _check_cards(state)
-    _check_nobles(state)
-    for seat, player in enumerate(state.players):
-        _check_player(seat, player)
+    if not _holdings_consistent(state):
+        # Only to name the fault: these raise exactly where the one-pass test above failed.
+        _check_tokens(state)
+        _check_cards(state)
+        _check_nobles(state)
+        for seat, player in enumerate(state.players):
+            _check_player(seat, player)
     _check_pending(state)
     _check_end(state)
+
+
+# What ``_holdings_consistent`` compares against, computed once.
+_TOKEN_TOTALS = {players: (gems,) * len(GEM_COLORS) + (GOLD_TOKENS,) for players, gems in GEMS_PER_COLOR.items()}
+_NOBLE_IDS = frozenset(range(len(NOBLES)))
+# A card's bonus colour and points as one integer: one byte per colour (a count of cards,
+# below 256), the points above them, so a sum over cards adds up every figure at once.
+_POINTS_SHIFT = 8 * len(GEM_COLORS)
+_CARD_FIGURES = tuple((1 << 8 * card.bonus) + (card.points << _POINTS_SHIFT) for card in CARDS)
+_NOBLE_FIGURES = tuple(noble.points << _POINTS_SHIFT for noble in NOBLES)
+
+
+def _holdings_consistent(state: GameState) -> bool:
+    """True only if ``_check_tokens``, ``_check_cards``, ``_check_nobles`` and ``_check_player``
+    would all pass. False may also mean an unusual valid state (an empty market slot), left
+    to them.
+
+    This is what every call runs: a few C-level set and tuple operations instead of
+    the checks' per-item loops. The checks themselves run only when it fails, to raise
+    the first fault in their own order.
+    """
+    decks = state.decks
+    market = state.market
+    if len(decks) != len(_DECK_CARDS) or len(market) != len(_DECK_CARDS):
+        return False
+    placed: list[int] = []
+    for deck_cards, pile, row in zip(_DECK_CARDS, decks, market):
+        cards = pile + row  # None (an empty slot) is in no deck
+        if len(row) != MARKET_SLOTS or not deck_cards.issuperset(cards):
+            if pile or None not in row:  # an empty slot beside a pile needs the refill rules
+                return False
+            cards = tuple([card for card in row if card is not None])
+            if len(row) != MARKET_SLOTS or not deck_cards.issuperset(cards):
+                return False
+        placed += cards  # type: ignore[arg-type]  # no None left
+    tokens = state.bank
+    nobles = state.nobles
+    players = state.players
+    for player in players:
+        held = player.tokens
+        reserved = player.reserved
+        if len(held) != TOKEN_KINDS or len(reserved) > RESERVE_LIMIT or len(player.reserved_blind) != len(reserved):
+            return False
+        tokens += held
+        placed += reserved
+        placed += player.purchased
+        nobles += player.nobles
+    # Every card exactly once (so every id indexes the catalog), every noble at most once.
+    if len(placed) != len(_ALL_CARDS) or set(placed) != _ALL_CARDS:
+        return False
+    num_players = state.config.num_players
+    if len(nobles) > num_players + 1 or len(set(nobles)) != len(nobles) or not _NOBLE_IDS.issuperset(nobles):
+        return False
+    # Six counts per pile (bank, then each seat), none negative, each colour adding up to the set.
+    step = TOKEN_KINDS  # six kinds, spelled out: a comprehension costs more than the sums
+    totals = (
+        sum(tokens[0::step]),
+        sum(tokens[1::step]),
+        sum(tokens[2::step]),
+        sum(tokens[3::step]),
+        sum(tokens[4::step]),
+        sum(tokens[5::step]),
+    )
+    if len(state.bank) != TOKEN_KINDS or min(tokens) < 0 or totals != _TOKEN_TOTALS.get(num_players):
+        return False
+    for player in players:
+        figures = sum(map(_CARD_FIGURES.__getitem__, player.purchased))
+        if player.nobles:
+            figures += sum(map(_NOBLE_FIGURES.__getitem__, player.nobles))
+        bonuses = tuple(figures.to_bytes(8, "little")[: len(GEM_COLORS)])
+        if figures >> _POINTS_SHIFT != player.prestige or bonuses != player.bonuses:
+            return False
+    return True
 
 
 def _check_tokens(state: GameState) -> None:

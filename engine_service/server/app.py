@@ -1,9 +1,10 @@
-"""Building and running the gRPC server: EngineService, health, reflection, graceful shutdown.
+"""Building and running the gRPC server: EngineService, health, reflection, metrics, graceful shutdown.
 
 A synchronous ``grpc.server`` on a thread pool: every handler is CPU-bound Python
 that holds the GIL. Measured on the 2-core reference machine (client in another
 process, 8 client threads): a trivial call ~8.9k calls/s sync against ~5.0k with
-``grpc.aio``; ApplyAction ~3.6k against ~2.9k.
+``grpc.aio``; ApplyAction ~3.6k against ~2.9k. To use more than one core, run
+several processes (``--processes``, see ``workers.py``) or several replicas.
 """
 
 from __future__ import annotations
@@ -23,14 +24,26 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
 
+from .interceptors import ObservabilityInterceptor
+from .metrics import (
+    MetricsServer,
+    clean_multiprocess_dir,
+    exposition_registry,
+    get_metrics,
+    metrics_host,
+    multiprocess_dir,
+)
 from .service import EngineService
-from .settings import Settings
+from .settings import Settings, grpc_server_options
+from .workers import supervise
 
 log = structlog.get_logger(__name__)
 
 SERVICE_NAME: Final = engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name
 # Health answers for the whole server ("") and for the engine service by name.
 HEALTH_SERVICES: Final = ("", SERVICE_NAME)
+# How often a worker process checks that its parent is still there.
+PARENT_CHECK_SECONDS: Final = 1.0
 
 
 def protobuf_backend() -> str:
@@ -39,20 +52,30 @@ def protobuf_backend() -> str:
 
 
 def build_server(
-    settings: Settings, extra_generic_handlers: Sequence[grpc.GenericRpcHandler] = ()
+    settings: Settings,
+    extra_generic_handlers: Sequence[grpc.GenericRpcHandler] = (),
+    *,
+    reuse_port: bool = False,
+    access_log: bool | None = None,
 ) -> tuple[grpc.Server, int, health.HealthServicer]:
     """A bound, not yet started server, the port it bound and its health servicer.
 
     ``extra_generic_handlers`` lets tests and benchmarks add RPCs (an echo) to the same server.
+    ``reuse_port``: bind with SO_REUSEPORT (worker processes sharing the port).
+    ``access_log``: one log line per call; by default only once structlog is configured (the
+    ``serve`` command does), so library users (tests, benchmarks) get metrics but no log lines.
     """
-    options = [
-        ("grpc.max_receive_message_length", settings.max_message_bytes),
-        ("grpc.max_send_message_length", settings.max_message_bytes),
-        # Without this a second server could silently bind the same port and steal half the calls.
-        ("grpc.so_reuseport", 0),
-    ]
+    if access_log is None:
+        access_log = structlog.is_configured()
+    interceptor = ObservabilityInterceptor(get_metrics(), access_log=access_log, log_level=settings.log_level)
     executor = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="engine")
-    server = grpc.server(executor, options=options)
+    server = grpc.server(
+        executor,
+        interceptors=[interceptor],
+        options=grpc_server_options(settings, reuse_port=reuse_port),
+        maximum_concurrent_rpcs=settings.max_concurrent_rpcs or None,
+    )
+    interceptor.attach(server)
     engine_service_pb2_grpc.add_EngineServiceServicer_to_server(EngineService(), server)
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
@@ -88,14 +111,45 @@ def bound_address(address: str, port: int) -> str:
 
 
 def serve(settings: Settings) -> int:
-    """Run until SIGTERM or SIGINT, then drain gracefully. Returns the exit status."""
+    """Run until SIGTERM or SIGINT, then drain gracefully. Returns the exit status.
+
+    One process, or with ``settings.processes`` > 1 a supervisor and its worker processes.
+    """
+    if settings.processes > 1:
+        return supervise(settings, run_worker)
+    metrics_server = None
+    if settings.metrics_port:
+        path = multiprocess_dir()
+        if path is not None:  # set for the container even with one process: keep it clean
+            clean_multiprocess_dir(path)
+        try:
+            metrics_server = MetricsServer(metrics_host(settings.address), settings.metrics_port, exposition_registry())
+        except OSError as error:
+            log.error("metrics_bind_failed", port=settings.metrics_port, error=str(error))
+            return 1
+    try:
+        return run_server(settings)
+    finally:
+        if metrics_server is not None:
+            metrics_server.stop()
+
+
+def run_worker(settings: Settings, index: int, parent_pid: int) -> int:
+    """The body of worker process ``index`` (forked by ``workers.supervise``)."""
+    return run_server(settings, reuse_port=True, worker=index, parent_pid=parent_pid)
+
+
+def run_server(
+    settings: Settings, *, reuse_port: bool = False, worker: int | None = None, parent_pid: int | None = None
+) -> int:
+    """Serve in this process until SIGTERM or SIGINT (or, in a worker, the parent's exit), then drain."""
     backend = protobuf_backend()
     if backend != "upb":
         log.warning("slow_protobuf_backend", backend=backend, expected="upb")
     try:
-        server, port, health_servicer = build_server(settings)
+        server, port, health_servicer = build_server(settings, reuse_port=reuse_port, access_log=True)
     except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
-        log.error("bind_failed", address=settings.address, error=str(error))
+        log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
         return 1
     stop_requested = threading.Event()
     received: list[str] = []
@@ -109,16 +163,24 @@ def serve(settings: Settings) -> int:
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         start(server, health_servicer)
-        log.info(
-            "server_started",
-            address=bound_address(settings.address, port),
-            port=port,
-            pid=os.getpid(),
-            protobuf_backend=backend,
-            workers=settings.workers,
-        )
-        stop_requested.wait()
-        log.info("server_draining", signal=received[0], grace_seconds=settings.grace_seconds)
+        started = {
+            "address": bound_address(settings.address, port),
+            "port": port,
+            "pid": os.getpid(),
+            "protobuf_backend": backend,
+            "threads": settings.workers,
+            "max_concurrent_rpcs": settings.max_concurrent_rpcs,
+        }
+        if worker is None:
+            started["metrics_port"] = settings.metrics_port
+        else:
+            started["worker"] = worker
+        log.info("server_started", **started)
+        while not stop_requested.wait(PARENT_CHECK_SECONDS if parent_pid is not None else None):
+            if parent_pid is not None and os.getppid() != parent_pid:
+                received.append("parent_exited")
+                break
+        log.info("server_draining", signal=received[0], grace_seconds=settings.grace_seconds, pid=os.getpid())
         drain(server, health_servicer, settings.grace_seconds).wait()
         log.info("server_stopped", pid=os.getpid())
     finally:

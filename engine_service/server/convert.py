@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer, RepeatedScalarFieldContainer
 from splendor.v1 import actions_pb2, common_pb2, config_pb2, state_pb2, view_pb2
 
 from engine_service.rules import (
@@ -49,6 +49,7 @@ from engine_service.rules import (
     validate_state,
 )
 from engine_service.rules.action_ids import MAX_DECKS
+from engine_service.rules.game_setup import MARKET_SLOTS
 
 # Proto Color value -> core colour index; anything else (0, or unknown numbers) is invalid.
 _CORE_COLOR: Final[dict[int, int]] = {value: value - 1 for value in range(1, 7)}
@@ -157,21 +158,40 @@ def modules_to_proto(modules: frozenset[str]) -> list[config_pb2.Module.ValueTyp
 
 
 def state_from_proto(msg: state_pb2.GameState) -> GameState:
-    """The core state of an incoming message, checked with ``validate_state``."""
-    decks = tuple([tuple(deck.card_ids) for deck in msg.decks])
+    """The core state of an incoming message, checked with ``validate_state``.
+
+    The hot path of every call that carries a state: one pass, few attribute reads,
+    repeated scalars copied with ``[:]`` (a C-level list copy) and the small records
+    built with ``tuple.__new__`` (skipping their Python-level ``__new__``).
+    """
+    # [:] on a repeated message field makes all the element wrappers in one call.
+    decks = tuple([tuple(deck.card_ids[:]) for deck in msg.decks[:]])
     if not 0 < len(decks) <= MAX_DECKS:
         raise invalid_state("decks", f"{len(decks)} decks: a game has one per card level")
     rows = msg.market
     if len(rows) != len(decks):
         raise invalid_state("market", f"{len(rows)} market rows for {len(decks)} decks: one row per deck")
-    # HasField only when the id reads 0: an absent id and card 0 both read 0.
-    market = tuple(
-        [
-            tuple([(c if (c := slot.card_id) or slot.HasField("card_id") else None) for slot in row.slots])
-            for row in rows
-        ]
-    )
-    players = tuple([_player_from_proto(seat, player) for seat, player in enumerate(msg.players)])
+    market = tuple([_row_from_proto(row) for row in rows[:]])
+    players = []
+    for seat, player in enumerate(msg.players[:]):
+        tokens = player.tokens
+        bonuses = player.bonuses
+        reserved_cards = player.reserved[:]
+        reserved, blind = _reserved_from_proto(seat, reserved_cards) if reserved_cards else _NO_RESERVE
+        players.append(
+            _tuple_new(
+                PlayerState,
+                (
+                    (tokens.white, tokens.blue, tokens.green, tokens.red, tokens.black, tokens.gold),
+                    (bonuses.white, bonuses.blue, bonuses.green, bonuses.red, bonuses.black),
+                    player.prestige,
+                    tuple(player.purchased_card_ids[:]),
+                    reserved,
+                    blind,
+                    tuple(player.noble_ids[:]),
+                ),
+            )
+        )
     pending = _pending_from_proto(msg.pending_decision) if msg.HasField("pending_decision") else None
     end_reason = None
     if msg.end_reason:
@@ -182,12 +202,12 @@ def state_from_proto(msg: state_pb2.GameState) -> GameState:
     bank = msg.bank
     # Positional arguments: keyword construction of NamedTuples is measurably slower here.
     state = GameState(
-        config_from_proto(msg.config),
+        _config_from_proto(msg.config),
         (bank.white, bank.blue, bank.green, bank.red, bank.black, bank.gold),
         decks,
         market,
-        tuple(msg.noble_ids),
-        players,
+        tuple(msg.noble_ids[:]),
+        tuple(players),
         msg.first_seat,
         msg.seat,
         msg.turn,
@@ -201,39 +221,62 @@ def state_from_proto(msg: state_pb2.GameState) -> GameState:
     return state
 
 
-def _player_from_proto(seat: int, msg: state_pb2.PlayerState) -> PlayerState:
-    reserved: tuple[int, ...] = ()
-    blind: tuple[bool, ...] = ()
-    if msg.reserved:
-        reserved, blind = _reserved_from_proto(seat, msg.reserved)
-    tokens = msg.tokens
-    bonuses = msg.bonuses
-    return PlayerState(
-        (tokens.white, tokens.blue, tokens.green, tokens.red, tokens.black, tokens.gold),
-        (bonuses.white, bonuses.blue, bonuses.green, bonuses.red, bonuses.black),
-        msg.prestige,
-        tuple(msg.purchased_card_ids),
-        reserved,
-        blind,
-        tuple(msg.noble_ids),
-    )
+_tuple_new: Final = tuple.__new__
+_NO_RESERVE: Final[tuple[tuple[int, ...], tuple[bool, ...]]] = ((), ())
+_NO_MODULES: Final[frozenset[str]] = frozenset()
+# A market row of MARKET_SLOTS occupied slots, each id below 128, serializes as
+# MARKET_SLOTS records of 4 bytes: tag of field 1 (LEN), length 2, tag of card_id, the id.
+_ROW_BYTES: Final = 4 * MARKET_SLOTS
+_SLOT_TAGS: Final = b"\x0a" * MARKET_SLOTS
+_SLOT_LENGTHS: Final = b"\x02" * MARKET_SLOTS
+_CARD_ID_TAGS: Final = b"\x08" * MARKET_SLOTS
 
 
-def _reserved_from_proto(
-    seat: int, cards: Sequence[state_pb2.ReservedCard]
-) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+def _row_from_proto(row: state_pb2.MarketRow) -> tuple[int | None, ...]:
+    """One market row, None for an empty slot.
+
+    The usual full row is read from its wire form in a few C calls, instead of
+    visiting each slot message; anything else (empty slots, unknown fields, large
+    ids) takes the per-slot path.
+    """
+    raw = row.SerializeToString()
+    if len(raw) == _ROW_BYTES and raw[2::4] == _CARD_ID_TAGS and raw[0::4] == _SLOT_TAGS and raw[1::4] == _SLOT_LENGTHS:
+        return tuple(raw[3::4])
+    # HasField only when the id reads 0: an absent id and card 0 both read 0.
+    return tuple([(c if (c := slot.card_id) or slot.HasField("card_id") else None) for slot in row.slots])
+
+
+def _config_from_proto(msg: config_pb2.GameConfig) -> GameConfig:
+    """``config_from_proto`` for a state's config: the same result, faster for the usual one."""
+    if msg.modules:
+        return config_from_proto(msg)
+    first_seat = msg.first_seat if msg.HasField("first_seat") else None
+    return _tuple_new(GameConfig, (msg.num_players, msg.seed, first_seat, _NO_MODULES, msg.turn_limit))
+
+
+def _reserved_from_proto(seat: int, cards: list[state_pb2.ReservedCard]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     ids = []
     blind = []
-    for index, card in enumerate(cards):
+    for card in cards:
         card_id = card.card_id
-        if not card_id and not card.HasField("card_id"):
-            raise invalid_state(f"players[{seat}].reserved[{index}].card_id", "a reserved card in a state has its id")
-        # The deck is derived from the card: a wrong one would be echoed back otherwise.
-        if card_id < _CARD_COUNT and _DECK_OF[card_id] != card.deck:
-            raise invalid_state(f"players[{seat}].reserved[{index}].deck", f"card {card_id} is not from that deck")
+        # Card 0 reads like an absent id; the deck is derived from the card, and a wrong one
+        # would be echoed back otherwise (an id outside the catalog is refused later).
+        if (not card_id and not card.HasField("card_id")) or (card_id < _CARD_COUNT and _DECK_OF[card_id] != card.deck):
+            raise _reserved_fault(seat, cards)
         ids.append(card_id)
         blind.append(card.blind)
     return tuple(ids), tuple(blind)
+
+
+def _reserved_fault(seat: int, cards: list[state_pb2.ReservedCard]) -> RuleViolation:
+    """The refusal of the first reserved card ``_reserved_from_proto`` cannot take."""
+    for index, card in enumerate(cards):
+        card_id = card.card_id
+        if not card_id and not card.HasField("card_id"):
+            return invalid_state(f"players[{seat}].reserved[{index}].card_id", "a reserved card in a state has its id")
+        if card_id < _CARD_COUNT and _DECK_OF[card_id] != card.deck:
+            return invalid_state(f"players[{seat}].reserved[{index}].deck", f"card {card_id} is not from that deck")
+    raise AssertionError("no reserved card at fault")
 
 
 def _pending_from_proto(msg: state_pb2.PendingDecision) -> PendingDecision | None:
@@ -287,13 +330,19 @@ def update_state(out: state_pb2.GameState, old: GameState, new: GameState) -> No
     """Turn ``out``, a copy of the message ``old`` was read from, into the message of ``new``.
 
     Much cheaper than ``fill_state`` after one action: the core rebuilds only what
-    changed and reuses the other tuples, so identity tells which parts to rewrite.
+    changed and reuses the other tuples, so identity tells which parts to rewrite,
+    and within them only the changed slots, counts and list ends are written.
     Input is canonical once read (``state_from_proto`` refuses what it could not
     write back identically), except for what is rewritten unconditionally here:
     derived fields, the pending decision, config modules and unknown fields.
     """
-    shape = (len(new.decks), len(new.market), len(new.players))
-    if shape != (len(old.decks), len(old.market), len(old.players)):
+    old_decks = old.decks
+    old_market = old.market
+    old_players = old.players
+    decks = new.decks
+    market = new.market
+    players = new.players
+    if len(decks) != len(old_decks) or len(market) != len(old_market) or len(players) != len(old_players):
         out.Clear()
         fill_state(out, new)
         return
@@ -301,29 +350,26 @@ def update_state(out: state_pb2.GameState, old: GameState, new: GameState) -> No
     if new.config.modules or new.config is not old.config:
         fill_config(out.config, new.config)
     if new.bank is not old.bank:
-        fill_tokens(out.bank, new.bank)
-    if new.decks is not old.decks:
-        for index, (pile, before) in enumerate(zip(new.decks, old.decks)):
-            if pile is not before:
-                card_ids = out.decks[index].card_ids
-                del card_ids[:]
-                card_ids.extend(pile)
-    if new.market is not old.market:
-        for index, (row, row_before) in enumerate(zip(new.market, old.market)):
+        out_bank = out.bank
+        out_bank.white, out_bank.blue, out_bank.green, out_bank.red, out_bank.black, out_bank.gold = new.bank
+    if decks is not old_decks:
+        for index, pile in enumerate(decks):
+            if pile is not old_decks[index]:
+                _update_ids(out.decks[index].card_ids, old_decks[index], pile)
+    if market is not old_market:
+        for index, row in enumerate(market):
+            row_before = old_market[index]
             if row is not row_before:
-                slots = out.market[index].slots
-                del slots[:]
-                _fill_slots(slots, row)
+                _update_row(out.market[index].slots, row_before, row)
     if new.nobles is not old.nobles:
-        del out.noble_ids[:]
-        out.noble_ids.extend(new.nobles)
-    if new.players is not old.players:
-        for seat, (player, player_before) in enumerate(zip(new.players, old.players)):
-            if player is not player_before:
-                _update_player(out.players[seat], player_before, player)
+        _update_ids(out.noble_ids, old.nobles, new.nobles)
+    if players is not old_players:
+        for seat, player in enumerate(players):
+            if player is not old_players[seat]:
+                _update_player(out.players[seat], old_players[seat], player)
     out.seat = new.seat
-    out.turn = new.turn
-    out.round = new.round  # derived: whatever came in is overwritten
+    turn = out.turn = new.turn
+    out.round = turn // new.config.num_players  # derived: whatever came in is overwritten
     # Also clears the empty message some clients send for "no decision".
     out.ClearField("pending_decision")
     if new.pending is not None:
@@ -337,9 +383,70 @@ def update_state(out: state_pb2.GameState, old: GameState, new: GameState) -> No
         del out.ranking[:]
         fill_standings(out.ranking, new.ranking)
     winners = out.winners  # derived, like round
-    if winners or new.winners:
+    if winners or new.ranking:
         del winners[:]
         winners.extend(new.winners)
+
+
+def _update_ids(out: RepeatedScalarFieldContainer[int], old: tuple[int, ...], new: tuple[int, ...]) -> None:
+    """Make ``out``, holding ``old``, hold ``new``: a move takes ids off the front or adds them at the end."""
+    kept = len(old)
+    if len(new) < kept and old[kept - len(new) :] == new:
+        del out[: kept - len(new)]
+    elif len(new) > kept and new[:kept] == old:
+        out.extend(new[kept:])
+    else:
+        del out[:]
+        out.extend(new)
+
+
+def _update_row(
+    out: RepeatedCompositeFieldContainer[state_pb2.MarketSlot], old: tuple[int | None, ...], new: tuple[int | None, ...]
+) -> None:
+    """Rewrite the slots that changed (a move empties or refills one or two)."""
+    for slot, card_id in enumerate(new):
+        if card_id != old[slot]:
+            if card_id is None:
+                out[slot].ClearField("card_id")
+            else:
+                out[slot].card_id = card_id
+
+
+def _update_player(out: state_pb2.PlayerState, old: PlayerState, new: PlayerState) -> None:
+    """Like ``update_state``, for one seat: a move changes a few of its fields."""
+    if new.tokens is not old.tokens:
+        tokens = out.tokens
+        tokens.white, tokens.blue, tokens.green, tokens.red, tokens.black, tokens.gold = new.tokens
+    if new.bonuses is not old.bonuses:
+        bonuses = out.bonuses
+        bonuses.white, bonuses.blue, bonuses.green, bonuses.red, bonuses.black = new.bonuses
+        out.prestige = new.prestige
+    elif new.prestige != old.prestige:
+        out.prestige = new.prestige
+    if new.purchased is not old.purchased:
+        _update_ids(out.purchased_card_ids, old.purchased, new.purchased)
+    if new.reserved is not old.reserved or new.reserved_blind is not old.reserved_blind:
+        _update_reserved(out.reserved, old, new)
+    if new.nobles is not old.nobles:
+        _update_ids(out.noble_ids, old.nobles, new.nobles)
+
+
+def _update_reserved(
+    out: RepeatedCompositeFieldContainer[state_pb2.ReservedCard], old: PlayerState, new: PlayerState
+) -> None:
+    """Make ``out``, holding ``old``'s reserve, hold ``new``'s: a move adds a card at the end or buys one."""
+    before = tuple(zip(old.reserved, old.reserved_blind))
+    after = tuple(zip(new.reserved, new.reserved_blind))
+    start = len(before)
+    if len(after) <= start or after[:start] != before:
+        gone = next((index for index, (card, was) in enumerate(zip(after, before)) if card != was), len(after))
+        if len(after) == start - 1 and after == before[:gone] + before[gone + 1 :]:
+            del out[gone]
+            return
+        del out[:]
+        start = 0
+    for card_id, blind in after[start:]:
+        out.add(card_id=card_id, deck=_DECK_OF[card_id], blind=blind)
 
 
 def _fill_slots(out: RepeatedCompositeFieldContainer[state_pb2.MarketSlot], row: tuple[int | None, ...]) -> None:
@@ -364,26 +471,6 @@ def _fill_player(out: state_pb2.PlayerState, player: PlayerState) -> None:
     for card_id, blind in zip(player.reserved, player.reserved_blind):
         reserved.add(card_id=card_id, deck=_DECK_OF[card_id], blind=blind)
     out.noble_ids.extend(player.nobles)
-
-
-def _update_player(out: state_pb2.PlayerState, old: PlayerState, new: PlayerState) -> None:
-    """Like ``update_state``, for one seat: a move changes a few of its fields."""
-    if new.tokens is not old.tokens:
-        fill_tokens(out.tokens, new.tokens)
-    if new.bonuses is not old.bonuses:
-        fill_gems(out.bonuses, new.bonuses)
-    out.prestige = new.prestige
-    if new.purchased is not old.purchased:
-        del out.purchased_card_ids[:]
-        out.purchased_card_ids.extend(new.purchased)
-    if new.reserved is not old.reserved or new.reserved_blind is not old.reserved_blind:
-        reserved = out.reserved
-        del reserved[:]
-        for card_id, blind in zip(new.reserved, new.reserved_blind):
-            reserved.add(card_id=card_id, deck=_DECK_OF[card_id], blind=blind)
-    if new.nobles is not old.nobles:
-        del out.noble_ids[:]
-        out.noble_ids.extend(new.nobles)
 
 
 def fill_pending(out: state_pb2.PendingDecision, pending: PendingDecision) -> None:
@@ -416,7 +503,9 @@ def action_from_proto(msg: actions_pb2.Action) -> Action:
     """The core action; fields in errors are relative to the Action message."""
     kind = msg.WhichOneof("kind")
     if kind == "take_gems":
-        colors = msg.take_gems.colors
+        colors = msg.take_gems.colors[:]
+        if not colors or (min(colors) >= 1 and max(colors) <= len(_CORE_COLOR)):  # every value a colour
+            return TakeGems(tuple([color - 1 for color in colors]))
         return TakeGems(tuple([color_from_proto(c, f"take_gems.colors[{i}]") for i, c in enumerate(colors)]))
     if kind == "take_two_gems":
         return TakeTwoGems(color_from_proto(msg.take_two_gems.color, "take_two_gems.color"))

@@ -94,7 +94,8 @@ def list_legal_actions(
 
 
 def apply_action(request: engine_service_pb2.ApplyActionRequest) -> engine_service_pb2.ApplyActionResponse:
-    state = _state_of(request.HasField("state"), request.state)
+    msg = request.state
+    state = _state_of(request.HasField("state"), msg)
     if request.HasField("expected_turn") and request.expected_turn != state.turn:
         message = f"the game is at turn {state.turn}, not {request.expected_turn}: reload the game"
         metadata = {"expected_turn": str(request.expected_turn), "turn": str(state.turn)}
@@ -113,11 +114,12 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest) -> engine_servi
         raise rejection(violation, prefix="action", state=state, action_kind=kind, field=field) from None
     response = engine_service_pb2.ApplyActionResponse()
     # Patching a copy of the request's state beats writing the whole state afresh.
-    response.state.CopyFrom(request.state)
+    out = response.state
+    out.CopyFrom(msg)
     if request.validate_only:
-        update_state(response.state, state, state)
+        update_state(out, state, state)
     else:
-        update_state(response.state, state, new_state)
+        update_state(out, state, new_state)
         fill_events(response.events, events)
     return response
 

@@ -1,4 +1,7 @@
-"""Server settings: defaults, overridden by environment variables, overridden by flags."""
+"""Server settings: defaults, overridden by environment variables, overridden by flags.
+
+docs/operations.md has the table of every setting, its flag and its variable.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ from dataclasses import dataclass
 from typing import Final
 
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
+# auto: console when stdout is a terminal, JSON lines otherwise.
+LOG_FORMATS: Final = ("auto", "json", "console")
 
 # Environment variable for each setting (the CLI documents them in --help).
 ENV: Final = {
@@ -16,6 +21,15 @@ ENV: Final = {
     "workers": "SPLENDOR_WORKERS",
     "grace_seconds": "SPLENDOR_GRACE_SECONDS",
     "log_level": "SPLENDOR_LOG_LEVEL",
+    "log_format": "SPLENDOR_LOG_FORMAT",
+    "metrics_port": "SPLENDOR_METRICS_PORT",
+    "processes": "SPLENDOR_PROCESSES",
+    "max_concurrent_rpcs": "SPLENDOR_MAX_CONCURRENT_RPCS",
+    "keepalive_time_seconds": "SPLENDOR_KEEPALIVE_TIME_SECONDS",
+    "keepalive_timeout_seconds": "SPLENDOR_KEEPALIVE_TIMEOUT_SECONDS",
+    "min_ping_interval_seconds": "SPLENDOR_MIN_PING_INTERVAL_SECONDS",
+    "max_connection_age_seconds": "SPLENDOR_MAX_CONNECTION_AGE_SECONDS",
+    "max_connection_age_grace_seconds": "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS",
 }
 
 
@@ -23,31 +37,106 @@ ENV: Final = {
 class Settings:
     address: str = "localhost:50051"  # host:port; port 0 picks a free port
     max_message_bytes: int = 4 * 1024 * 1024  # both directions; a long ReplayGame is the largest message
-    # Handlers hold the GIL, so threads add no throughput, only contention: on 2 cores ApplyAction
-    # peaked at 2 (~3.5k calls/s, against ~2.5k with 8). More let long calls (ReplayGame) overlap short ones.
+    # Handler threads per process (flag --threads). Handlers hold the GIL, so threads add no
+    # throughput, only contention: on 2 cores ApplyAction peaked at 2 (~3.5k calls/s, against ~2.5k
+    # with 8). More let long calls (ReplayGame) overlap short ones.
     workers: int = 2
     grace_seconds: float = 10.0  # how long in-flight calls may run after SIGTERM
     log_level: str = "info"
+    log_format: str = "auto"
+    metrics_port: int = 9464  # Prometheus /metrics over HTTP; 0 disables
+    processes: int = 1  # server processes sharing the port (SO_REUSEPORT), supervised by a parent
+    # Calls admitted at once per process (running or queued for a thread); gRPC answers the rest
+    # RESOURCE_EXHAUSTED at once. 0: no limit (calls queue without end).
+    max_concurrent_rpcs: int = 100
+    keepalive_time_seconds: float = 60.0  # the server pings a connection idle this long...
+    keepalive_timeout_seconds: float = 20.0  # ...and closes it if the ping is not answered within this
+    # Clients may ping this often without calls in flight; faster pings get the connection closed.
+    min_ping_interval_seconds: float = 10.0
+    # Connections are closed (GOAWAY) after this long, so clients reconnect and rebalance over
+    # replicas; 0: never.
+    max_connection_age_seconds: float = 300.0
+    max_connection_age_grace_seconds: float = 30.0  # calls in flight on an aged connection may finish within this
 
     def __post_init__(self) -> None:
         if self.max_message_bytes <= 0:
             raise ValueError("max_message_bytes must be positive")
         if self.workers <= 0:
-            raise ValueError("workers must be positive")
+            raise ValueError("workers (threads) must be positive")
         if self.grace_seconds < 0:
             raise ValueError("grace_seconds must not be negative")
         if self.log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}")
+        if self.log_format not in LOG_FORMATS:
+            raise ValueError(f"log_format must be one of {', '.join(LOG_FORMATS)}")
+        if not 0 <= self.metrics_port <= 65535:
+            raise ValueError("metrics_port must be a port number (0 disables the metrics)")
+        if self.processes <= 0:
+            raise ValueError("processes must be positive")
+        if self.max_concurrent_rpcs < 0:
+            raise ValueError("max_concurrent_rpcs must not be negative (0: no limit)")
+        if self.keepalive_time_seconds <= 0 or self.keepalive_timeout_seconds <= 0:
+            raise ValueError("keepalive time and timeout must be positive")
+        if self.min_ping_interval_seconds < 0:
+            raise ValueError("min_ping_interval_seconds must not be negative")
+        if self.max_connection_age_seconds < 0 or self.max_connection_age_grace_seconds < 0:
+            raise ValueError("max connection age and its grace must not be negative (0: no limit)")
 
 
 def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
     """The defaults with any SPLENDOR_* variables applied (raises ValueError for a bad value)."""
     env = os.environ if environ is None else environ
     base = Settings()
+
+    def get(name: str, default: object) -> str:
+        return env.get(ENV[name], str(default))
+
     return Settings(
-        address=env.get(ENV["address"], base.address),
-        max_message_bytes=int(env.get(ENV["max_message_bytes"], base.max_message_bytes)),
-        workers=int(env.get(ENV["workers"], base.workers)),
-        grace_seconds=float(env.get(ENV["grace_seconds"], base.grace_seconds)),
-        log_level=env.get(ENV["log_level"], base.log_level).lower(),
+        address=get("address", base.address),
+        max_message_bytes=int(get("max_message_bytes", base.max_message_bytes)),
+        workers=int(get("workers", base.workers)),
+        grace_seconds=float(get("grace_seconds", base.grace_seconds)),
+        log_level=get("log_level", base.log_level).lower(),
+        log_format=get("log_format", base.log_format).lower(),
+        metrics_port=int(get("metrics_port", base.metrics_port)),
+        processes=int(get("processes", base.processes)),
+        max_concurrent_rpcs=int(get("max_concurrent_rpcs", base.max_concurrent_rpcs)),
+        keepalive_time_seconds=float(get("keepalive_time_seconds", base.keepalive_time_seconds)),
+        keepalive_timeout_seconds=float(get("keepalive_timeout_seconds", base.keepalive_timeout_seconds)),
+        min_ping_interval_seconds=float(get("min_ping_interval_seconds", base.min_ping_interval_seconds)),
+        max_connection_age_seconds=float(get("max_connection_age_seconds", base.max_connection_age_seconds)),
+        max_connection_age_grace_seconds=float(
+            get("max_connection_age_grace_seconds", base.max_connection_age_grace_seconds)
+        ),
     )
+
+
+def grpc_server_options(settings: Settings, *, reuse_port: bool = False) -> list[tuple[str, int]]:
+    """The ``grpc.server`` channel arguments for ``settings``.
+
+    ``reuse_port``: let several processes bind the same port (worker-process mode). Off
+    otherwise, so a second server cannot silently bind the port and take half the calls.
+    """
+
+    def ms(seconds: float) -> int:
+        return round(seconds * 1000)
+
+    options = [
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_message_bytes),
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
+        ("grpc.keepalive_time_ms", ms(settings.keepalive_time_seconds)),
+        ("grpc.keepalive_timeout_ms", ms(settings.keepalive_timeout_seconds)),
+        # Accept client keepalive pings on idle connections (no call in flight), no more often
+        # than min_ping_interval; without this an idle client with keepalive gets GOAWAY
+        # "too_many_pings".
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", ms(settings.min_ping_interval_seconds)),
+        ("grpc.http2.max_pings_without_data", 0),  # the server's own keepalive pings need no data in between
+    ]
+    if settings.max_connection_age_seconds > 0:
+        options += [
+            ("grpc.max_connection_age_ms", ms(settings.max_connection_age_seconds)),
+            ("grpc.max_connection_age_grace_ms", ms(settings.max_connection_age_grace_seconds)),
+        ]
+    return options

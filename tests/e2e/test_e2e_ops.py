@@ -86,13 +86,13 @@ def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
 def test_sigterm_lets_calls_in_flight_complete() -> None:
     grace = 20.0
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
-    command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0"]
+    command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0", "--metrics-port", "0"]
     process = subprocess.Popen(
-        [*command, "--grace-seconds", str(grace)], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True
+        [*command, "--grace-seconds", str(grace)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
     )
     try:
-        assert process.stderr is not None
-        started = json.loads(process.stderr.readline())
+        assert process.stdout is not None  # the logs: JSON lines on stdout
+        started = json.loads(process.stdout.readline())
         assert started["event"] == "server_started" and started["pid"] == process.pid
         assert started["protobuf_backend"] == "upb"
         address = started["address"]
@@ -110,8 +110,9 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
                 assert len(call.result(timeout=grace).events) == 100_000
         assert process.wait(timeout=grace) == 0
         assert time.monotonic() - signalled < grace
-        log = [json.loads(line) for line in process.stderr.read().splitlines() if line.startswith("{")]
-        assert [entry["event"] for entry in log] == ["server_draining", "server_stopped"]
+        log = [json.loads(line) for line in process.stdout.read().splitlines() if line.startswith("{")]
+        assert [entry["event"] for entry in log if entry["event"] != "rpc"] == ["server_draining", "server_stopped"]
+        assert [entry["code"] for entry in log if entry.get("method") == "GetPlayerView"] == ["OK"] * 4
     finally:
         if process.poll() is None:
             process.kill()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from google.protobuf.message import Message
 from splendor.v1 import actions_pb2, common_pb2, config_pb2, engine_service_pb2, state_pb2
 
 from engine_service.rules import (
@@ -14,6 +15,7 @@ from engine_service.rules import (
     GameConfig,
     GameState,
     PendingDecision,
+    PlayerState,
     Reason,
     RuleViolation,
     TakeGems,
@@ -22,6 +24,7 @@ from engine_service.rules import (
     new_game,
 )
 from engine_service.rules.turn import qualifying_nobles
+from engine_service.server import convert
 from engine_service.server.convert import (
     action_from_proto,
     action_to_proto,
@@ -51,12 +54,59 @@ def test_round_trip_of_random_game_states(num_players: int) -> None:
 
 
 @pytest.mark.parametrize("num_players", PLAYER_COUNTS)
-def test_update_state_writes_exactly_what_fill_state_writes(num_players: int) -> None:
-    for before, _, after, _ in random_game(num_players, seed=200 + num_players):
-        patched = _wire(before)
-        update_state(patched, state_from_proto(patched), after)
-        expected = state_to_proto(after)
-        assert patched.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+@pytest.mark.parametrize("seed", [200, 201, 202])
+def test_update_state_writes_exactly_what_fill_state_writes(num_players: int, seed: int) -> None:
+    for before, _, after, _ in random_game(num_players, seed=seed * 10 + num_players):
+        for new in (after, before):  # the move, and validate_only
+            patched = _wire(before)
+            update_state(patched, state_from_proto(patched), new)
+            expected = state_to_proto(new)
+            assert patched.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+
+
+def _with_unknown_fields(message: state_pb2.GameState) -> None:
+    """Fields from a newer schema (number 31, unknown here) at every level the service reads."""
+    unknown = b"\xf8\x01\x05"
+    targets: list[Message] = [message, message.config, message.bank, message.decks[0], message.market[0]]
+    targets += [message.market[0].slots[1], message.players[0], message.players[0].tokens]
+    targets += [reserved for player in message.players for reserved in player.reserved]
+    for target in targets:
+        target.MergeFromString(unknown)
+
+
+def test_unknown_fields_are_read_past_and_never_echoed() -> None:
+    checked = 0
+    for before, _, after, _ in random_game(3, seed=31):
+        message = _wire(before)
+        _with_unknown_fields(message)
+        assert state_from_proto(message) == before
+        update_state(message, before, after)
+        assert message.SerializeToString(deterministic=True) == state_to_proto(after).SerializeToString(
+            deterministic=True
+        )
+        checked += any(player.reserved for player in before.players)
+    assert checked  # reserved cards carried unknown fields too
+
+
+def test_market_rows_read_alike_on_both_paths() -> None:
+    """Full rows of small ids are read from their wire form; any other row slot by slot."""
+    message = _wire(dealt(2, seed=8))
+    rows = [[5, 0, 17, 3], [5, None, 0, None], [None] * 4, [200, 1, 2, 3], [], [1, 2, 3, 4, 5]]
+    for row in rows:
+        msg = state_pb2.MarketRow()
+        for card_id in row:
+            msg.slots.add() if card_id is None else msg.slots.add(card_id=card_id)
+        message.market[0].CopyFrom(msg)
+        assert convert._row_from_proto(message.market[0]) == tuple(row)
+    message.market[0].slots[2].MergeFromString(b"\xf8\x01\x05")
+    assert convert._row_from_proto(message.market[0]) == (1, 2, 3, 4, 5)
+
+
+def test_fast_records_have_every_field() -> None:
+    """The reader builds records with ``tuple.__new__``: a field added to them must be read too."""
+    state = state_from_proto(_wire(random_states(2, seed=3)[-1]))
+    assert len(state.config) == len(GameConfig._fields)
+    assert all(len(player) == len(PlayerState._fields) for player in state.players)
 
 
 def test_derived_fields_are_ignored_on_input_and_filled_on_output() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from engine_service import cli
 from engine_service.server.app import bound_address
-from engine_service.server.settings import Settings, defaults_from_env
+from engine_service.server.settings import Settings, defaults_from_env, grpc_server_options
 
 
 def test_environment_overrides_the_defaults() -> None:
@@ -19,6 +19,47 @@ def test_environment_overrides_the_defaults() -> None:
     }
     assert defaults_from_env(env) == Settings("127.0.0.1:6000", 1024, 3, 2.5, "debug")
     assert defaults_from_env({}) == Settings()
+    operations = {
+        "SPLENDOR_LOG_FORMAT": "JSON",
+        "SPLENDOR_METRICS_PORT": "0",
+        "SPLENDOR_PROCESSES": "4",
+        "SPLENDOR_MAX_CONCURRENT_RPCS": "7",
+        "SPLENDOR_KEEPALIVE_TIME_SECONDS": "30",
+        "SPLENDOR_KEEPALIVE_TIMEOUT_SECONDS": "5",
+        "SPLENDOR_MIN_PING_INTERVAL_SECONDS": "1",
+        "SPLENDOR_MAX_CONNECTION_AGE_SECONDS": "60",
+        "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS": "6",
+    }
+    assert defaults_from_env(operations) == Settings(
+        log_format="json",
+        metrics_port=0,
+        processes=4,
+        max_concurrent_rpcs=7,
+        keepalive_time_seconds=30,
+        keepalive_timeout_seconds=5,
+        min_ping_interval_seconds=1,
+        max_connection_age_seconds=60,
+        max_connection_age_grace_seconds=6,
+    )
+
+
+def test_the_documented_defaults() -> None:
+    defaults = Settings()
+    assert (defaults.metrics_port, defaults.processes, defaults.max_concurrent_rpcs) == (9464, 1, 100)
+    assert (defaults.log_format, defaults.max_connection_age_seconds) == ("auto", 300)
+
+
+def test_settings_become_grpc_server_options() -> None:
+    options = dict(grpc_server_options(Settings(max_message_bytes=1000, max_connection_age_seconds=2.5)))
+    assert options["grpc.max_receive_message_length"] == options["grpc.max_send_message_length"] == 1000
+    assert options["grpc.so_reuseport"] == 0
+    assert options["grpc.keepalive_time_ms"] == 60_000 and options["grpc.keepalive_timeout_ms"] == 20_000
+    assert options["grpc.http2.min_ping_interval_without_data_ms"] == 10_000
+    assert options["grpc.keepalive_permit_without_calls"] == 1
+    assert options["grpc.max_connection_age_ms"] == 2500 and options["grpc.max_connection_age_grace_ms"] == 30_000
+    assert dict(grpc_server_options(Settings(), reuse_port=True))["grpc.so_reuseport"] == 1
+    unlimited = dict(grpc_server_options(Settings(max_connection_age_seconds=0)))
+    assert "grpc.max_connection_age_ms" not in unlimited and "grpc.max_connection_age_grace_ms" not in unlimited
 
 
 @pytest.mark.parametrize(
@@ -29,6 +70,12 @@ def test_environment_overrides_the_defaults() -> None:
         {"SPLENDOR_GRACE_SECONDS": "-1"},
         {"SPLENDOR_LOG_LEVEL": "loud"},
         {"SPLENDOR_MAX_MESSAGE_BYTES": "0"},
+        {"SPLENDOR_LOG_FORMAT": "xml"},
+        {"SPLENDOR_METRICS_PORT": "70000"},
+        {"SPLENDOR_PROCESSES": "0"},
+        {"SPLENDOR_MAX_CONCURRENT_RPCS": "-1"},
+        {"SPLENDOR_KEEPALIVE_TIME_SECONDS": "0"},
+        {"SPLENDOR_MAX_CONNECTION_AGE_SECONDS": "-5"},
     ],
 )
 def test_bad_environment_values_are_refused(env: dict[str, str]) -> None:
@@ -44,16 +91,28 @@ def test_help_documents_every_flag_and_variable(capsys: pytest.CaptureFixture[st
     for flag, variable in [
         ("--address", "SPLENDOR_ADDRESS"),
         ("--max-message-bytes", "SPLENDOR_MAX_MESSAGE_BYTES"),
-        ("--workers", "SPLENDOR_WORKERS"),
+        ("--threads", "SPLENDOR_WORKERS"),
         ("--grace-seconds", "SPLENDOR_GRACE_SECONDS"),
         ("--log-level", "SPLENDOR_LOG_LEVEL"),
+        ("--log-format", "SPLENDOR_LOG_FORMAT"),
+        ("--metrics-port", "SPLENDOR_METRICS_PORT"),
+        ("--processes", "SPLENDOR_PROCESSES"),
+        ("--max-concurrent-rpcs", "SPLENDOR_MAX_CONCURRENT_RPCS"),
+        ("--keepalive-time-seconds", "SPLENDOR_KEEPALIVE_TIME_SECONDS"),
+        ("--keepalive-timeout-seconds", "SPLENDOR_KEEPALIVE_TIMEOUT_SECONDS"),
+        ("--min-ping-interval-seconds", "SPLENDOR_MIN_PING_INTERVAL_SECONDS"),
+        ("--max-connection-age-seconds", "SPLENDOR_MAX_CONNECTION_AGE_SECONDS"),
+        ("--max-connection-age-grace-seconds", "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS"),
     ]:
         assert flag in text and variable in text
-    assert "localhost:50051" in text
+    assert "localhost:50051" in text and "9464" in text
+    assert "--workers" in text  # the old name of --threads still works
 
 
 def test_bad_values_exit_with_status_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["serve", "--workers", "0"]) == 2
+    assert cli.main(["serve", "--threads", "0"]) == 2
+    assert cli.main(["serve", "--processes", "0"]) == 2
     monkeypatch.setenv("SPLENDOR_GRACE_SECONDS", "soon")
     assert cli.main(["serve"]) == 2
     assert "SPLENDOR" not in capsys.readouterr().out  # errors go to stderr

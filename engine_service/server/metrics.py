@@ -1,0 +1,200 @@
+"""Prometheus metrics: the standard gRPC server metrics and the game's own, and their /metrics endpoint.
+
+The names and labels are those of go-grpc-prometheus / py-grpc-prometheus, which the
+dashboard in deploy/compose/grafana and any existing gRPC dashboards query:
+
+- ``grpc_server_started_total``, ``grpc_server_handled_total`` (+ ``grpc_code``),
+  ``grpc_server_msg_received_total``, ``grpc_server_msg_sent_total`` and the histogram
+  ``grpc_server_handling_seconds``, labelled ``grpc_type``, ``grpc_service``, ``grpc_method``;
+- ``splendor_games_created_total`` (``module``, ``players``), ``splendor_actions_applied_total``
+  (``kind``), ``splendor_rejections_total`` (``reason``), ``splendor_games_finished_total``
+  (``end_reason``) and the histogram ``splendor_state_size_bytes``.
+
+Several worker processes: prometheus-client's multiprocess mode. Every process writes its
+values to files in ``PROMETHEUS_MULTIPROC_DIR``; the process serving /metrics sums them
+with a ``MultiProcessCollector``. The mode is chosen when a value is first created, so
+``use_multiprocess_dir`` must run before ``get_metrics``.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import threading
+from dataclasses import dataclass
+from typing import Final
+
+import prometheus_client
+from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, values
+
+MULTIPROC_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
+
+GRPC_LABELS: Final = ("grpc_type", "grpc_service", "grpc_method")
+# Calls take from ~0.1 ms (a health check) to seconds (a ReplayGame of a very long game).
+LATENCY_BUCKETS: Final = (
+    0.00025,
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
+)
+# A serialized GameState: ~300-600 bytes for a base game, more with modules.
+STATE_SIZE_BUCKETS: Final = (256.0, 384.0, 512.0, 768.0, 1024.0, 1536.0, 2048.0, 4096.0, 8192.0, 16384.0)
+
+
+@dataclass(frozen=True)
+class Metrics:
+    started: Counter
+    handled: Counter
+    handling_seconds: Histogram
+    msg_received: Counter
+    msg_sent: Counter
+    games_created: Counter
+    actions_applied: Counter
+    rejections: Counter
+    games_finished: Counter
+    state_size_bytes: Histogram
+
+
+def _create(registry: CollectorRegistry | None) -> Metrics:
+    return Metrics(
+        started=Counter("grpc_server_started_total", "RPCs started on the server.", GRPC_LABELS, registry=registry),
+        handled=Counter(
+            "grpc_server_handled_total",
+            "RPCs completed on the server, whatever their status.",
+            (*GRPC_LABELS, "grpc_code"),
+            registry=registry,
+        ),
+        handling_seconds=Histogram(
+            "grpc_server_handling_seconds",
+            "Time from a call's dispatch to its handler's return (queueing for a thread included).",
+            GRPC_LABELS,
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        ),
+        msg_received=Counter(
+            "grpc_server_msg_received_total", "Messages received by the server.", GRPC_LABELS, registry=registry
+        ),
+        msg_sent=Counter("grpc_server_msg_sent_total", "Messages sent by the server.", GRPC_LABELS, registry=registry),
+        games_created=Counter(
+            "splendor_games_created_total",
+            "Games dealt by CreateGame, by module ('base' for none) and player count.",
+            ("module", "players"),
+            registry=registry,
+        ),
+        actions_applied=Counter(
+            "splendor_actions_applied_total",
+            "Actions applied by ApplyAction (validate_only excluded), by kind.",
+            ("kind",),
+            registry=registry,
+        ),
+        rejections=Counter(
+            "splendor_rejections_total",
+            "Requests refused with a splendor.v1 ErrorInfo (illegal moves, malformed requests), by reason.",
+            ("reason",),
+            registry=registry,
+        ),
+        games_finished=Counter(
+            "splendor_games_finished_total",
+            "Games ended by an ApplyAction, by end reason.",
+            ("end_reason",),
+            registry=registry,
+        ),
+        state_size_bytes=Histogram(
+            "splendor_state_size_bytes",
+            "Serialized size of the GameState in CreateGame, ApplyAction and ReplayGame responses.",
+            buckets=STATE_SIZE_BUCKETS,
+            registry=registry,
+        ),
+    )
+
+
+_lock = threading.Lock()
+_metrics: Metrics | None = None
+
+
+def get_metrics() -> Metrics:
+    """The process's metrics, created on first use in the default registry."""
+    global _metrics  # noqa: PLW0603 (one set of metrics per process, created lazily)
+    with _lock:
+        if _metrics is None:
+            prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]  # no *_created series next to each counter
+            _metrics = _create(prometheus_client.REGISTRY)
+        return _metrics
+
+
+def multiprocess_dir() -> str | None:
+    return os.environ.get(MULTIPROC_ENV) or None
+
+
+def use_multiprocess_dir(path: str) -> None:
+    """Switch this process (and processes it forks) to multiprocess mode, writing to ``path``.
+
+    prometheus-client reads the variable when it is imported; setting its value class too
+    makes the switch work whatever was imported first, as long as no metric exists yet.
+    """
+    if _metrics is not None:
+        raise RuntimeError("the metrics already exist: choose the multiprocess directory before serving")
+    os.environ[MULTIPROC_ENV] = path
+    if values.ValueClass is values.MutexValue:
+        values.ValueClass = values.MultiProcessValue()  # type: ignore[no-untyped-call]
+
+
+def clean_multiprocess_dir(path: str) -> list[str]:
+    """Remove the stale ``*.db`` files of earlier runs (the files, not the directory: it is
+    often a mounted volume). Creates the directory if needed. Returns the removed paths."""
+    os.makedirs(path, exist_ok=True)
+    removed = []
+    for stale in glob.glob(os.path.join(glob.escape(path), "*.db")):
+        try:
+            os.remove(stale)
+        except FileNotFoundError:
+            continue
+        removed.append(stale)
+    return removed
+
+
+def mark_process_dead(pid: int) -> None:
+    """After a worker exits: drop its live-gauge files (its counters and histograms stay counted)."""
+    path = multiprocess_dir()
+    if path is not None:
+        multiprocess.mark_process_dead(pid, path)  # type: ignore[no-untyped-call]
+
+
+def exposition_registry() -> CollectorRegistry:
+    """What /metrics serves: every process's values in multiprocess mode, else this process's
+    (the default registry, which also has the process_* and python_* collectors)."""
+    path = multiprocess_dir()
+    if path is None:
+        return prometheus_client.REGISTRY
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=path)  # type: ignore[no-untyped-call]
+    return registry
+
+
+class MetricsServer:
+    """The /metrics HTTP endpoint, on its own daemon thread."""
+
+    def __init__(self, host: str, port: int, registry: CollectorRegistry) -> None:
+        self.httpd, self._thread = prometheus_client.start_http_server(port, addr=host, registry=registry)
+        self.port: int = self.httpd.server_address[1]
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def metrics_host(grpc_address: str) -> str:
+    """The host /metrics listens on: the gRPC address's (``0.0.0.0``, ``localhost``, ``::``...)."""
+    host = grpc_address.rsplit(":", 1)[0] if ":" in grpc_address else grpc_address
+    return host.strip("[]") or "0.0.0.0"

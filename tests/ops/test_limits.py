@@ -1,0 +1,127 @@
+"""Limits: concurrent calls, message size, deadlines, connection age."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from splendor.v1 import config_pb2, engine_service_pb2
+
+from tests.ops.support import ENGINE, Server, codes, delta, replay_request, stub
+from tests.ops.test_shutdown import slow_view_request
+
+pytestmark = pytest.mark.e2e
+
+BURST = 24
+
+
+@pytest.fixture(scope="module")
+def tight() -> Iterator[Server]:
+    """A server admitting 2 calls at once, with 200 kB messages."""
+    with Server("--threads", "2", "--max-concurrent-rpcs", "2", "--max-message-bytes", "200000") as server:
+        yield server
+        assert server.stop() == 0
+
+
+def test_overload_is_refused_with_resource_exhausted_and_the_server_stays_responsive(tight: Server) -> None:
+    request = replay_request()
+    assert len(request.actions) > 200  # a long game: tens of milliseconds per replay
+    channels = [tight.channel() for _ in range(4)]
+    for channel in channels:
+        grpc.channel_ready_future(channel).result(timeout=5)
+    engines = [stub(channel) for channel in channels]
+    before = tight.scrape()
+    futures = [engines[n % len(engines)].ReplayGame.future(request, timeout=30) for n in range(BURST)]
+    outcomes = codes(future.exception() for future in futures)
+    refused = outcomes.count("RESOURCE_EXHAUSTED")
+    assert refused > 0 and outcomes.count("OK") >= 2, outcomes
+    assert set(outcomes) == {"OK", "RESOURCE_EXHAUSTED"}
+
+    # Still serving, and the next call works.
+    health: Any = health_pb2_grpc.HealthStub(channels[0])
+    assert health.Check(health_pb2.HealthCheckRequest(service=ENGINE), timeout=5).status == 1
+    game = engines[1].CreateGame(
+        engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2)), timeout=5
+    )
+    assert game.state.players
+
+    # Refused calls never reach a handler, yet they are counted and logged.
+    after = tight.scrape()
+    replay = {"grpc_method": "ReplayGame", "grpc_service": ENGINE}
+    assert delta(before, after, "grpc_server_handled_total", **replay, grpc_code="RESOURCE_EXHAUSTED") == refused
+    assert delta(before, after, "grpc_server_handled_total", **replay, grpc_code="OK") == outcomes.count("OK")
+    assert delta(before, after, "grpc_server_started_total", **replay) == BURST
+    assert delta(before, after, "grpc_server_handling_seconds_count", **replay) == outcomes.count("OK")
+    lines = tight.wait_for(lambda: calls if len(calls := tight.calls("ReplayGame")) >= BURST else None)
+    exhausted = [line for line in lines if line["code"] == "RESOURCE_EXHAUSTED"]
+    assert len(exhausted) == refused
+    assert all(line["level"] == "warning" and line["reason"] == "MAX_CONCURRENT_RPCS" for line in exhausted)
+    for channel in channels:
+        channel.close()
+
+
+def test_messages_above_the_limit_are_refused(tight: Server) -> None:
+    with tight.channel() as channel:
+        engine = stub(channel)
+        with pytest.raises(grpc.RpcError) as refused:
+            engine.GetPlayerView(slow_view_request(events=30_000), timeout=10)  # ~350 kB
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert engine.GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5).catalog.cards
+
+
+@pytest.fixture(scope="module")
+def aging() -> Iterator[Server]:
+    """Connections closed after about a second; debug logs, which name each call's peer (client address)."""
+    with Server(
+        "--threads",
+        "2",
+        "--max-connection-age-seconds",
+        "1",
+        "--max-connection-age-grace-seconds",
+        "5",
+        "--log-level",
+        "debug",
+    ) as server:
+        yield server
+        assert server.stop() == 0
+
+
+def test_connections_are_renewed_after_the_maximum_age(aging: Server) -> None:
+    with aging.channel() as channel:
+        engine = stub(channel)
+        peers = []
+        for name in ("first", "second"):
+            if peers:
+                time.sleep(2.5)  # past the age (1 s, +-10% jitter): the server sends GOAWAY, the client reconnects
+            engine.GetCatalog(
+                engine_service_pb2.GetCatalogRequest(),
+                metadata=[("x-request-id", name)],
+                timeout=5,
+                wait_for_ready=True,
+            )
+            peers.append(aging.call_log(name)["peer"])
+    assert all(peer.startswith("ipv4:127.0.0.1:") for peer in peers)
+    assert peers[0] != peers[1], "the second call must come over a new connection"
+
+
+def test_a_call_past_its_deadline_is_recorded_as_such(aging: Server) -> None:
+    """gRPC answers DEADLINE_EXCEEDED on time, but a sync handler runs to its end regardless."""
+    with aging.channel() as channel:
+        engine = stub(channel)
+        before = aging.scrape()
+        with pytest.raises(grpc.RpcError) as late:
+            engine.GetPlayerView(slow_view_request(), timeout=0.1, metadata=[("x-request-id", "late")])
+        assert late.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        line = aging.call_log("late", timeout=10)
+    assert line["code"] == "DEADLINE_EXCEEDED" and line["level"] == "warning"
+    assert line["duration_ms"] > 100  # the handler went on after the deadline
+    after = aging.scrape()
+    assert (
+        delta(before, after, "grpc_server_handled_total", grpc_method="GetPlayerView", grpc_code="DEADLINE_EXCEEDED")
+        == 1
+    )
+    assert delta(before, after, "grpc_server_msg_sent_total", grpc_method="GetPlayerView") == 0

@@ -10,6 +10,7 @@ No I/O, no logging, no gRPC or protobuf here: the service wraps this package.
 from .action_ids import ACTION_ID_COUNT, action_from_id, action_id
 from .actions import (
     Action,
+    ChooseCity,
     ChooseNoble,
     DecisionAction,
     MainAction,
@@ -43,6 +44,7 @@ __all__ = [
     "SPECTATOR",
     "Action",
     "Card",
+    "ChooseCity",
     "ChooseNoble",
     "Color",
     "DecisionAction",

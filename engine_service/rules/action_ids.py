@@ -18,6 +18,7 @@ modules append their ranges after the base ones.
 ReturnTokens ranks: the multisets of 1, then 2, then 3 tokens, each size in the order
 of ``combinations_with_replacement(range(6), size)``.
 | 360    | 10    | ChooseNoble         | the noble id |
+| 370    | 14    | ChooseCity          | the city id (the Cities module) |
 
 Colours: 0 white, 1 blue, 2 green, 3 red, 4 black, 5 gold.
 """
@@ -29,6 +30,7 @@ from typing import Final
 
 from .actions import (
     Action,
+    ChooseCity,
     ChooseNoble,
     Pass,
     PurchaseCard,
@@ -38,7 +40,7 @@ from .actions import (
     TakeGems,
     TakeTwoGems,
 )
-from .catalog import CARD_ID_SPACE, NOBLE_ID_SPACE
+from .catalog import CARD_ID_SPACE, CITY_ID_SPACE, NOBLE_ID_SPACE
 from .colors import TOKEN_KINDS
 from .errors import Reason, RuleViolation
 
@@ -54,7 +56,8 @@ PURCHASE: Final = RESERVE_DECK + MAX_DECKS
 PASS: Final = PURCHASE + CARD_ID_SPACE
 RETURN_TOKENS: Final = PASS + 1
 CHOOSE_NOBLE: Final = RETURN_TOKENS + len(_RETURN_SETS)
-ACTION_ID_COUNT: Final = CHOOSE_NOBLE + NOBLE_ID_SPACE  # ids are 0 .. ACTION_ID_COUNT-1
+CHOOSE_CITY: Final = CHOOSE_NOBLE + NOBLE_ID_SPACE
+ACTION_ID_COUNT: Final = CHOOSE_CITY + CITY_ID_SPACE  # ids are 0 .. ACTION_ID_COUNT-1
 
 _COLOR_SET_INDEX: Final = {colors: index for index, colors in enumerate(_COLOR_SETS)}
 _RETURN_SET_INDEX: Final = {
@@ -88,6 +91,8 @@ def action_id(action: Action) -> int:
             return RETURN_TOKENS + index
     elif isinstance(action, ChooseNoble) and 0 <= action.noble_id < NOBLE_ID_SPACE:
         return CHOOSE_NOBLE + action.noble_id
+    elif isinstance(action, ChooseCity) and 0 <= action.city_id < CITY_ID_SPACE:
+        return CHOOSE_CITY + action.city_id
     raise RuleViolation(Reason.UNKNOWN_ACTION, f"{action!r} has no action id")
 
 
@@ -110,4 +115,6 @@ def action_from_id(value: int) -> Action:
     if value < CHOOSE_NOBLE:
         combo = _RETURN_SETS[value - RETURN_TOKENS]
         return ReturnTokens(tuple(combo.count(color) for color in range(TOKEN_KINDS)))
-    return ChooseNoble(value - CHOOSE_NOBLE)
+    if value < CHOOSE_CITY:
+        return ChooseNoble(value - CHOOSE_NOBLE)
+    return ChooseCity(value - CHOOSE_CITY)

@@ -70,6 +70,13 @@ class ChooseNoble(NamedTuple):
     noble_id: int
 
 
+@distinct_kind
+class ChooseCity(NamedTuple):
+    """The Cities: answer to CHOOSE_CITY, the city to take."""
+
+    city_id: int
+
+
 MainAction = TakeGems | TakeTwoGems | ReserveCard | ReserveFromDeck | PurchaseCard | Pass
-DecisionAction = ReturnTokens | ChooseNoble
+DecisionAction = ReturnTokens | ChooseNoble | ChooseCity
 Action = MainAction | DecisionAction

@@ -19,6 +19,7 @@ from .colors import COLOR_NAMES, GEM_COLORS, color_by_name
 BASE_DECKS: Final[tuple[int, ...]] = (0, 1, 2)
 CARD_ID_SPACE: Final = 120  # 90 base cards + 30 Orient cards; fixes the action-id layout
 NOBLE_ID_SPACE: Final = 10
+CITY_ID_SPACE: Final = 14  # the seven double-sided tiles of the Cities module
 
 
 class Card(NamedTuple):

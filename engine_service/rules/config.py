@@ -43,6 +43,13 @@ def validate_config(config: GameConfig, known_modules: frozenset[str]) -> None:
         )
     if config.turn_limit < 0:
         raise RuleViolation(Reason.INVALID_TURN_LIMIT, "the turn limit must be 0 (none) or positive")
+    if len(config.modules) > 1:
+        names = ", ".join(sorted(config.modules))
+        raise RuleViolation(
+            Reason.MODULE_COMBINATION_NOT_SUPPORTED,
+            f"the Cities of Splendor modules are played one at a time, not together ({names})",
+            modules=names,
+        )
     unknown = sorted(config.modules - known_modules)
     if unknown:
         known = ", ".join(sorted(known_modules)) or "none yet"

@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from .actions import (
     Action,
+    ChooseCity,
     ChooseNoble,
     Pass,
     PurchaseCard,
@@ -25,7 +26,7 @@ from .reserve import reserve_card, reserve_from_deck
 from .ruleset import Ruleset, ruleset_for
 from .state import EndReason, GameState
 
-DECISION_ACTIONS = (ReturnTokens, ChooseNoble)
+DECISION_ACTIONS = (ReturnTokens, ChooseNoble, ChooseCity)
 
 
 def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:

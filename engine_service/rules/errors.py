@@ -47,6 +47,7 @@ class Reason(Enum):
     RETURN_WRONG_AMOUNT = "RETURN_WRONG_AMOUNT"
     RETURN_NOT_HELD = "RETURN_NOT_HELD"
     NOBLE_NOT_AVAILABLE = "NOBLE_NOT_AVAILABLE"
+    CITY_NOT_AVAILABLE = "CITY_NOT_AVAILABLE"
     # The action itself.
     UNKNOWN_ACTION = "UNKNOWN_ACTION"
     # A state that cannot arise in a game (sent by a client).

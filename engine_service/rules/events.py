@@ -80,6 +80,14 @@ class NobleVisited(NamedTuple):
 
 
 @distinct_kind
+class CityClaimed(NamedTuple):
+    """The Cities: a player took a city tile."""
+
+    seat: int
+    city_id: int
+
+
+@distinct_kind
 class DecisionRequired(NamedTuple):
     seat: int
     kind: DecisionKind
@@ -122,6 +130,7 @@ Event = (
     | CardRevealed
     | MarketSlotEmptied
     | NobleVisited
+    | CityClaimed
     | DecisionRequired
     | Passed
     | FinalRoundTriggered

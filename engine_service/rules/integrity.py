@@ -45,6 +45,9 @@ def validate_state(state: GameState) -> None:
             _check_player(seat, player)
     _check_pending(state)
     _check_end(state)
+    for module in ruleset_for(state).modules:
+        if module.validate is not None:
+            module.validate(state)
 
 
 # What ``_holdings_consistent`` compares against, computed once.

@@ -1,16 +1,9 @@
-"""The rules in force for a game: the base game plus its enabled modules.
+"""The rules in force for a game: the base game plus its enabled modules (see ``plugin.py``).
 
-A ``Module`` plugs into named points of the turn instead of adding branches to
-the base turn:
-
-* ``setup``: change the freshly dealt game (add decks, tiles, remove nobles...);
-* ``check_main_action``: refuse a main action the module forbids;
-* ``extra_main_actions``: main actions the module adds to the legal list;
-* ``after_purchase`` steps: run after a purchase, before the market is refilled;
-* ``end_of_turn`` steps: run after the token return, in the order listed;
-* ``triggers_final_round`` and ``rank``: replace the base end condition and ranking.
-
-The base game alone is ``Ruleset(modules=frozenset())``.
+The turn pipeline is built once per set of modules: the modules' ``after_purchase``
+steps, the market refill, the token return, the noble visit, then the modules'
+``end_of_turn`` steps. The end condition and the ranking are the base ones unless
+a module replaces them.
 """
 
 from __future__ import annotations
@@ -18,27 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
-from .actions import MainAction
 from .ending import rank_by_prestige, reached_prestige_goal
+from .modules import MODULES
+from .plugin import Module
 from .state import DecisionKind, GameState, Standing
 from .turn import RefillMarket, ReturnExcessTokens, TurnStep, VisitNoble
-
-
-class Module(NamedTuple):
-    """What a Cities of Splendor module changes, at the named points of the turn."""
-
-    name: str
-    setup: Callable[[GameState], GameState] | None = None
-    check_main_action: Callable[[GameState, MainAction], None] | None = None
-    extra_main_actions: Callable[[GameState], list[MainAction]] | None = None
-    after_purchase: tuple[TurnStep, ...] = ()
-    end_of_turn: tuple[TurnStep, ...] = ()
-    triggers_final_round: Callable[[GameState, int], bool] | None = None
-    rank: Callable[[GameState], tuple[Standing, ...]] | None = None
-
-
-# Modules register here (name -> Module); the Cities of Splendor issue adds them.
-MODULES: Final[dict[str, Module]] = {}
 
 
 class Ruleset(NamedTuple):

@@ -10,9 +10,12 @@ they agree.
 from __future__ import annotations
 
 from enum import Enum, IntEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .config import GameConfig
+
+if TYPE_CHECKING:
+    from .modules.cities import CitiesState
 
 
 class DecisionKind(IntEnum):
@@ -20,6 +23,7 @@ class DecisionKind(IntEnum):
 
     RETURN_TOKENS = 1  # over ten tokens: choose which to return
     CHOOSE_NOBLE = 2  # several nobles qualify: choose the one that visits
+    CHOOSE_CITY = 3  # the Cities: several cities qualify, choose the one to take
 
 
 class EndReason(Enum):
@@ -81,6 +85,8 @@ class GameState(NamedTuple):
     passes_in_a_row: int
     end_reason: EndReason | None
     ranking: tuple[Standing, ...]  # best first; empty until the game ends
+    # Module states, None when the module is not in play. New fields go last, default None.
+    cities: CitiesState | None = None
 
     @property
     def round(self) -> int:

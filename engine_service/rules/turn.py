@@ -90,7 +90,7 @@ class ReturnExcessTokens:
     def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
         assert state.pending is not None
         if not isinstance(action, ReturnTokens):
-            raise _wrong_answer(state.pending)
+            raise wrong_answer(state.pending)
         returned = tuple(action.tokens)
         amount = state.pending.amount
         if len(returned) != TOKEN_KINDS or any(count < 0 for count in returned) or sum(returned) != amount:
@@ -153,7 +153,7 @@ class VisitNoble:
         pending = state.pending
         assert pending is not None
         if not isinstance(action, ChooseNoble):
-            raise _wrong_answer(pending)
+            raise wrong_answer(pending)
         if action.noble_id not in pending.options:
             raise RuleViolation(
                 Reason.NOBLE_NOT_AVAILABLE,
@@ -190,7 +190,7 @@ def visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> Ga
     )
 
 
-def _wrong_answer(pending: PendingDecision) -> RuleViolation:
+def wrong_answer(pending: PendingDecision) -> RuleViolation:
     return RuleViolation(
         Reason.DECISION_PENDING,
         f"seat {pending.seat} must first answer the pending {pending.kind.name} decision",

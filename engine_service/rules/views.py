@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from .catalog import CARDS
 from .events import CardReserved, Event
+from .modules.cities import CitiesState
 from .state import EndReason, GameState, PendingDecision, Standing
 
 SPECTATOR = None
@@ -49,6 +50,7 @@ class GameView(NamedTuple):
     passes_in_a_row: int
     end_reason: EndReason | None
     ranking: tuple[Standing, ...]
+    cities: CitiesState | None = None  # public
 
 
 def view_for(state: GameState, viewer: int | None) -> GameView:
@@ -81,6 +83,7 @@ def view_for(state: GameState, viewer: int | None) -> GameView:
         passes_in_a_row=state.passes_in_a_row,
         end_reason=state.end_reason,
         ranking=state.ranking,
+        cities=state.cities,
     )
 
 

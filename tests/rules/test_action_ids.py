@@ -29,7 +29,14 @@ from tests.rules.helpers import tokens
 
 
 def test_action_id_count_is_pinned() -> None:
-    assert ACTION_ID_COUNT == 10 + 10 + 5 + 5 + 120 + 6 + 120 + 1 + 83 + 10 == 370
+    # Base game ranges (370 ids), then the Cities module's ChooseCity (14). Modules only append.
+    assert ACTION_ID_COUNT == 10 + 10 + 5 + 5 + 120 + 6 + 120 + 1 + 83 + 10 + 14 == 384
+
+
+def test_base_action_ids_never_move() -> None:
+    assert action_id(TakeTwoGems(0)) == 25
+    assert action_id(Pass()) == 276
+    assert action_id(ChooseNoble(9)) == 369
 
 
 def test_every_action_id_decodes_and_re_encodes_to_itself() -> None:

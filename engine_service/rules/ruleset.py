@@ -9,7 +9,7 @@ a module replaces them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from .ending import rank_by_prestige, reached_prestige_goal
 from .modules import MODULES

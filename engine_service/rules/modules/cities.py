@@ -25,9 +25,9 @@ from ..colors import COLOR_NAMES, GEM_COLORS
 from ..ending import rank_by_prestige
 from ..errors import Reason, RuleViolation
 from ..events import CityClaimed, Event
+from ..plugin import Module
 from ..rng import Stream, shuffled, stream
 from ..state import DecisionKind, GameState, PendingDecision, PlayerState, Standing
-from ..plugin import Module
 from ..turn import ask, wrong_answer
 
 NAME: Final = "cities"

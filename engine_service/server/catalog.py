@@ -9,6 +9,7 @@ from splendor.v1 import catalog_pb2
 
 from engine_service.rules import ACTION_ID_COUNT, CARDS, NOBLES
 from engine_service.rules import action_ids as ids
+from engine_service.rules.modules.cities import CITIES
 
 from .convert import color_to_proto, fill_gems
 
@@ -35,6 +36,7 @@ _RANGES: Final[tuple[tuple[str, int, str], ...]] = (
         + _COLORS,
     ),
     ("choose_noble", ids.CHOOSE_NOBLE, "the noble id"),
+    ("choose_city", ids.CHOOSE_CITY, "the city id (the Cities module)"),
 )
 
 
@@ -48,6 +50,11 @@ def catalog() -> catalog_pb2.Catalog:
         fill_gems(msg.cost, card.cost)
     for noble in NOBLES:
         fill_gems(out.nobles.add(id=noble.id, points=noble.points).requirement, noble.requirement)
+    for city in CITIES:
+        msg_city = out.cities.add(id=city.id, tile=city.tile, side=city.side, prestige=city.prestige)
+        fill_gems(msg_city.requirement, city.requirement)
+        msg_city.same_color_count = city.same_color
+        msg_city.same_color_excludes_listed = city.same_color_excludes_listed
     ends = [offset for _, offset, _ in _RANGES[1:]] + [ACTION_ID_COUNT]
     for (kind, offset, rule), end in zip(_RANGES, ends):
         out.action_id_ranges.add(kind=kind, offset=offset, count=end - offset, index_rule=rule)

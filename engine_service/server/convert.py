@@ -22,11 +22,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer, RepeatedScalarFieldContainer
-from splendor.v1 import actions_pb2, common_pb2, config_pb2, state_pb2, view_pb2
+from splendor.v1 import actions_pb2, cities_pb2, common_pb2, config_pb2, state_pb2, view_pb2
 
 from engine_service.rules import (
     CARDS,
     Action,
+    ChooseCity,
     ChooseNoble,
     DecisionKind,
     EndReason,
@@ -50,6 +51,7 @@ from engine_service.rules import (
 )
 from engine_service.rules.action_ids import MAX_DECKS
 from engine_service.rules.game_setup import MARKET_SLOTS
+from engine_service.rules.modules.cities import CitiesState
 
 # Proto Color value -> core colour index; anything else (0, or unknown numbers) is invalid.
 _CORE_COLOR: Final[dict[int, int]] = {value: value - 1 for value in range(1, 7)}
@@ -216,6 +218,7 @@ def state_from_proto(msg: state_pb2.GameState) -> GameState:
         msg.passes_in_a_row,
         end_reason,
         tuple([Standing(s.seat, s.place, s.prestige, s.purchased_cards) for s in ranking]) if ranking else (),
+        cities_from_proto(msg.cities) if msg.HasField("cities") else None,
     )
     validate_state(state)
     return state
@@ -324,6 +327,8 @@ def fill_state(out: state_pb2.GameState, state: GameState) -> None:
         out.end_reason = end_reason_to_proto(state.end_reason)
         fill_standings(out.ranking, state.ranking)
         out.winners.extend(state.winners)
+    if state.cities is not None:
+        fill_cities(out.cities, state.cities)
 
 
 def update_state(out: state_pb2.GameState, old: GameState, new: GameState) -> None:
@@ -386,6 +391,21 @@ def update_state(out: state_pb2.GameState, old: GameState, new: GameState) -> No
     if winners or new.ranking:
         del winners[:]
         winners.extend(new.winners)
+    if new.cities is not old.cities:
+        out.ClearField("cities")
+        if new.cities is not None:
+            fill_cities(out.cities, new.cities)
+
+
+def cities_from_proto(msg: cities_pb2.CitiesState) -> CitiesState:
+    """The Cities module's state; ``validate_state`` checks its contents."""
+    return CitiesState(tuple(msg.available_city_ids), tuple([tuple(held.city_ids) for held in msg.held]))
+
+
+def fill_cities(out: cities_pb2.CitiesState, cities: CitiesState) -> None:
+    out.available_city_ids.extend(cities.available)
+    for held in cities.held:
+        out.held.add().city_ids.extend(held)
 
 
 def _update_ids(out: RepeatedScalarFieldContainer[int], old: tuple[int, ...], new: tuple[int, ...]) -> None:
@@ -523,6 +543,8 @@ def action_from_proto(msg: actions_pb2.Action) -> Action:
         return ReturnTokens(tokens_from_proto(msg.return_tokens.tokens))
     if kind == "choose_noble":
         return ChooseNoble(msg.choose_noble.noble_id)
+    if kind == "choose_city":
+        return ChooseCity(msg.choose_city.city_id)
     if kind == "action_id":
         try:
             return action_from_id(msg.action_id)
@@ -550,6 +572,8 @@ def fill_action(out: actions_pb2.Action, action: Action) -> None:
         getattr(out, "pass").SetInParent()  # "pass" is a Python keyword
     elif isinstance(action, ReturnTokens):
         fill_tokens(out.return_tokens.tokens, action.tokens)
+    elif isinstance(action, ChooseCity):
+        out.choose_city.city_id = action.city_id
     else:
         out.choose_noble.noble_id = action.noble_id
 
@@ -601,3 +625,5 @@ def fill_view(out: view_pb2.GameView, view: GameView) -> None:
     out.end_reason = end_reason_to_proto(view.end_reason)
     fill_standings(out.ranking, view.ranking)
     out.winners.extend(standing.seat for standing in view.ranking if standing.place == 1)
+    if view.cities is not None:
+        fill_cities(out.cities, view.cities)

@@ -88,6 +88,7 @@ _ACTION_FIELDS: Final[dict[Reason, dict[str, str]]] = {
     Reason.RETURN_WRONG_AMOUNT: {"return_tokens": "return_tokens.tokens"},
     Reason.RETURN_NOT_HELD: {"return_tokens": "return_tokens.tokens"},
     Reason.NOBLE_NOT_AVAILABLE: {"choose_noble": "choose_noble.noble_id"},
+    Reason.CITY_NOT_AVAILABLE: {"choose_city": "choose_city.city_id"},
     # The kind of action itself is wrong for the position.
     Reason.DECISION_PENDING: {},
     Reason.NO_DECISION_PENDING: {},

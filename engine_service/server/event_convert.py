@@ -19,6 +19,7 @@ from engine_service.rules.events import (
     CardReserved,
     CardRevealed,
     CardSource,
+    CityClaimed,
     DecisionRequired,
     FinalRoundTriggered,
     GameEnded,
@@ -146,6 +147,12 @@ def _game_ended(out: events_pb2.Event, event: GameEnded) -> None:
     msg.winners.extend(event.winners)
 
 
+def _city_claimed(out: events_pb2.Event, event: CityClaimed) -> None:
+    msg = out.city_claimed
+    msg.seat = event.seat
+    msg.city_id = event.city_id
+
+
 _WRITERS: Final[dict[type, Callable[[events_pb2.Event, Any], None]]] = {
     GameStarted: _game_started,
     GemsTaken: _gems_taken,
@@ -161,6 +168,7 @@ _WRITERS: Final[dict[type, Callable[[events_pb2.Event, Any], None]]] = {
     FinalRoundTriggered: _final_round_triggered,
     TurnEnded: _turn_ended,
     GameEnded: _game_ended,
+    CityClaimed: _city_claimed,
 }
 
 
@@ -225,6 +233,8 @@ def event_from_proto(msg: events_pb2.Event, field: str) -> Event:
         reason: EndReason = _enum(END_REASONS, g.reason, f"{field}.game_ended.reason")
         ranking = tuple([Standing(s.seat, s.place, s.prestige, s.purchased_cards) for s in g.ranking])
         return GameEnded(reason, ranking, tuple(g.winners))
+    if kind == "city_claimed":
+        return CityClaimed(msg.city_claimed.seat, msg.city_claimed.city_id)
     raise RuleViolation(Reason.INVALID_STATE, "the event is empty: set one kind of event", field=field)
 
 

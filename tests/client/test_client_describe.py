@@ -70,6 +70,7 @@ CASES: list[tuple[events_pb2.Event, list[str]]] = [
     ),
     (E.Event(market_slot_emptied=E.MarketSlotEmptied(deck=2, slot=0)), ["level 3 deck is empty", "slot 0"]),
     (E.Event(noble_visited=E.NobleVisited(seat=2, noble_id=3)), ["Noble 3 (3 points) visits seat 2"]),
+    (E.Event(city_claimed=E.CityClaimed(seat=1, city_id=11)), ["Seat 1 takes city 11", "final round"]),
     (
         E.Event(decision_required=E.DecisionRequired(seat=1, kind=state_pb2.DECISION_KIND_RETURN_TOKENS, amount=2)),
         ["Seat 1", "must return 2"],

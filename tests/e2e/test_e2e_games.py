@@ -93,6 +93,7 @@ def test_catalog_lists_cards_nobles_and_action_ranges(client: EngineClient) -> N
         "pass",
         "return_tokens",
         "choose_noble",
+        "choose_city",
     ]
     assert ranges[0].offset == 0 and all(r.index_rule for r in ranges)
     for previous, following in itertools.pairwise(ranges):

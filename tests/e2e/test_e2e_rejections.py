@@ -16,6 +16,7 @@ from splendor_client import EngineClient, EngineError, InvalidRequest, RuleRejec
 
 from engine_service.rules import CARDS
 from engine_service.rules.ruleset import known_modules
+from engine_service.server.convert import state_to_proto
 from engine_service.server.errors import INVALID_SEAT
 from tests.e2e.support import (
     BLUE,
@@ -34,6 +35,7 @@ from tests.e2e.support import (
     take_gems,
     take_two,
 )
+from tests.rules.test_module_cities import cards_of, cities_position
 from tests.server.positions import dealt, empty_deck, give_purchased, give_reserved, give_tokens, qualifying_for
 
 pytestmark = pytest.mark.e2e
@@ -154,6 +156,14 @@ def _noble_not_available(client: EngineClient) -> EngineError:
     return refusal(lambda: client.apply(state, choose_noble(_not_an_option(state))))
 
 
+def _city_not_available(client: EngineClient) -> EngineError:
+    two_cities = cities_position((13, 11), {0: cards_of(3, 4) + cards_of(4, 4)})  # qualifies for both
+    state = client.apply(state_to_proto(two_cities), take_gems(RED, BLUE, GREEN)).state
+    assert state.pending_decision.kind == state_pb2.DECISION_KIND_CHOOSE_CITY
+    assert sorted(state.pending_decision.options) == [11, 13]
+    return refusal(lambda: client.apply(state, actions_pb2.Action(choose_city=actions_pb2.ChooseCity(city_id=0))))
+
+
 def _invalid_state(client: EngineClient) -> EngineError:
     state = _fresh(client)
     state.players[1].tokens.gold = 3
@@ -240,6 +250,7 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
         grpc.StatusCode.FAILED_PRECONDITION,
         "action.choose_noble.noble_id",
     ),
+    "CITY_NOT_AVAILABLE": (_city_not_available, grpc.StatusCode.FAILED_PRECONDITION, "action.choose_city.city_id"),
     "UNKNOWN_ACTION": (_apply(actions_pb2.Action()), grpc.StatusCode.INVALID_ARGUMENT, "action"),
     "INVALID_STATE": (_invalid_state, grpc.StatusCode.INVALID_ARGUMENT, "state.bank"),
     "STALE_STATE": (_stale_state, grpc.StatusCode.FAILED_PRECONDITION, "expected_turn"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from splendor.v1 import actions_pb2, catalog_pb2, events_pb2, state_pb2
+from splendor.v1 import actions_pb2, catalog_pb2, cities_pb2, events_pb2, state_pb2
 
 from .actions import ActionLike, as_action
 from .colors import color_name, format_counts
@@ -47,9 +47,11 @@ class Describer:
         """Index the catalog's cards and nobles by id (``None``: describe by id only)."""
         self.cards: dict[int, catalog_pb2.CardInfo] = {}
         self.nobles: dict[int, catalog_pb2.NobleInfo] = {}
+        self.cities: dict[int, cities_pb2.CityInfo] = {}
         if catalog is not None:
             self.cards = {card.id: card for card in catalog.cards}
             self.nobles = {noble.id: noble for noble in catalog.nobles}
+            self.cities = {city.id: city for city in catalog.cities}
 
     # Components.
 
@@ -66,6 +68,13 @@ class Describer:
         if info is None:
             return f"noble {noble_id}"
         return f"noble {noble_id} ({plural(info.points, 'point')})"
+
+    def city(self, city_id: int) -> str:
+        """``"city 11 (13 prestige)"``; just ``"city 11"`` if the catalog lacks it."""
+        info = self.cities.get(city_id)
+        if info is None:
+            return f"city {city_id}"
+        return f"city {city_id} ({info.prestige} prestige)"
 
     # Events.
 
@@ -129,12 +138,18 @@ class Describer:
     def _noble_visited(self, event: events_pb2.NobleVisited) -> str:
         return f"{_capital(self.noble(event.noble_id))} visits seat {event.seat}"
 
+    def _city_claimed(self, event: events_pb2.CityClaimed) -> str:
+        return f"Seat {event.seat} takes {self.city(event.city_id)}: the final round begins if it has not"
+
     def _decision_required(self, event: events_pb2.DecisionRequired) -> str:
         if event.kind == state_pb2.DECISION_KIND_RETURN_TOKENS:
             return f"Seat {event.seat} holds more than 10 tokens and must return {event.amount}"
         if event.kind == state_pb2.DECISION_KIND_CHOOSE_NOBLE:
             options = ", ".join(self.noble(noble_id) for noble_id in event.options)
             return f"Seat {event.seat} qualifies for several nobles and must choose one: {options}"
+        if event.kind == state_pb2.DECISION_KIND_CHOOSE_CITY:
+            options = ", ".join(self.city(city_id) for city_id in event.options)
+            return f"Seat {event.seat} qualifies for several cities and must choose one: {options}"
         return f"Seat {event.seat} must decide"
 
     def _passed(self, event: events_pb2.Passed) -> str:
@@ -174,6 +189,8 @@ class Describer:
             return f"return {format_counts(message.return_tokens.tokens)}"
         if kind == "choose_noble":
             return f"choose {self.noble(message.choose_noble.noble_id)}"
+        if kind == "choose_city":
+            return f"choose {self.city(message.choose_city.city_id)}"
         if kind == "action_id":
             return f"action #{message.action_id}"
         return "(empty action)"

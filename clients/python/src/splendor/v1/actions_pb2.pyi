@@ -33,6 +33,7 @@ class Action(_message.Message):
     PASS_FIELD_NUMBER: _builtins.int
     RETURN_TOKENS_FIELD_NUMBER: _builtins.int
     CHOOSE_NOBLE_FIELD_NUMBER: _builtins.int
+    CHOOSE_CITY_FIELD_NUMBER: _builtins.int
     ACTION_ID_FIELD_NUMBER: _builtins.int
     action_id: _builtins.int
     """Any of the above by its stable action id (see Catalog.action_id_ranges);
@@ -66,6 +67,10 @@ class Action(_message.Message):
     def choose_noble(self) -> Global___ChooseNoble:
         """Answer to DECISION_KIND_CHOOSE_NOBLE."""
 
+    @_builtins.property
+    def choose_city(self) -> Global___ChooseCity:
+        """Answer to DECISION_KIND_CHOOSE_CITY (the Cities module)."""
+
     def __init__(
         self,
         *,
@@ -76,13 +81,14 @@ class Action(_message.Message):
         purchase_card: Global___PurchaseCard | None = ...,
         return_tokens: Global___ReturnTokens | None = ...,
         choose_noble: Global___ChooseNoble | None = ...,
+        choose_city: Global___ChooseCity | None = ...,
         action_id: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "choose_noble", b"choose_noble", "kind", b"kind", "pass", b"pass", "purchase_card", b"purchase_card", "reserve_card", b"reserve_card", "reserve_from_deck", b"reserve_from_deck", "return_tokens", b"return_tokens", "take_gems", b"take_gems", "take_two_gems", b"take_two_gems"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "choose_city", b"choose_city", "choose_noble", b"choose_noble", "kind", b"kind", "pass", b"pass", "purchase_card", b"purchase_card", "reserve_card", b"reserve_card", "reserve_from_deck", b"reserve_from_deck", "return_tokens", b"return_tokens", "take_gems", b"take_gems", "take_two_gems", b"take_two_gems"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "choose_noble", b"choose_noble", "kind", b"kind", "pass", b"pass", "purchase_card", b"purchase_card", "reserve_card", b"reserve_card", "reserve_from_deck", b"reserve_from_deck", "return_tokens", b"return_tokens", "take_gems", b"take_gems", "take_two_gems", b"take_two_gems"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "choose_city", b"choose_city", "choose_noble", b"choose_noble", "kind", b"kind", "pass", b"pass", "purchase_card", b"purchase_card", "reserve_card", b"reserve_card", "reserve_from_deck", b"reserve_from_deck", "return_tokens", b"return_tokens", "take_gems", b"take_gems", "take_two_gems", b"take_two_gems"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["take_gems", "take_two_gems", "reserve_card", "reserve_from_deck", "purchase_card", "pass", "return_tokens", "choose_noble", "action_id"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["take_gems", "take_two_gems", "reserve_card", "reserve_from_deck", "purchase_card", "pass", "return_tokens", "choose_noble", "choose_city", "action_id"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -283,6 +289,28 @@ class ChooseNoble(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ChooseNoble: _TypeAlias = ChooseNoble  # noqa: Y015
+
+@_typing.final
+class ChooseCity(_message.Message):
+    """Choose which of the qualifying cities to take (the Cities module)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CITY_ID_FIELD_NUMBER: _builtins.int
+    city_id: _builtins.int
+    """The city, one of the pending decision's options."""
+    def __init__(
+        self,
+        *,
+        city_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["city_id", b"city_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChooseCity: _TypeAlias = ChooseCity  # noqa: Y015
 
 @_typing.final
 class LegalAction(_message.Message):

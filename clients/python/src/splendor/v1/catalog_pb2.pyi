@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from splendor.v1 import cities_pb2 as _cities_pb2
 from splendor.v1 import common_pb2 as _common_pb2
 import builtins as _builtins
 import sys
@@ -29,6 +30,7 @@ class Catalog(_message.Message):
     NOBLES_FIELD_NUMBER: _builtins.int
     ACTION_ID_COUNT_FIELD_NUMBER: _builtins.int
     ACTION_ID_RANGES_FIELD_NUMBER: _builtins.int
+    CITIES_FIELD_NUMBER: _builtins.int
     action_id_count: _builtins.int
     """Number of action ids: every action id is below this."""
     @_builtins.property
@@ -43,6 +45,10 @@ class Catalog(_message.Message):
     def action_id_ranges(self) -> _containers.RepeatedCompositeFieldContainer[Global___ActionIdRange]:
         """The layout of the action ids: each kind of action owns one contiguous range."""
 
+    @_builtins.property
+    def cities(self) -> _containers.RepeatedCompositeFieldContainer[_cities_pb2.CityInfo]:
+        """Every city side of the Cities module, indexed by id."""
+
     def __init__(
         self,
         *,
@@ -50,10 +56,11 @@ class Catalog(_message.Message):
         nobles: _abc.Iterable[Global___NobleInfo] | None = ...,
         action_id_count: _builtins.int = ...,
         action_id_ranges: _abc.Iterable[Global___ActionIdRange] | None = ...,
+        cities: _abc.Iterable[_cities_pb2.CityInfo] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "cards", b"cards", "nobles", b"nobles"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "cards", b"cards", "cities", b"cities", "nobles", b"nobles"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -148,7 +155,7 @@ class ActionIdRange(_message.Message):
     kind: _builtins.str
     """The action kind, named like the Action field: "take_gems", "take_two_gems",
     "reserve_card", "reserve_from_deck", "purchase_card", "pass",
-    "return_tokens", "choose_noble".
+    "return_tokens", "choose_noble", "choose_city".
     """
     offset: _builtins.int
     """The first id of the range."""

@@ -90,6 +90,8 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     """
     REJECTION_REASON_INVALID_SEAT: _RejectionReason.ValueType  # 32
     """A seat in the request is not a seat of the game."""
+    REJECTION_REASON_CITY_NOT_AVAILABLE: _RejectionReason.ValueType  # 33
+    """The chosen city is not one of the qualifying cities."""
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -165,4 +167,6 @@ copy of the game is out of date.
 """
 REJECTION_REASON_INVALID_SEAT: RejectionReason.ValueType  # 32
 """A seat in the request is not a seat of the game."""
+REJECTION_REASON_CITY_NOT_AVAILABLE: RejectionReason.ValueType  # 33
+"""The chosen city is not one of the qualifying cities."""
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

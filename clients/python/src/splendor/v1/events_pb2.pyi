@@ -67,6 +67,7 @@ class Event(_message.Message):
     FINAL_ROUND_TRIGGERED_FIELD_NUMBER: _builtins.int
     TURN_ENDED_FIELD_NUMBER: _builtins.int
     GAME_ENDED_FIELD_NUMBER: _builtins.int
+    CITY_CLAIMED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def game_started(self) -> Global___GameStarted:
         """The game was dealt."""
@@ -123,6 +124,10 @@ class Event(_message.Message):
     def game_ended(self) -> Global___GameEnded:
         """The game ended."""
 
+    @_builtins.property
+    def city_claimed(self) -> Global___CityClaimed:
+        """A player took a city (the Cities module)."""
+
     def __init__(
         self,
         *,
@@ -140,12 +145,13 @@ class Event(_message.Message):
         final_round_triggered: Global___FinalRoundTriggered | None = ...,
         turn_ended: Global___TurnEnded | None = ...,
         game_ended: Global___GameEnded | None = ...,
+        city_claimed: Global___CityClaimed | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["card_purchased", b"card_purchased", "card_reserved", b"card_reserved", "card_revealed", b"card_revealed", "decision_required", b"decision_required", "final_round_triggered", b"final_round_triggered", "game_ended", b"game_ended", "game_started", b"game_started", "gems_returned", b"gems_returned", "gems_taken", b"gems_taken", "gold_received", b"gold_received", "kind", b"kind", "market_slot_emptied", b"market_slot_emptied", "noble_visited", b"noble_visited", "passed", b"passed", "turn_ended", b"turn_ended"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["card_purchased", b"card_purchased", "card_reserved", b"card_reserved", "card_revealed", b"card_revealed", "city_claimed", b"city_claimed", "decision_required", b"decision_required", "final_round_triggered", b"final_round_triggered", "game_ended", b"game_ended", "game_started", b"game_started", "gems_returned", b"gems_returned", "gems_taken", b"gems_taken", "gold_received", b"gold_received", "kind", b"kind", "market_slot_emptied", b"market_slot_emptied", "noble_visited", b"noble_visited", "passed", b"passed", "turn_ended", b"turn_ended"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_purchased", b"card_purchased", "card_reserved", b"card_reserved", "card_revealed", b"card_revealed", "decision_required", b"decision_required", "final_round_triggered", b"final_round_triggered", "game_ended", b"game_ended", "game_started", b"game_started", "gems_returned", b"gems_returned", "gems_taken", b"gems_taken", "gold_received", b"gold_received", "kind", b"kind", "market_slot_emptied", b"market_slot_emptied", "noble_visited", b"noble_visited", "passed", b"passed", "turn_ended", b"turn_ended"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_purchased", b"card_purchased", "card_reserved", b"card_reserved", "card_revealed", b"card_revealed", "city_claimed", b"city_claimed", "decision_required", b"decision_required", "final_round_triggered", b"final_round_triggered", "game_ended", b"game_ended", "game_started", b"game_started", "gems_returned", b"gems_returned", "gems_taken", b"gems_taken", "gold_received", b"gold_received", "kind", b"kind", "market_slot_emptied", b"market_slot_emptied", "noble_visited", b"noble_visited", "passed", b"passed", "turn_ended", b"turn_ended"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_started", "gems_taken", "gems_returned", "card_reserved", "gold_received", "card_purchased", "card_revealed", "market_slot_emptied", "noble_visited", "decision_required", "passed", "final_round_triggered", "turn_ended", "game_ended"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_started", "gems_taken", "gems_returned", "card_reserved", "gold_received", "card_purchased", "card_revealed", "market_slot_emptied", "noble_visited", "decision_required", "passed", "final_round_triggered", "turn_ended", "game_ended", "city_claimed"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -303,6 +309,32 @@ class GoldReceived(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GoldReceived: _TypeAlias = GoldReceived  # noqa: Y015
+
+@_typing.final
+class CityClaimed(_message.Message):
+    """A player took a city tile (the Cities module)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CITY_ID_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    city_id: _builtins.int
+    """The city."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        city_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["city_id", b"city_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CityClaimed: _TypeAlias = CityClaimed  # noqa: Y015
 
 @_typing.final
 class CardPurchased(_message.Message):

@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from splendor.v1 import cities_pb2 as _cities_pb2
 from splendor.v1 import common_pb2 as _common_pb2
 from splendor.v1 import config_pb2 as _config_pb2
 import builtins as _builtins
@@ -37,6 +38,10 @@ class _DecisionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Decision
     """Several nobles qualify and the player must choose the one that visits.
     Answer with Action.choose_noble.
     """
+    DECISION_KIND_CHOOSE_CITY: _DecisionKind.ValueType  # 3
+    """The Cities: several cities qualify and the player must choose the one to
+    take. Answer with Action.choose_city.
+    """
 
 class DecisionKind(_DecisionKind, metaclass=_DecisionKindEnumTypeWrapper):
     """A kind of choice the rules leave to a player in the middle of a turn."""
@@ -50,6 +55,10 @@ Answer with Action.return_tokens.
 DECISION_KIND_CHOOSE_NOBLE: DecisionKind.ValueType  # 2
 """Several nobles qualify and the player must choose the one that visits.
 Answer with Action.choose_noble.
+"""
+DECISION_KIND_CHOOSE_CITY: DecisionKind.ValueType  # 3
+"""The Cities: several cities qualify and the player must choose the one to
+take. Answer with Action.choose_city.
 """
 Global___DecisionKind: _TypeAlias = DecisionKind  # noqa: Y015
 
@@ -106,6 +115,7 @@ class GameState(_message.Message):
     END_REASON_FIELD_NUMBER: _builtins.int
     RANKING_FIELD_NUMBER: _builtins.int
     WINNERS_FIELD_NUMBER: _builtins.int
+    CITIES_FIELD_NUMBER: _builtins.int
     first_seat: _builtins.int
     """The seat that played first; the game ends when a final round returns to it."""
     seat: _builtins.int
@@ -160,6 +170,10 @@ class GameState(_message.Message):
     def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats of the winners (several on a shared victory). Output only."""
 
+    @_builtins.property
+    def cities(self) -> _cities_pb2.CitiesState:
+        """The Cities module's state; absent in other games."""
+
     def __init__(
         self,
         *,
@@ -179,10 +193,11 @@ class GameState(_message.Message):
         end_reason: Global___EndReason.ValueType = ...,
         ranking: _abc.Iterable[Global___Standing] | None = ...,
         winners: _abc.Iterable[_builtins.int] | None = ...,
+        cities: _cities_pb2.CitiesState | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "config", b"config", "pending_decision", b"pending_decision"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "cities", b"cities", "config", b"config", "pending_decision", b"pending_decision"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "config", b"config", "decks", b"decks", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "noble_ids", b"noble_ids", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "turn", b"turn", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "cities", b"cities", "config", b"config", "decks", b"decks", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "noble_ids", b"noble_ids", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "turn", b"turn", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -364,7 +379,9 @@ class PendingDecision(_message.Message):
     """For DECISION_KIND_RETURN_TOKENS: how many tokens to return."""
     @_builtins.property
     def options(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """For DECISION_KIND_CHOOSE_NOBLE: the ids of the qualifying nobles."""
+        """For DECISION_KIND_CHOOSE_NOBLE and DECISION_KIND_CHOOSE_CITY: the ids of
+        the qualifying nobles or cities.
+        """
 
     def __init__(
         self,

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from splendor.v1 import cities_pb2 as _cities_pb2
 from splendor.v1 import common_pb2 as _common_pb2
 from splendor.v1 import config_pb2 as _config_pb2
 from splendor.v1 import state_pb2 as _state_pb2
@@ -48,6 +49,7 @@ class GameView(_message.Message):
     END_REASON_FIELD_NUMBER: _builtins.int
     RANKING_FIELD_NUMBER: _builtins.int
     WINNERS_FIELD_NUMBER: _builtins.int
+    CITIES_FIELD_NUMBER: _builtins.int
     viewer_seat: _builtins.int
     """The seat this view is for; absent for a spectator."""
     num_players: _builtins.int
@@ -106,6 +108,10 @@ class GameView(_message.Message):
     def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats of the winners."""
 
+    @_builtins.property
+    def cities(self) -> _cities_pb2.CitiesState:
+        """The Cities module's state (public); absent in other games."""
+
     def __init__(
         self,
         *,
@@ -128,10 +134,11 @@ class GameView(_message.Message):
         end_reason: _state_pb2.EndReason.ValueType = ...,
         ranking: _abc.Iterable[_state_pb2.Standing] | None = ...,
         winners: _abc.Iterable[_builtins.int] | None = ...,
+        cities: _cities_pb2.CitiesState | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "pending_decision", b"pending_decision", "viewer_seat", b"viewer_seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "pending_decision", b"pending_decision", "viewer_seat", b"viewer_seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "deck_sizes", b"deck_sizes", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "modules", b"modules", "noble_ids", b"noble_ids", "num_players", b"num_players", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "turn", b"turn", "turn_limit", b"turn_limit", "viewer_seat", b"viewer_seat", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "deck_sizes", b"deck_sizes", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "modules", b"modules", "noble_ids", b"noble_ids", "num_players", b"num_players", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "turn", b"turn", "turn_limit", b"turn_limit", "viewer_seat", b"viewer_seat", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer_seat: _TypeAlias = _typing.Literal["viewer_seat"]  # noqa: Y015
     _WhichOneofArgType__viewer_seat: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat"]  # noqa: Y015

@@ -8,7 +8,11 @@ pre-serialized requests (mid-game states of random games, each with a legal
 action) to both RPCs from several threads and channels, alternating echo and
 apply phases, and reports medians over the repetitions and the ratio apply/echo.
 
-    python benchmarks/service_bench.py [--duration 3] [--concurrency 8] [--repeats 3]
+    python benchmarks/service_bench.py [--duration 3] [--concurrency 8] [--repeats 3] [--processes 1]
+
+Machine load from anything else shifts the ratio a lot (a busy machine slows the echo
+more than the apply), so compare runs made in the same conditions: the report ends
+with the load average and the ratio of each echo/apply pair.
 """
 
 from __future__ import annotations
@@ -109,13 +113,23 @@ class Phase:
     calls_per_second: float
     p50_ms: float
     p99_ms: float
-    server_cpu_us: float  # server process CPU per call, all its threads
+    server_cpu_us: float  # server CPU per call: all threads of all server processes
 
 
 def run_phase(
-    name: str, channels: list[grpc.Channel], method: str, requests: list[bytes], *, concurrency: int, duration: float
+    name: str,
+    channels: list[grpc.Channel],
+    method: str,
+    requests: list[bytes],
+    *,
+    concurrency: int,
+    duration: float,
+    processes: int = 1,
 ) -> Phase:
-    """``concurrency`` threads calling ``method`` back to back for ``duration`` seconds."""
+    """``concurrency`` threads calling ``method`` back to back for ``duration`` seconds.
+
+    Channel ``i`` goes to server process ``i % processes``; the CPU reported is theirs together.
+    """
     calls = [_raw(channel, method) for channel in channels]
     latencies: list[list[float]] = [[] for _ in range(concurrency)]
     errors: list[BaseException] = []
@@ -138,18 +152,22 @@ def run_phase(
         except grpc.RpcError as error:
             errors.append(error)
 
-    server_cpu = _raw(channels[0], CPU_METHOD)
+    cpu_probes = [_raw(channel, CPU_METHOD) for channel in channels[:processes]]
+
+    def server_cpu() -> float:
+        return sum(float(probe(b"", timeout=10)) for probe in cpu_probes)
+
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
     for thread in threads:
         thread.start()
-    cpu_before = float(server_cpu(b"", timeout=10))
+    cpu_before = server_cpu()
     began = time.perf_counter()
     deadline[0] = began + duration
     start_barrier.wait()
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
-    cpu_used = float(server_cpu(b"", timeout=10)) - cpu_before
+    cpu_used = server_cpu() - cpu_before
     if errors:
         raise RuntimeError(f"{name}: {errors[0]}")
     samples = sorted(latency for per_thread in latencies for latency in per_thread)
@@ -170,6 +188,9 @@ def main() -> int:
     parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
     parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
     parser.add_argument("--states", type=int, default=24, help="distinct requests (mid-game states) sent in turn")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes, each on its own port; channels spread over them"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.serve:
@@ -178,47 +199,55 @@ def main() -> int:
 
     requests = sample_requests(args.states)
     load_before = os.getloadavg()[0]
-    child = subprocess.Popen(
-        [sys.executable, __file__, "--serve", "--workers", str(args.workers)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    processes = max(1, args.processes)
+    children = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--serve", "--workers", str(args.workers)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(processes)
+    ]
     try:
-        assert child.stdout is not None
-        port = int(child.stdout.readline())
-        channels = [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(max(1, args.channels))]
+        ports = []
+        for child in children:
+            assert child.stdout is not None
+            ports.append(int(child.stdout.readline()))
+        count = max(processes, args.channels)
+        channels = [grpc.insecure_channel(f"127.0.0.1:{ports[index % processes]}") for index in range(count)]
         for channel in channels:
             grpc.channel_ready_future(channel).result(timeout=10)
         # Both RPCs must work before timing them: a failing apply would look fast.
         for method in (ECHO_METHOD, APPLY_METHOD):
             for request in requests:
-                _raw(channels[0], method)(request, timeout=10)
+                for channel in channels[:processes]:
+                    _raw(channel, method)(request, timeout=10)
+        options = {"concurrency": args.concurrency, "processes": processes}
         for method in (ECHO_METHOD, APPLY_METHOD):
-            run_phase("warm-up", channels, method, requests, concurrency=args.concurrency, duration=1.0)
+            run_phase("warm-up", channels, method, requests, duration=1.0, **options)
         results: dict[str, list[Phase]] = {"echo": [], "apply": []}
         phases = (("echo", ECHO_METHOD), ("apply", APPLY_METHOD))
         for repeat in range(args.repeats):
             # Alternate which goes first, so a drift in machine load favours neither.
             for name, method in phases if repeat % 2 == 0 else phases[::-1]:
-                phase = run_phase(
-                    name, channels, method, requests, concurrency=args.concurrency, duration=args.duration
-                )
-                results[name].append(phase)
+                results[name].append(run_phase(name, channels, method, requests, duration=args.duration, **options))
         for channel in channels:
             channel.close()
     finally:
-        if child.stdin is not None:
-            child.stdin.close()
-        child.wait(timeout=30)
+        for child in children:
+            if child.stdin is not None:
+                child.stdin.close()
+        for child in children:
+            child.wait(timeout=30)
     return _report(results, args, (load_before, os.getloadavg()[0]))
 
 
 def _report(results: dict[str, list[Phase]], args: argparse.Namespace, load: tuple[float, float]) -> int:
     print(
-        f"ApplyAction vs EchoApplyAction, server in its own process, {args.concurrency} client threads, "
-        f"{args.channels} channels, {args.workers} server threads, {args.repeats} x {args.duration:g} s per phase, "
-        f"{args.states} states"
+        f"ApplyAction vs EchoApplyAction, {args.concurrency} client threads, {args.channels} channels, "
+        f"server: {args.processes} process(es) of its own x {args.workers} threads, "
+        f"{args.repeats} x {args.duration:g} s per phase, {args.states} states"
     )
     print(f"{'rpc':<8}{'calls/s (runs)':<30}{'median calls/s':>16}{'p50 ms':>9}{'p99 ms':>9}{'server CPU us/call':>20}")
     medians = {}

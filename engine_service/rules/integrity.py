@@ -143,12 +143,14 @@ _ALL_CARDS = frozenset(range(len(CARDS)))
 def _check_cards(state: GameState) -> None:
     if len(state.decks) != len(state.market):
         raise _fail("market", "one market row per deck")
+    if len(state.decks) != len(_DECK_CARDS):  # the base game's three; module decks come with their module
+        raise _fail("decks", f"{len(state.decks)} decks: this game has {len(_DECK_CARDS)}")
     placed: list[int] = []
     for deck, (pile, row) in enumerate(zip(state.decks, state.market)):
         if len(row) != MARKET_SLOTS:
             raise _fail(f"market[{deck}]", f"a market row has {MARKET_SLOTS} slots")
         cards = pile + tuple([card for card in row if card is not None])
-        if deck >= len(_DECK_CARDS) or not _DECK_CARDS[deck].issuperset(cards):
+        if not _DECK_CARDS[deck].issuperset(cards):
             bad = next(c for c in cards if not is_known_card(c) or CARDS[c].deck != deck)
             raise _fail(f"decks[{deck}]", f"card {bad} does not belong to deck {deck}")
         placed += cards

@@ -181,6 +181,12 @@ def internal_status() -> grpc.Status:
     return rpc_status.to_status(status_pb2.Status(code=code_pb2.INTERNAL, message="internal error"))
 
 
+def abandoned_status(deadline_passed: bool) -> grpc.Status:
+    """For a call whose client stopped waiting (deadline or cancellation): work stops early."""
+    code = code_pb2.DEADLINE_EXCEEDED if deadline_passed else code_pb2.CANCELLED
+    return rpc_status.to_status(status_pb2.Status(code=code, message="the client stopped waiting"))
+
+
 def _pack(message: object) -> any_pb2.Any:
     packed = any_pb2.Any()
     packed.Pack(message)  # type: ignore[arg-type]  # google.rpc messages are untyped here

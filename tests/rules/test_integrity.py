@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_service.rules import GameState, Reason, RuleViolation, TakeGems, apply, validate_state
+from engine_service.rules import GameConfig, GameState, Reason, RuleViolation, TakeGems, apply, new_game, validate_state
 from tests.rules.helpers import position, tokens
 
 
@@ -125,3 +125,13 @@ def test_validate_state_rejects_a_ranking_before_the_end() -> None:
     over, _ = apply(ended, TakeGems((0, 1, 2)))
     assert over.ranking
     _invalid(state._replace(ranking=over.ranking), "ranking")
+
+
+def test_validate_rejects_an_extra_empty_deck_instead_of_crashing() -> None:
+    """Regression: an extra empty deck with an empty market row used to escape as StopIteration."""
+    state, _ = new_game(GameConfig(2, 1))
+    crafted = state._replace(decks=(*state.decks, ()), market=(*state.market, (None, None, None, None)))
+    with pytest.raises(RuleViolation) as refused:
+        validate_state(crafted)
+    assert refused.value.reason is Reason.INVALID_STATE
+    assert refused.value.details["field"] == "decks"

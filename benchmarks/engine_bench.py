@@ -30,13 +30,14 @@ from engine_service.rules import GameConfig, apply, legal_actions, new_game
 TURN_LIMIT = 1000  # random games end long before this; it only guards the benchmark
 
 
-def play_random_games(players: int, games: int, seed: int) -> tuple[float, int]:
+def play_random_games(players: int, games: int, seed: int, modules: frozenset[str]) -> tuple[float, int]:
     """Seconds spent and steps played for ``games`` random games."""
     chooser = random.Random(seed)
     steps = 0
     start = time.perf_counter()
     for game in range(games):
-        state, _ = new_game(GameConfig(num_players=players, seed=seed * 100_003 + game, turn_limit=TURN_LIMIT))
+        config = GameConfig(num_players=players, seed=seed * 100_003 + game, modules=modules, turn_limit=TURN_LIMIT)
+        state, _ = new_game(config)
         while state.end_reason is None:
             actions = legal_actions(state)
             state, _ = apply(state, actions[chooser.randrange(len(actions))])
@@ -59,13 +60,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per player count and repeat")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--module", default="", help="a Cities of Splendor module to enable, e.g. cities")
     args = parser.parse_args()
 
+    modules = frozenset({args.module}) if args.module else frozenset()
     results: dict[int, list[tuple[float, float, float, float]]] = {n: [] for n in args.players}
     for repeat in range(args.repeats):
         calibration = calibration_ops_per_second()
         for players in args.players:
-            seconds, steps = play_random_games(players, args.games, seed=repeat + 1)
+            seconds, steps = play_random_games(players, args.games, repeat + 1, modules)
             games_per_s = args.games / seconds
             steps_per_s = steps / seconds
             results[players].append((games_per_s, steps_per_s, steps / args.games, steps_per_s / calibration))
@@ -76,7 +79,8 @@ def main() -> None:
             )
 
     python = sys.version.split()[0]
-    print(f"\nRandom legal play, {args.games} games per run, median of {args.repeats} runs (Python {python})")
+    title = f"Random legal play ({args.module or 'base game'}), {args.games} games per run"
+    print(f"\n{title}, median of {args.repeats} runs (Python {python})")
     print(f"{'players':>7} {'games/s':>9} {'steps/s':>9} {'steps/game':>11} {'steps per calib op':>19}")
     for players, rows in results.items():
         games_per_s, steps_per_s, steps_per_game, relative = (statistics.median(col) for col in zip(*rows))

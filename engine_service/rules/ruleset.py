@@ -15,7 +15,7 @@ from .ending import rank_by_prestige, reached_prestige_goal
 from .modules import MODULES
 from .plugin import Module
 from .state import DecisionKind, GameState, Standing
-from .turn import RefillMarket, ReturnExcessTokens, TurnStep, VisitNoble
+from .turn import VISIT_NOBLE, RefillMarket, ReturnExcessTokens, TurnStep
 
 
 class Ruleset(NamedTuple):
@@ -35,7 +35,7 @@ def _build(module_names: frozenset[str]) -> Ruleset:
     modules = tuple(MODULES[name] for name in sorted(module_names))
     steps: list[TurnStep] = [step for module in modules for step in module.after_purchase]
     refill_step = len(steps)
-    steps += [RefillMarket(), ReturnExcessTokens(), VisitNoble()]
+    steps += [RefillMarket(), ReturnExcessTokens(), VISIT_NOBLE]
     steps += [step for module in modules for step in module.end_of_turn]
     decision_steps = {step.decision: index for index, step in enumerate(steps) if step.decision is not None}
     triggers: Callable[[GameState, int], bool] = reached_prestige_goal

@@ -12,6 +12,7 @@ Modules insert their own steps at named points (see ``ruleset.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations_with_replacement
 from typing import Final, Protocol
@@ -135,36 +136,59 @@ def _return_tokens(state: GameState, seat: int, returned: tuple[int, ...], event
     )
 
 
-class VisitNoble:
-    """At most one noble visits, chosen by the player if several qualify. Bonuses count, tokens don't."""
+class AwardOne:
+    """A step that gives the seat one of the items it qualifies for (a noble, a city).
 
-    decision = DecisionKind.CHOOSE_NOBLE
+    None qualifying: nothing happens. One: it is awarded at once (its event still
+    tells). Several: the player chooses, through a pending decision answered with
+    ``answer(item_id)``.
+    """
+
+    def __init__(
+        self,
+        decision: DecisionKind,
+        *,
+        answer: Callable[[int], Action],
+        qualifying: Callable[[GameState, int], tuple[int, ...]],
+        award: Callable[[GameState, int, int, list[Event]], GameState],
+        refused: Reason,
+        noun: str,
+    ) -> None:
+        self.decision = decision
+        self._answer = answer
+        self._answer_type = type(answer(0))
+        self._qualifying = qualifying
+        self._award = award
+        self._refused = refused
+        self._noun = noun
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         seat = state.seat
-        qualifying = qualifying_nobles(state, seat)
+        qualifying = self._qualifying(state, seat)
         if not qualifying:
             return state
         if len(qualifying) == 1:
-            return visit(state, seat, qualifying[0], events)
-        return ask(state, PendingDecision(DecisionKind.CHOOSE_NOBLE, seat, options=qualifying), events)
+            return self._award(state, seat, qualifying[0], events)
+        return ask(state, PendingDecision(self.decision, seat, options=qualifying), events)
 
     def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
         pending = state.pending
         assert pending is not None
-        if not isinstance(action, ChooseNoble):
+        if type(action) is not self._answer_type:
             raise wrong_answer(pending)
-        if action.noble_id not in pending.options:
+        chosen: int = getattr(action, f"{self._noun}_id")  # ChooseNoble.noble_id, ChooseCity.city_id
+        if chosen not in pending.options:
+            noun = self._noun
             raise RuleViolation(
-                Reason.NOBLE_NOT_AVAILABLE,
-                f"noble {action.noble_id} is not one of the qualifying nobles {list(pending.options)}",
-                noble_id=str(action.noble_id),
+                self._refused,
+                f"{noun} {chosen} is not one of the qualifying {noun}s {list(pending.options)}",
+                **{f"{noun}_id": str(chosen)},
             )
-        return visit(state._replace(pending=None), pending.seat, action.noble_id, events)
+        return self._award(state._replace(pending=None), pending.seat, chosen, events)
 
     def choices(self, state: GameState) -> list[Action]:
         assert state.pending is not None
-        return [ChooseNoble(noble_id) for noble_id in state.pending.options]
+        return [self._answer(option) for option in state.pending.options]
 
 
 def qualifying_nobles(state: GameState, seat: int) -> tuple[int, ...]:
@@ -188,6 +212,17 @@ def visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> Ga
         nobles=tuple(n for n in state.nobles if n != noble_id),
         players=with_player(state.players, seat, player),
     )
+
+
+# At most one noble visits; the player chooses when several qualify. Bonuses count, tokens don't.
+VISIT_NOBLE: Final = AwardOne(
+    DecisionKind.CHOOSE_NOBLE,
+    answer=ChooseNoble,
+    qualifying=qualifying_nobles,
+    award=visit,
+    refused=Reason.NOBLE_NOT_AVAILABLE,
+    noun="noble",
+)
 
 
 def wrong_answer(pending: PendingDecision) -> RuleViolation:

@@ -20,15 +20,15 @@ import io
 from importlib import resources
 from typing import Final, NamedTuple
 
-from ..actions import Action, ChooseCity
+from ..actions import ChooseCity
 from ..colors import COLOR_NAMES, GEM_COLORS
 from ..ending import rank_by_prestige
 from ..errors import Reason, RuleViolation
 from ..events import CityClaimed, Event
 from ..plugin import Module
 from ..rng import Stream, shuffled, stream
-from ..state import DecisionKind, GameState, PendingDecision, PlayerState, Standing
-from ..turn import ask, wrong_answer
+from ..state import DecisionKind, GameState, PlayerState, Standing
+from ..turn import AwardOne
 
 NAME: Final = "cities"
 CITIES_IN_PLAY: Final = 3
@@ -119,36 +119,15 @@ def take_city(state: GameState, seat: int, city_id: int, events: list[Event]) ->
     return state._replace(cities=CitiesState(available, held))
 
 
-class ClaimCity:
-    """End of turn: at most one city, chosen by the player when several qualify."""
-
-    decision = DecisionKind.CHOOSE_CITY
-
-    def begin(self, state: GameState, events: list[Event]) -> GameState:
-        seat = state.seat
-        qualifying = qualifying_cities(state, seat)
-        if not qualifying:
-            return state
-        if len(qualifying) == 1:
-            return take_city(state, seat, qualifying[0], events)
-        return ask(state, PendingDecision(DecisionKind.CHOOSE_CITY, seat, options=qualifying), events)
-
-    def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
-        pending = state.pending
-        assert pending is not None
-        if not isinstance(action, ChooseCity):
-            raise wrong_answer(pending)
-        if action.city_id not in pending.options:
-            raise RuleViolation(
-                Reason.CITY_NOT_AVAILABLE,
-                f"city {action.city_id} is not one of the qualifying cities {list(pending.options)}",
-                city_id=str(action.city_id),
-            )
-        return take_city(state._replace(pending=None), pending.seat, action.city_id, events)
-
-    def choices(self, state: GameState) -> list[Action]:
-        assert state.pending is not None
-        return [ChooseCity(city_id) for city_id in state.pending.options]
+# End of turn: at most one city, chosen by the player when several qualify.
+CLAIM_CITY: Final = AwardOne(
+    DecisionKind.CHOOSE_CITY,
+    answer=ChooseCity,
+    qualifying=qualifying_cities,
+    award=take_city,
+    refused=Reason.CITY_NOT_AVAILABLE,
+    noun="city",
+)
 
 
 def holds_a_city(state: GameState, seat: int) -> bool:
@@ -191,7 +170,7 @@ def validate(state: GameState) -> None:
 MODULE: Final = Module(
     name=NAME,
     setup=setup,
-    end_of_turn=(ClaimCity(),),
+    end_of_turn=(CLAIM_CITY,),
     triggers_final_round=holds_a_city,
     rank=rank,
     validate=validate,

@@ -28,27 +28,41 @@ def generate(out_root: Path) -> list[Path]:
     """Run protoc on every proto of the package; returns the generated files, relative to out_root."""
     protos = sorted(str(path.relative_to(PROTO_ROOT)) for path in (PROTO_ROOT / PACKAGE_DIR).glob("*.proto"))
     plugin_dir = Path(sys.executable).parent
+    # gRPC stubs only for the files that define a service: the others would be empty modules.
+    services = [proto for proto in protos if "\nservice " in (PROTO_ROOT / proto).read_text()]
     command = [
         sys.executable,
         "-m",
         "grpc_tools.protoc",
         f"--proto_path={PROTO_ROOT}",
         f"--python_out={out_root}",
-        f"--grpc_python_out={out_root}",
         f"--plugin=protoc-gen-mypy={plugin_dir / 'protoc-gen-mypy'}",
-        f"--plugin=protoc-gen-mypy_grpc={plugin_dir / 'protoc-gen-mypy_grpc'}",
         f"--mypy_out={out_root}",
-        f"--mypy_grpc_out={out_root}",
         *protos,
     ]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    if result.returncode != 0:  # protoc's own chatter is shown only when it fails
-        sys.stderr.write(result.stdout + result.stderr)
-        raise SystemExit(result.returncode)
+    _protoc(command)
+    command = [
+        sys.executable,
+        "-m",
+        "grpc_tools.protoc",
+        f"--proto_path={PROTO_ROOT}",
+        f"--grpc_python_out={out_root}",
+        f"--plugin=protoc-gen-mypy_grpc={plugin_dir / 'protoc-gen-mypy_grpc'}",
+        f"--mypy_grpc_out={out_root}",
+        *services,
+    ]
+    _protoc(command)
     (out_root / "splendor" / "__init__.py").write_text('"""Generated splendor.v1 protobuf and gRPC stubs."""\n')
     (out_root / PACKAGE_DIR / "__init__.py").write_text("")
     (out_root / PACKAGE_DIR / "py.typed").write_text("")
     return sorted(path.relative_to(out_root) for path in (out_root / "splendor").rglob("*") if path.is_file())
+
+
+def _protoc(command: list[str]) -> None:
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:  # protoc's own chatter is shown only when it fails
+        sys.stderr.write(result.stdout + result.stderr)
+        raise SystemExit(result.returncode)
 
 
 def main() -> int:

@@ -87,11 +87,6 @@ CARDS_BY_DECK: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
-def card(card_id: int) -> Card:
-    """The card with this id (raises IndexError for an unknown id)."""
-    return CARDS[card_id]
-
-
 def is_known_card(card_id: int) -> bool:
     return 0 <= card_id < len(CARDS)
 

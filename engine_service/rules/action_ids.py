@@ -19,6 +19,14 @@ ReturnTokens ranks: the multisets of 1, then 2, then 3 tokens, each size in the 
 of ``combinations_with_replacement(range(6), size)``.
 | 360    | 10    | ChooseNoble         | the noble id |
 | 370    | 14    | ChooseCity          | the city id (the Cities module) |
+| 384    | 5     | TakeGem             | the colour (Trading Posts) |
+| 389    | 1     | Decline             | - (the Strongholds' conquest) |
+| 390    | 90    | PlaceStronghold, from the supply | the card id (Strongholds: base cards only) |
+| 480    | 90    | RemoveStronghold    | the card id |
+| 570    | 120   | PairCard            | the card id of the partner (the Orient) |
+| 690    | 120   | TakeFreeCard        | the card id |
+| 810    | 10    | ReserveNoble        | the noble id |
+| 820    | 8100  | PlaceStronghold, moved | ``90 * from_card_id + card_id`` |
 
 Colours: 0 white, 1 blue, 2 green, 3 red, 4 black, 5 gold.
 """
@@ -32,15 +40,22 @@ from .actions import (
     Action,
     ChooseCity,
     ChooseNoble,
+    Decline,
+    PairCard,
     Pass,
+    PlaceStronghold,
     PurchaseCard,
+    RemoveStronghold,
     ReserveCard,
     ReserveFromDeck,
+    ReserveNoble,
     ReturnTokens,
+    TakeFreeCard,
+    TakeGem,
     TakeGems,
     TakeTwoGems,
 )
-from .catalog import CARD_ID_SPACE, CITY_ID_SPACE, NOBLE_ID_SPACE
+from .catalog import BASE_CARDS, CARD_ID_SPACE, CITY_ID_SPACE, NOBLE_ID_SPACE
 from .colors import TOKEN_KINDS
 from .errors import Reason, RuleViolation
 
@@ -57,7 +72,16 @@ PASS: Final = PURCHASE + CARD_ID_SPACE
 RETURN_TOKENS: Final = PASS + 1
 CHOOSE_NOBLE: Final = RETURN_TOKENS + len(_RETURN_SETS)
 CHOOSE_CITY: Final = CHOOSE_NOBLE + NOBLE_ID_SPACE
-ACTION_ID_COUNT: Final = CHOOSE_CITY + CITY_ID_SPACE  # ids are 0 .. ACTION_ID_COUNT-1
+TAKE_GEM: Final = CHOOSE_CITY + CITY_ID_SPACE
+DECLINE: Final = TAKE_GEM + 5
+STRONGHOLD_CARDS: Final = len(BASE_CARDS)  # strongholds stand on base cards only
+PLACE_STRONGHOLD: Final = DECLINE + 1
+REMOVE_STRONGHOLD: Final = PLACE_STRONGHOLD + STRONGHOLD_CARDS
+PAIR_CARD: Final = REMOVE_STRONGHOLD + STRONGHOLD_CARDS
+TAKE_FREE_CARD: Final = PAIR_CARD + CARD_ID_SPACE
+RESERVE_NOBLE: Final = TAKE_FREE_CARD + CARD_ID_SPACE
+MOVE_STRONGHOLD: Final = RESERVE_NOBLE + NOBLE_ID_SPACE
+ACTION_ID_COUNT: Final = MOVE_STRONGHOLD + STRONGHOLD_CARDS * STRONGHOLD_CARDS  # ids are 0 .. ACTION_ID_COUNT-1
 
 _COLOR_SET_INDEX: Final = {colors: index for index, colors in enumerate(_COLOR_SETS)}
 _RETURN_SET_INDEX: Final = {
@@ -93,6 +117,23 @@ def action_id(action: Action) -> int:
         return CHOOSE_NOBLE + action.noble_id
     elif isinstance(action, ChooseCity) and 0 <= action.city_id < CITY_ID_SPACE:
         return CHOOSE_CITY + action.city_id
+    elif isinstance(action, TakeGem) and 0 <= action.color < 5:
+        return TAKE_GEM + action.color
+    elif isinstance(action, Decline):
+        return DECLINE
+    elif isinstance(action, PlaceStronghold) and 0 <= action.card_id < STRONGHOLD_CARDS:
+        if action.from_card_id is None:
+            return PLACE_STRONGHOLD + action.card_id
+        if 0 <= action.from_card_id < STRONGHOLD_CARDS:
+            return MOVE_STRONGHOLD + STRONGHOLD_CARDS * action.from_card_id + action.card_id
+    elif isinstance(action, RemoveStronghold) and 0 <= action.card_id < STRONGHOLD_CARDS:
+        return REMOVE_STRONGHOLD + action.card_id
+    elif isinstance(action, PairCard) and 0 <= action.card_id < CARD_ID_SPACE:
+        return PAIR_CARD + action.card_id
+    elif isinstance(action, TakeFreeCard) and 0 <= action.card_id < CARD_ID_SPACE:
+        return TAKE_FREE_CARD + action.card_id
+    elif isinstance(action, ReserveNoble) and 0 <= action.noble_id < NOBLE_ID_SPACE:
+        return RESERVE_NOBLE + action.noble_id
     raise RuleViolation(Reason.UNKNOWN_ACTION, f"{action!r} has no action id")
 
 
@@ -117,4 +158,21 @@ def action_from_id(value: int) -> Action:
         return ReturnTokens(tuple(combo.count(color) for color in range(TOKEN_KINDS)))
     if value < CHOOSE_CITY:
         return ChooseNoble(value - CHOOSE_NOBLE)
-    return ChooseCity(value - CHOOSE_CITY)
+    if value < TAKE_GEM:
+        return ChooseCity(value - CHOOSE_CITY)
+    if value < DECLINE:
+        return TakeGem(value - TAKE_GEM)
+    if value < PLACE_STRONGHOLD:
+        return Decline()
+    if value < REMOVE_STRONGHOLD:
+        return PlaceStronghold(value - PLACE_STRONGHOLD)
+    if value < PAIR_CARD:
+        return RemoveStronghold(value - REMOVE_STRONGHOLD)
+    if value < TAKE_FREE_CARD:
+        return PairCard(value - PAIR_CARD)
+    if value < RESERVE_NOBLE:
+        return TakeFreeCard(value - TAKE_FREE_CARD)
+    if value < MOVE_STRONGHOLD:
+        return ReserveNoble(value - RESERVE_NOBLE)
+    from_card_id, card_id = divmod(value - MOVE_STRONGHOLD, STRONGHOLD_CARDS)
+    return PlaceStronghold(card_id, from_card_id)

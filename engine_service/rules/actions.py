@@ -45,10 +45,16 @@ class PurchaseCard(NamedTuple):
 
     ``payment`` (six counts, gold last) is what to pay after bonuses; None lets
     the engine pay coloured tokens first and gold for the rest.
+
+    ``cards_spent`` (the Orient) are owned cards given up for this purchase: gold
+    cards spent as two gold each, and the bonus cards a sacrifice card discards.
+    None lets the engine choose (no gold card unless needed; the sacrifice the
+    rules force, cheapest in prestige first).
     """
 
     card_id: int
     payment: tuple[int, ...] | None = None
+    cards_spent: tuple[int, ...] | None = None
 
 
 @distinct_kind
@@ -77,6 +83,69 @@ class ChooseCity(NamedTuple):
     city_id: int
 
 
+@distinct_kind
+class Decline(NamedTuple):
+    """Answer to an optional decision (the Strongholds' CONQUER): do not take the option."""
+
+
+@distinct_kind
+class TakeGem(NamedTuple):
+    """Trading Posts: answer to TAKE_GEM, the colour of the gem a power grants."""
+
+    color: int
+
+
+@distinct_kind
+class PlaceStronghold(NamedTuple):
+    """Strongholds: answer to PLACE_STRONGHOLD, put one of your strongholds on a face-up card.
+
+    ``from_card_id`` None places one from your supply; a card id moves the one
+    standing on that card.
+    """
+
+    card_id: int
+    from_card_id: int | None = None
+
+
+@distinct_kind
+class RemoveStronghold(NamedTuple):
+    """Strongholds: answer to PLACE_STRONGHOLD, give back an opponent's stronghold standing on this card."""
+
+    card_id: int
+
+
+@distinct_kind
+class PairCard(NamedTuple):
+    """The Orient: answer to PAIR_CARD, the owned card the new paired card attaches to."""
+
+    card_id: int
+
+
+@distinct_kind
+class TakeFreeCard(NamedTuple):
+    """The Orient: answer to TAKE_FREE_CARD, the face-up card taken for free."""
+
+    card_id: int
+
+
+@distinct_kind
+class ReserveNoble(NamedTuple):
+    """The Orient: answer to RESERVE_NOBLE, the noble only you can now be visited by."""
+
+    noble_id: int
+
+
 MainAction = TakeGems | TakeTwoGems | ReserveCard | ReserveFromDeck | PurchaseCard | Pass
-DecisionAction = ReturnTokens | ChooseNoble | ChooseCity
+DecisionAction = (
+    ReturnTokens
+    | ChooseNoble
+    | ChooseCity
+    | Decline
+    | TakeGem
+    | PlaceStronghold
+    | RemoveStronghold
+    | PairCard
+    | TakeFreeCard
+    | ReserveNoble
+)
 Action = MainAction | DecisionAction

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, get_args
 
 from .actions import (
     Action,
-    ChooseCity,
-    ChooseNoble,
+    DecisionAction,
     Pass,
     PurchaseCard,
     ReserveCard,
     ReserveFromDeck,
-    ReturnTokens,
     TakeGems,
     TakeTwoGems,
 )
@@ -26,7 +24,7 @@ from .reserve import reserve_card, reserve_from_deck
 from .ruleset import Ruleset, ruleset_for
 from .state import EndReason, GameState
 
-DECISION_ACTIONS = (ReturnTokens, ChooseNoble, ChooseCity)
+DECISION_ACTIONS = get_args(DecisionAction)
 
 
 def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
@@ -58,11 +56,15 @@ def pass_turn(state: GameState, action: Pass, events: list[Event]) -> GameState:
     return state._replace(passes_in_a_row=state.passes_in_a_row + 1)
 
 
+def _purchase(state: GameState, action: PurchaseCard, events: list[Event]) -> GameState:
+    return purchase_card(state, action, events, ruleset_for(state).payment)
+
+
 # One handler per main action kind; each validates, then applies.
 _MAIN_ACTIONS: Final[dict[type, Callable[[GameState, Any, list[Event]], GameState]]] = {
     TakeGems: take_gems,
     TakeTwoGems: take_two_gems,
-    PurchaseCard: purchase_card,
+    PurchaseCard: _purchase,
     ReserveCard: reserve_card,
     ReserveFromDeck: reserve_from_deck,
     Pass: pass_turn,
@@ -81,7 +83,11 @@ def _main_action(state: GameState, action: Action, ruleset: Ruleset, events: lis
     if state.passes_in_a_row and type(action) is not Pass:
         state = state._replace(passes_in_a_row=0)
     state = handler(state, action, events)
-    return _run_steps(state, ruleset, 0, events)
+    for follow_up in ruleset.follow_ups:
+        state = follow_up.follow(state, action, events)  # type: ignore[arg-type]
+        if state.pending is not None:
+            return state
+    return _run_steps(state, ruleset, ruleset.refill_step, events)
 
 
 def _check_pass(state: GameState) -> None:

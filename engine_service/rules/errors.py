@@ -48,6 +48,13 @@ class Reason(Enum):
     RETURN_NOT_HELD = "RETURN_NOT_HELD"
     NOBLE_NOT_AVAILABLE = "NOBLE_NOT_AVAILABLE"
     CITY_NOT_AVAILABLE = "CITY_NOT_AVAILABLE"
+    # Module decisions and restrictions.
+    GEM_NOT_AVAILABLE = "GEM_NOT_AVAILABLE"  # Trading Posts: the chosen colour is not one of the options
+    CARD_OCCUPIED = "CARD_OCCUPIED"  # Strongholds: another player's stronghold stands on the card
+    STRONGHOLD_NOT_ALLOWED = "STRONGHOLD_NOT_ALLOWED"  # Strongholds: that placement, move or removal is not allowed
+    PAIRING_NOT_POSSIBLE = "PAIRING_NOT_POSSIBLE"  # the Orient: no owned card to pair with, or not that one
+    SACRIFICE_NOT_POSSIBLE = "SACRIFICE_NOT_POSSIBLE"  # the Orient: not the bonus cards a sacrifice card needs
+    CARDS_SPENT_INVALID = "CARDS_SPENT_INVALID"  # the Orient: cards_spent lists cards that cannot be given up
     # The action itself.
     UNKNOWN_ACTION = "UNKNOWN_ACTION"
     # A state that cannot arise in a game (sent by a client).

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .catalog import CARDS, CARDS_BY_DECK, NOBLES, is_known_card, is_known_noble
+from .catalog import CARDS, NOBLES, is_known_card, is_known_noble
 from .colors import GEM_COLORS, TOKEN_KINDS
 from .config import validate_config
 from .errors import Reason, RuleViolation
-from .game_setup import GEMS_PER_COLOR, GOLD_TOKENS, MARKET_SLOTS
+from .game_setup import GEMS_PER_COLOR, GOLD_TOKENS
 from .gems import MAX_TOKENS_TAKEN
 from .reserve import RESERVE_LIMIT
-from .ruleset import known_modules, ruleset_for
+from .ruleset import Ruleset, known_modules, ruleset_for
 from .state import DecisionKind, GameState, PlayerState
-from .turn import TOKEN_LIMIT, qualifying_nobles
+from .turn import TOKEN_LIMIT, AwardOne, qualifying_nobles
 
 
 def _fail(field: str, message: str) -> RuleViolation:
@@ -36,16 +36,17 @@ def validate_state(state: GameState) -> None:
             raise _fail(name, f"seat {seat} is out of range")
     if state.turn < 0 or not 0 <= state.passes_in_a_row <= num_players:
         raise _fail("turn", "turn and pass counters must be non-negative and passes at most one round")
-    if not _holdings_consistent(state):
+    ruleset = ruleset_for(state)
+    if not _holdings_consistent(state, ruleset):
         # Only to name the fault: these raise exactly where the one-pass test above failed.
         _check_tokens(state)
-        _check_cards(state)
+        _check_cards(state, ruleset)
         _check_nobles(state)
         for seat, player in enumerate(state.players):
-            _check_player(seat, player)
+            _check_player(state, ruleset, seat, player)
     _check_pending(state)
     _check_end(state)
-    for module in ruleset_for(state).modules:
+    for module in ruleset.modules:
         if module.validate is not None:
             module.validate(state)
 
@@ -56,11 +57,14 @@ _NOBLE_IDS = frozenset(range(len(NOBLES)))
 # A card's bonus colour and points as one integer: one byte per colour (a count of cards,
 # below 256), the points above them, so a sum over cards adds up every figure at once.
 _POINTS_SHIFT = 8 * len(GEM_COLORS)
-_CARD_FIGURES = tuple((1 << 8 * card.bonus) + (card.points << _POINTS_SHIFT) for card in CARDS)
+_CARD_FIGURES = tuple(
+    (card.bonus_count << 8 * card.bonus if card.bonus is not None else 0) + (card.points << _POINTS_SHIFT)
+    for card in CARDS
+)
 _NOBLE_FIGURES = tuple(noble.points << _POINTS_SHIFT for noble in NOBLES)
 
 
-def _holdings_consistent(state: GameState) -> bool:
+def _holdings_consistent(state: GameState, ruleset: Ruleset) -> bool:
     """True only if ``_check_tokens``, ``_check_cards``, ``_check_nobles`` and ``_check_player``
     would all pass. False may also mean an unusual valid state (an empty market slot), left
     to them.
@@ -71,16 +75,17 @@ def _holdings_consistent(state: GameState) -> bool:
     """
     decks = state.decks
     market = state.market
-    if len(decks) != len(_DECK_CARDS) or len(market) != len(_DECK_CARDS):
+    deck_cards = ruleset.deck_cards
+    if len(decks) != len(deck_cards) or len(market) != len(deck_cards):
         return False
     placed: list[int] = []
-    for deck_cards, pile, row in zip(_DECK_CARDS, decks, market):
+    for cards_of_deck, slots, pile, row in zip(deck_cards, ruleset.deck_slots, decks, market):
         cards = pile + row  # None (an empty slot) is in no deck
-        if len(row) != MARKET_SLOTS or not deck_cards.issuperset(cards):
+        if len(row) != slots or not cards_of_deck.issuperset(cards):
             if pile or None not in row:  # an empty slot beside a pile needs the refill rules
                 return False
             cards = tuple([card for card in row if card is not None])
-            if len(row) != MARKET_SLOTS or not deck_cards.issuperset(cards):
+            if len(row) != slots or not cards_of_deck.issuperset(cards):
                 return False
         placed += cards  # type: ignore[arg-type]  # no None left
     tokens = state.bank
@@ -95,8 +100,12 @@ def _holdings_consistent(state: GameState) -> bool:
         placed += reserved
         placed += player.purchased
         nobles += player.nobles
+    out_of_play = [module.out_of_play for module in ruleset.modules if module.out_of_play is not None]
+    for cards_out in out_of_play:
+        placed += cards_out(state)
     # Every card exactly once (so every id indexes the catalog), every noble at most once.
-    if len(placed) != len(_ALL_CARDS) or set(placed) != _ALL_CARDS:
+    all_cards = ruleset.all_cards
+    if len(placed) != len(all_cards) or set(placed) != all_cards:
         return False
     num_players = state.config.num_players
     if len(nobles) > num_players + 1 or len(set(nobles)) != len(nobles) or not _NOBLE_IDS.issuperset(nobles):
@@ -113,10 +122,17 @@ def _holdings_consistent(state: GameState) -> bool:
     )
     if len(state.bank) != TOKEN_KINDS or min(tokens) < 0 or totals != _TOKEN_TOTALS.get(num_players):
         return False
-    for player in players:
+    extras = [module.extra_holdings for module in ruleset.modules if module.extra_holdings is not None]
+    for seat, player in enumerate(players):
         figures = sum(map(_CARD_FIGURES.__getitem__, player.purchased))
         if player.nobles:
             figures += sum(map(_NOBLE_FIGURES.__getitem__, player.nobles))
+        for extra in extras:
+            extra_bonuses, extra_prestige = extra(state, seat)
+            if min(extra_bonuses) < 0 or extra_prestige < 0:
+                return False
+            figures += extra_prestige << _POINTS_SHIFT
+            figures += sum(count << 8 * color for color, count in enumerate(extra_bonuses))
         bonuses = tuple(figures.to_bytes(8, "little")[: len(GEM_COLORS)])
         if figures >> _POINTS_SHIFT != player.prestige or bonuses != player.bonuses:
             return False
@@ -136,38 +152,45 @@ def _check_tokens(state: GameState) -> None:
         raise _fail("bank", f"bank and players hold {totals} tokens in all; a game has {expected}")
 
 
-_DECK_CARDS = tuple(frozenset(ids) for ids in CARDS_BY_DECK)
-_ALL_CARDS = frozenset(range(len(CARDS)))
-
-
-def _check_cards(state: GameState) -> None:
+def _check_cards(state: GameState, ruleset: Ruleset) -> None:
+    deck_cards = ruleset.deck_cards
     if len(state.decks) != len(state.market):
         raise _fail("market", "one market row per deck")
-    if len(state.decks) != len(_DECK_CARDS):  # the base game's three; module decks come with their module
-        raise _fail("decks", f"{len(state.decks)} decks: this game has {len(_DECK_CARDS)}")
+    if len(state.decks) != len(deck_cards):  # the base game's three; module decks come with their module
+        raise _fail("decks", f"{len(state.decks)} decks: this game has {len(deck_cards)}")
     placed: list[int] = []
     for deck, (pile, row) in enumerate(zip(state.decks, state.market)):
-        if len(row) != MARKET_SLOTS:
-            raise _fail(f"market[{deck}]", f"a market row has {MARKET_SLOTS} slots")
+        slots = ruleset.deck_slots[deck]
+        if len(row) != slots:
+            raise _fail(f"market[{deck}]", f"market row {deck} has {slots} slots")
         cards = pile + tuple([card for card in row if card is not None])
-        if not _DECK_CARDS[deck].issuperset(cards):
+        if not deck_cards[deck].issuperset(cards):
             bad = next(c for c in cards if not is_known_card(c) or CARDS[c].deck != deck)
             raise _fail(f"decks[{deck}]", f"card {bad} does not belong to deck {deck}")
         placed += cards
         if pile and None in row and not _refill_pending(state):
             raise _fail(f"market[{deck}]", "an empty market slot while its deck still has cards")
+    all_cards = ruleset.all_cards
     for seat, player in enumerate(state.players):
         held = player.reserved + player.purchased
-        if not _ALL_CARDS.issuperset(held):
-            bad = next(c for c in held if not is_known_card(c))
-            raise _fail(f"players[{seat}]", f"unknown card {bad}")
+        if not all_cards.issuperset(held):
+            bad = next(c for c in held if c not in all_cards)
+            raise _fail(
+                f"players[{seat}]", f"card {bad} is not in this game" if is_known_card(bad) else f"unknown card {bad}"
+            )
         placed += held
-    if len(placed) != len(_ALL_CARDS) or len(set(placed)) != len(placed):
+    for module in ruleset.modules:
+        if module.out_of_play is not None:
+            cards_out = module.out_of_play(state)
+            if not all_cards.issuperset(cards_out):
+                raise _fail(module.name, "a card out of play is not in this game")
+            placed += cards_out
+    if len(placed) != len(all_cards) or len(set(placed)) != len(placed):
         seen = Counter(placed)
         duplicated = sorted(card_id for card_id, count in seen.items() if count > 1)
         if duplicated:
             raise _fail("decks", f"card {duplicated[0]} is in two places")
-        missing = sorted(_ALL_CARDS - set(seen))
+        missing = sorted(all_cards - set(seen))
         raise _fail("decks", f"card {missing[0]} is nowhere")
 
 
@@ -191,20 +214,27 @@ def _check_nobles(state: GameState) -> None:
         raise _fail("nobles", "more nobles than the game deals")
 
 
-def _check_player(seat: int, player: PlayerState) -> None:
+def _check_player(state: GameState, ruleset: Ruleset, seat: int, player: PlayerState) -> None:
     field = f"players[{seat}]"
     if len(player.reserved) > RESERVE_LIMIT or len(player.reserved_blind) != len(player.reserved):
         raise _fail(f"{field}.reserved", f"at most {RESERVE_LIMIT} reserved cards, each marked blind or not")
     bonuses = [0] * 5
     prestige = 0
     for card_id in player.purchased:
-        bonuses[CARDS[card_id].bonus] += 1
-        prestige += CARDS[card_id].points
+        card = CARDS[card_id]
+        if card.bonus is not None:
+            bonuses[card.bonus] += card.bonus_count
+        prestige += card.points
     prestige += sum(NOBLES[noble].points for noble in player.nobles)
+    for module in ruleset.modules:
+        if module.extra_holdings is not None:
+            extra_bonuses, extra_prestige = module.extra_holdings(state, seat)
+            bonuses = [have + extra for have, extra in zip(bonuses, extra_bonuses)]
+            prestige += extra_prestige
     if tuple(bonuses) != tuple(player.bonuses):
         raise _fail(f"{field}.bonuses", "bonuses do not match the purchased cards")
     if prestige != player.prestige:
-        raise _fail(f"{field}.prestige", "prestige does not match the purchased cards and nobles")
+        raise _fail(f"{field}.prestige", "prestige does not match the purchased cards, nobles and module powers")
 
 
 def _check_pending(state: GameState) -> None:
@@ -222,10 +252,14 @@ def _check_pending(state: GameState) -> None:
         excess = sum(state.players[pending.seat].tokens) - TOKEN_LIMIT
         if pending.amount != excess or not 0 < excess <= MAX_TOKENS_TAKEN or over_limit != [pending.seat]:
             raise _fail("pending.amount", "the tokens to return must be the excess over ten")
+    elif over_limit and over_limit != [pending.seat]:
+        raise _fail(
+            f"players[{over_limit[0]}].tokens", f"more than {TOKEN_LIMIT} tokens outside the acting seat's turn"
+        )
     elif pending.kind == DecisionKind.CHOOSE_NOBLE:
-        if over_limit:
-            raise _fail("pending", "tokens are returned before a noble is chosen")
-        if len(pending.options) < 2 or set(pending.options) != set(qualifying_nobles(state, pending.seat)):
+        noble_visit = ruleset_for(state).noble_visit
+        qualifying = noble_visit.qualifying if isinstance(noble_visit, AwardOne) else qualifying_nobles
+        if len(pending.options) < 2 or set(pending.options) != set(qualifying(state, pending.seat)):
             raise _fail("pending.options", "the noble options must be the two or more qualifying nobles")
     elif pending.kind not in ruleset_for(state).decision_steps:
         raise _fail("pending.kind", f"no decision {pending.kind.name} in this game")

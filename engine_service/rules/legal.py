@@ -62,6 +62,11 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         actions.extend(_RESERVE[card_id] for card_id in candidates)
         actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
     candidates.extend(player.reserved)
+    if ruleset.payment is not None:
+        can_afford = ruleset.payment.can_afford
+        seat = state.seat
+        actions.extend(_PURCHASE[card_id] for card_id in candidates if can_afford(state, seat, card_id))
+        return _filtered(state, ruleset, actions)
     for card_id in candidates:
         c0, c1, c2, c3, c4 = _COSTS[card_id]
         missing = (

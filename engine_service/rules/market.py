@@ -9,7 +9,10 @@ from .state import GameState
 
 def find_in_market(state: GameState, card_id: int) -> int | None:
     """The market slot holding this card, or None."""
-    row = state.market[CARDS[card_id].deck]
+    deck = CARDS[card_id].deck
+    if deck >= len(state.market):  # a module's card in a game without that module
+        return None
+    row = state.market[deck]
     for slot, slot_card in enumerate(row):
         if slot_card == card_id:
             return slot

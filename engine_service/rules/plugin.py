@@ -3,22 +3,67 @@
 A module never adds branches to the base turn; it supplies some of these:
 
 * ``setup``: change the freshly dealt game (add decks or tiles, remove the nobles...);
+* ``decks``: the extra decks it deals (the Orient), with their face-up slots;
 * ``check_main_action``: refuse a main action the module forbids (raise ``RuleViolation``);
 * ``extra_main_actions``: main actions the module adds to the legal list;
-* ``after_purchase``: steps run after the main action, before the market is refilled;
-* ``end_of_turn``: steps run after the noble visit, in the order listed;
+* ``payment``: replaces what a purchase may cost and how it is paid;
+* ``after_main_action``: a step told which main action was just taken; it runs
+  before the market is refilled and may ask decisions (answered through it);
+* ``noble_visit``: replaces the base noble-visit step;
+* ``end_of_turn``: steps run after the noble visit, before tokens above ten are returned;
 * ``triggers_final_round`` and ``rank``: replace the base end condition and ranking;
+* ``extra_holdings``: bonuses and prestige a seat owns beyond its cards and nobles;
+* ``out_of_play``: cards the module took out of the game (the Orient's discards);
 * ``validate``: checks of the module's own part of a state sent by a client.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
-from .actions import MainAction
+from .actions import MainAction, PurchaseCard
+from .events import Event
 from .state import GameState, Standing
 from .turn import TurnStep
+
+
+class FollowUp(TurnStep, Protocol):
+    """A turn step that also hears the main action, right after it is applied."""
+
+    def follow(self, state: GameState, action: MainAction, events: list[Event]) -> GameState:
+        """React to the main action just taken; set ``pending`` to ask a decision."""
+        ...
+
+
+class Price(NamedTuple):
+    """What a purchase costs its buyer."""
+
+    tokens: tuple[int, ...]  # six counts handed to the bank, gold last
+    cards: tuple[int, ...] = ()  # owned cards given up (the Orient: gold cards, sacrificed bonus cards)
+
+
+class PaymentRules(NamedTuple):
+    """How purchases are paid when a module changes it (Trading Posts power 3, the Orient).
+
+    ``can_afford(state, seat, card_id)`` tells whether the seat can buy the card at all
+    (legality restrictions such as the Orient's pairing belong to ``check_main_action``).
+    ``price(state, seat, action)`` checks the action's payment (its default when None)
+    and returns the price, raising ``RuleViolation`` (CANNOT_AFFORD, PAYMENT_INVALID...).
+    ``give_up(state, seat, price, events)`` applies the card part of the price; the
+    purchase itself moves the tokens and the bought card.
+    """
+
+    can_afford: Callable[[GameState, int, int], bool]
+    price: Callable[[GameState, int, PurchaseCard], Price]
+    give_up: Callable[[GameState, int, Price, list[Event]], GameState]
+
+
+class DeckSpec(NamedTuple):
+    """An extra deck a module deals, with its market row."""
+
+    deck: int  # its id, following the base decks
+    slots: int  # face-up cards beside the base ones
 
 
 class Module(NamedTuple):
@@ -26,10 +71,15 @@ class Module(NamedTuple):
 
     name: str
     setup: Callable[[GameState], GameState] | None = None
+    decks: tuple[DeckSpec, ...] = ()
     check_main_action: Callable[[GameState, MainAction], None] | None = None
     extra_main_actions: Callable[[GameState], list[MainAction]] | None = None
-    after_purchase: tuple[TurnStep, ...] = ()
+    payment: PaymentRules | None = None
+    after_main_action: FollowUp | None = None
+    noble_visit: TurnStep | None = None
     end_of_turn: tuple[TurnStep, ...] = ()
     triggers_final_round: Callable[[GameState, int], bool] | None = None
     rank: Callable[[GameState], tuple[Standing, ...]] | None = None
+    extra_holdings: Callable[[GameState, int], tuple[tuple[int, ...], int]] | None = None
+    out_of_play: Callable[[GameState], tuple[int, ...]] | None = None
     validate: Callable[[GameState], None] | None = None

@@ -8,13 +8,17 @@ from .errors import Reason, RuleViolation
 from .events import CardPurchased, CardSource, Event
 from .market import find_in_market, remove_from_market
 from .payment import amount_due, can_afford, check_payment, default_payment, shortfall
+from .plugin import PaymentRules, Price
 from .state import GameState, add_tokens, sub_tokens, with_player
 
 
-def resolve_purchase(state: GameState, action: PurchaseCard) -> tuple[int | None, tuple[int, ...]]:
-    """Where the card comes from (market slot, or None for the reserve) and the payment.
+def resolve_purchase(
+    state: GameState, action: PurchaseCard, payment_rules: PaymentRules | None = None
+) -> tuple[int | None, Price]:
+    """Where the card comes from (market slot, or None for the reserve) and its price.
 
-    Raises if the purchase is illegal.
+    ``payment_rules`` are a module's, None for the base game's. Raises if the
+    purchase is illegal.
     """
     card_id = action.card_id
     if not is_known_card(card_id):
@@ -29,6 +33,10 @@ def resolve_purchase(state: GameState, action: PurchaseCard) -> tuple[int | None
                 f"card {card_id} is neither face up in the market nor reserved by the player",
                 card_id=str(card_id),
             )
+    if payment_rules is not None:
+        return slot, payment_rules.price(state, state.seat, action)
+    if action.cards_spent:
+        raise RuleViolation(Reason.CARDS_SPENT_INVALID, "only Orient games spend cards on a purchase")
     cost = CARDS[card_id].cost
     if not can_afford(player, cost):
         missing = shortfall(amount_due(cost, player.bonuses), player.tokens) - player.tokens[-1]
@@ -39,18 +47,28 @@ def resolve_purchase(state: GameState, action: PurchaseCard) -> tuple[int | None
             missing=str(missing),
         )
     if action.payment is None:
-        return slot, default_payment(player, cost)
+        return slot, Price(default_payment(player, cost))
     check_payment(player, cost, action.payment)
-    return slot, tuple(action.payment)
+    return slot, Price(tuple(action.payment))
 
 
-def purchase_card(state: GameState, action: PurchaseCard, events: list[Event]) -> GameState:
-    slot, payment = resolve_purchase(state, action)
+def purchase_card(
+    state: GameState, action: PurchaseCard, events: list[Event], payment_rules: PaymentRules | None = None
+) -> GameState:
+    """Buy a card for the seat to play (validated first; see ``resolve_purchase``)."""
+    slot, price = resolve_purchase(state, action, payment_rules)
     seat = state.seat
+    if price.cards:
+        assert payment_rules is not None
+        state = payment_rules.give_up(state, seat, price, events)
+    payment = price.tokens
     card = CARDS[action.card_id]
     player = state.players[seat]
-    bonuses = list(player.bonuses)
-    bonuses[card.bonus] += 1
+    bonuses = player.bonuses
+    if card.bonus is not None:
+        added = list(bonuses)
+        added[card.bonus] += card.bonus_count
+        bonuses = tuple(added)
     reserved = player.reserved
     reserved_blind = player.reserved_blind
     market = state.market
@@ -64,7 +82,7 @@ def purchase_card(state: GameState, action: PurchaseCard, events: list[Event]) -
         market = remove_from_market(market, state.decks, card.deck, slot, events)
     player = player._replace(
         tokens=sub_tokens(player.tokens, payment),
-        bonuses=tuple(bonuses),
+        bonuses=bonuses,
         prestige=player.prestige + card.points,
         purchased=player.purchased + (card.id,),
         reserved=reserved,

@@ -1,9 +1,11 @@
 """The rules in force for a game: the base game plus its enabled modules (see ``plugin.py``).
 
-The turn pipeline is built once per set of modules: the modules' ``after_purchase``
-steps, the market refill, the token return, the noble visit, then the modules'
-``end_of_turn`` steps. The end condition and the ranking are the base ones unless
-a module replaces them.
+The turn pipeline is built once per set of modules, in the order of the rules
+README's end-of-turn decision: the modules' ``after_main_action`` steps (before
+the market refill), the refill, the noble visit (or a module's replacement),
+the modules' ``end_of_turn`` steps, then the return of tokens above ten. The
+end condition, the ranking and the payment rules are the base ones unless a
+module replaces them.
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from .catalog import BASE_DECKS, CARDS_BY_DECK
 from .ending import rank_by_prestige, reached_prestige_goal
 from .modules import MODULES
-from .plugin import Module
+from .plugin import FollowUp, Module, PaymentRules
 from .state import DecisionKind, GameState, Standing
 from .turn import VISIT_NOBLE, RefillMarket, ReturnExcessTokens, TurnStep
+
+BASE_MARKET_SLOTS = 4
 
 
 class Ruleset(NamedTuple):
@@ -23,8 +28,14 @@ class Ruleset(NamedTuple):
     steps: tuple[TurnStep, ...]
     decision_steps: dict[DecisionKind, int]  # which step asks each kind of decision
     refill_step: int  # index of the market refill among the steps
+    follow_ups: tuple[FollowUp, ...]  # steps told the main action (the first steps of the pipeline)
+    noble_visit: TurnStep
+    payment: PaymentRules | None  # None: the base payment rules
     triggers_final_round: Callable[[GameState, int], bool]
     rank: Callable[[GameState], tuple[Standing, ...]]
+    deck_slots: tuple[int, ...]  # face-up slots per deck (and market row)
+    deck_cards: tuple[frozenset[int], ...]  # the cards of each deck
+    all_cards: frozenset[int]  # every card in play in this game
 
 
 def known_modules() -> frozenset[str]:
@@ -33,17 +44,47 @@ def known_modules() -> frozenset[str]:
 
 def _build(module_names: frozenset[str]) -> Ruleset:
     modules = tuple(MODULES[name] for name in sorted(module_names))
-    steps: list[TurnStep] = [step for module in modules for step in module.after_purchase]
-    refill_step = len(steps)
-    steps += [RefillMarket(), ReturnExcessTokens(), VISIT_NOBLE]
-    steps += [step for module in modules for step in module.end_of_turn]
-    decision_steps = {step.decision: index for index, step in enumerate(steps) if step.decision is not None}
+    follow_ups = tuple(module.after_main_action for module in modules if module.after_main_action is not None)
+    noble_visit: TurnStep = VISIT_NOBLE
+    payment: PaymentRules | None = None
     triggers: Callable[[GameState, int], bool] = reached_prestige_goal
     rank: Callable[[GameState], tuple[Standing, ...]] = rank_by_prestige
+    deck_slots = [BASE_MARKET_SLOTS] * len(BASE_DECKS)
     for module in modules:
+        noble_visit = module.noble_visit or noble_visit
+        payment = module.payment or payment
         triggers = module.triggers_final_round or triggers
         rank = module.rank or rank
-    return Ruleset(modules, tuple(steps), decision_steps, refill_step, triggers, rank)
+        for spec in module.decks:
+            if spec.deck != len(deck_slots):
+                raise ValueError(f"module {module.name}: deck {spec.deck} does not follow deck {len(deck_slots) - 1}")
+            deck_slots.append(spec.slots)
+    steps: list[TurnStep] = list(follow_ups)
+    refill_step = len(steps)
+    steps += [RefillMarket(), noble_visit]
+    steps += [step for module in modules for step in module.end_of_turn]
+    steps.append(ReturnExcessTokens())
+    decision_steps: dict[DecisionKind, int] = {}
+    for index, step in enumerate(steps):
+        for kind in step.decisions:
+            if kind in decision_steps:
+                raise ValueError(f"two steps ask {kind.name}")
+            decision_steps[kind] = index
+    deck_cards = tuple(frozenset(CARDS_BY_DECK[deck]) for deck in range(len(deck_slots)))
+    return Ruleset(
+        modules=modules,
+        steps=tuple(steps),
+        decision_steps=decision_steps,
+        refill_step=refill_step,
+        follow_ups=follow_ups,
+        noble_visit=noble_visit,
+        payment=payment,
+        triggers_final_round=triggers,
+        rank=rank,
+        deck_slots=tuple(deck_slots),
+        deck_cards=deck_cards,
+        all_cards=frozenset().union(*deck_cards),
+    )
 
 
 _CACHE: dict[frozenset[str], Ruleset] = {}

@@ -16,6 +16,9 @@ from .config import GameConfig
 
 if TYPE_CHECKING:
     from .modules.cities import CitiesState
+    from .modules.orient import OrientState
+    from .modules.strongholds import StrongholdsState
+    from .modules.trading_posts import TradingPostsState
 
 
 class DecisionKind(IntEnum):
@@ -24,6 +27,12 @@ class DecisionKind(IntEnum):
     RETURN_TOKENS = 1  # over ten tokens: choose which to return
     CHOOSE_NOBLE = 2  # several nobles qualify: choose the one that visits
     CHOOSE_CITY = 3  # the Cities: several cities qualify, choose the one to take
+    TAKE_GEM = 4  # Trading Posts powers 1 and 2: choose the colour of the gem granted (options: colours)
+    PLACE_STRONGHOLD = 5  # Strongholds, after a purchase: place or move one of yours, or remove another's
+    CONQUER = 6  # Strongholds: buy the card your three strongholds stand on, or decline (options: that card)
+    PAIR_CARD = 7  # the Orient: choose the owned card a paired card attaches to (options: card ids)
+    TAKE_FREE_CARD = 8  # the Orient: choose a face-up card to take for free (options: card ids)
+    RESERVE_NOBLE = 9  # the Orient: choose the noble to reserve (options: noble ids)
 
 
 class EndReason(Enum):
@@ -87,6 +96,9 @@ class GameState(NamedTuple):
     ranking: tuple[Standing, ...]  # best first; empty until the game ends
     # Module states, None when the module is not in play. New fields go last, default None.
     cities: CitiesState | None = None
+    trading_posts: TradingPostsState | None = None
+    strongholds: StrongholdsState | None = None
+    orient: OrientState | None = None
 
     @property
     def round(self) -> int:

@@ -6,8 +6,8 @@ action is handed to that step's ``resolve`` and the pipeline goes on with the
 next step. The last stage, ``close_turn``, checks the end of the game and passes
 the turn on.
 
-Base steps, in order: refill the market, return tokens above ten, one noble visit.
-Modules insert their own steps at named points (see ``ruleset.py``).
+Base steps, in order: refill the market, one noble visit, return tokens above
+ten. Modules insert their own steps at named points (see ``ruleset.py``).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ class TurnStep(Protocol):
     """One step of the end of a turn."""
 
     @property
-    def decision(self) -> DecisionKind | None:
-        """The kind of choice this step may ask for."""
+    def decisions(self) -> tuple[DecisionKind, ...]:
+        """The kinds of choice this step may ask for (each kind belongs to one step)."""
         ...
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
@@ -58,7 +58,7 @@ def ask(state: GameState, decision: PendingDecision, events: list[Event]) -> Gam
 class RefillMarket:
     """Turn up new cards into the slots emptied this turn, once the purchase is fully resolved."""
 
-    decision = None
+    decisions = ()
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         return refill_market(state, events)
@@ -73,7 +73,7 @@ class RefillMarket:
 class ReturnExcessTokens:
     """A player holding more than ten tokens returns the excess, of their choice."""
 
-    decision = DecisionKind.RETURN_TOKENS
+    decisions = (DecisionKind.RETURN_TOKENS,)
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         seat = state.seat
@@ -155,16 +155,17 @@ class AwardOne:
         noun: str,
     ) -> None:
         self.decision = decision
+        self.decisions = (decision,)
         self._answer = answer
         self._answer_type = type(answer(0))
-        self._qualifying = qualifying
+        self.qualifying = qualifying
         self._award = award
         self._refused = refused
         self._noun = noun
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         seat = state.seat
-        qualifying = self._qualifying(state, seat)
+        qualifying = self.qualifying(state, seat)
         if not qualifying:
             return state
         if len(qualifying) == 1:

@@ -30,7 +30,9 @@ from tests.rules.helpers import tokens
 
 def test_action_id_count_is_pinned() -> None:
     # Base game ranges (370 ids), then the Cities module's ChooseCity (14). Modules only append.
-    assert ACTION_ID_COUNT == 10 + 10 + 5 + 5 + 120 + 6 + 120 + 1 + 83 + 10 + 14 == 384
+    base = 10 + 10 + 5 + 5 + 120 + 6 + 120 + 1 + 83 + 10
+    modules = 14 + 5 + 1 + 90 + 90 + 120 + 120 + 10 + 90 * 90  # cities, trading posts, strongholds, orient
+    assert ACTION_ID_COUNT == base + modules == 8920
 
 
 def test_base_action_ids_never_move() -> None:

@@ -135,8 +135,9 @@ def test_nobles_visit_only_the_seat_whose_turn_ends() -> None:
     assert of_type(events, NobleVisited) == [NobleVisited(1, WB)]
 
 
-def test_token_return_comes_before_the_noble_choice() -> None:
-    """Three nobles qualify at once; one visits; two turns later both others still qualify and tokens exceed ten."""
+def test_end_of_turn_order_noble_choice_comes_before_the_token_return() -> None:
+    """Rules README decision 8: the noble visit, then tokens above ten. Three nobles qualify at once;
+    one visits; two turns later both others still qualify and tokens exceed ten."""
     state = position(
         2,
         table_nobles=(WB, BG, WBG),
@@ -149,12 +150,13 @@ def test_token_return_comes_before_the_noble_choice() -> None:
     state, _ = play(state, ChooseNoble(WBG), TakeGems((0, 1, 2)))
     assert state.seat == 0 and sum(state.players[0].tokens) == 8
     state, events = play(state, TakeGems((2, 3, 4)))
+    assert [e.kind for e in of_type(events, DecisionRequired)] == [DecisionKind.CHOOSE_NOBLE]
+    assert set(state.pending.options) == {WB, BG}
+    assert sum(state.players[0].tokens) == 11
+    state, events = play(state, ChooseNoble(WB))
+    assert of_type(events, NobleVisited) == [NobleVisited(0, WB)]
     assert [e.kind for e in of_type(events, DecisionRequired)] == [DecisionKind.RETURN_TOKENS]
     assert state.pending.amount == 1
     state, events = play(state, ReturnTokens(tokens(green=1)))
-    assert [e.kind for e in of_type(events, DecisionRequired)] == [DecisionKind.CHOOSE_NOBLE]
-    assert set(state.pending.options) == {WB, BG}
-    assert sum(state.players[0].tokens) == 10
-    state, events = play(state, ChooseNoble(WB))
-    assert of_type(events, NobleVisited) == [NobleVisited(0, WB)] and state.seat == 1
+    assert sum(state.players[0].tokens) == 10 and state.seat == 1
     assert state.players[0].nobles == (WBG, WB) and state.nobles == (BG,)

@@ -35,6 +35,7 @@ from engine_service.rules import (
     validate_state,
     view_for,
 )
+from engine_service.rules.catalog import BASE_CARDS
 from tests.rules.helpers import GEMS_PER_COLOR, card_ids_shown, hidden_from
 
 PROPERTY_SETTINGS = settings(max_examples=30, deadline=None)
@@ -82,7 +83,7 @@ def test_tokens_and_cards_are_conserved_after_every_step(players: int, seed: int
         assert _token_totals(after) == (gems,) * 5 + (5,)
         assert all(count >= 0 for count in after.bank)
         assert all(count >= 0 for player in after.players for count in player.tokens)
-        assert sorted(_all_cards(after)) == list(range(len(CARDS)))
+        assert sorted(_all_cards(after)) == list(range(len(BASE_CARDS)))
         for player in after.players:
             assert len(player.reserved) <= 3
             if after.pending is None:

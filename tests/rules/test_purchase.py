@@ -124,7 +124,7 @@ def test_purchase_card_in_a_deck_is_card_not_available() -> None:
     refused(state, PurchaseCard(THREE_BLUE), Reason.CARD_NOT_AVAILABLE)
 
 
-@pytest.mark.parametrize("card", [-1, 90, 119, 500])
+@pytest.mark.parametrize("card", [-1, 120, 500])
 def test_purchase_unknown_card_is_unknown_card(card: int) -> None:
     refused(position(2), PurchaseCard(card), Reason.UNKNOWN_CARD)
 
@@ -193,3 +193,8 @@ def test_gold_makes_a_card_affordable() -> None:
     assert legal(state, PurchaseCard(THREE_BLUE))
     after, _ = play(state, PurchaseCard(THREE_BLUE))
     assert after.players[0].tokens == tokens()
+
+
+@pytest.mark.parametrize("card", [90, 119])
+def test_purchase_orient_card_in_a_base_game_is_card_not_available(card: int) -> None:
+    refused(position(2), PurchaseCard(card), Reason.CARD_NOT_AVAILABLE)

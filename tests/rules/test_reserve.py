@@ -95,7 +95,7 @@ def test_blind_reserve_from_an_unknown_deck_is_unknown_deck(deck: int) -> None:
     refused(position(2), ReserveFromDeck(deck), Reason.UNKNOWN_DECK)
 
 
-@pytest.mark.parametrize("card", [-1, 90, 100, 1000])
+@pytest.mark.parametrize("card", [-1, 120, 1000])
 def test_reserve_unknown_card_is_unknown_card(card: int) -> None:
     refused(position(2), ReserveCard(card), Reason.UNKNOWN_CARD)
 
@@ -115,3 +115,8 @@ def test_reserve_face_up_card_when_its_deck_is_empty_leaves_the_slot_empty() -> 
     assert of_type(events, MarketSlotEmptied) == [MarketSlotEmptied(2, 3)]
     assert of_type(events, CardRevealed) == []
     assert not legal(after, ReserveCard(card))
+
+
+@pytest.mark.parametrize("card", [90, 100])
+def test_reserve_orient_card_in_a_base_game_is_card_not_available(card: int) -> None:
+    refused(position(2), ReserveCard(card), Reason.CARD_NOT_AVAILABLE)

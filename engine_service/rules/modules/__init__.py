@@ -9,8 +9,11 @@ from __future__ import annotations
 from typing import Final
 
 from ..plugin import Module
-from . import cities
+from . import cities, orient, strongholds, trading_posts
 
 MODULES: Final[dict[str, Module]] = {
     cities.NAME: cities.MODULE,
+    trading_posts.NAME: trading_posts.MODULE,
+    strongholds.NAME: strongholds.MODULE,
+    orient.NAME: orient.MODULE,
 }

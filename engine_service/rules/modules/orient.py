@@ -14,7 +14,7 @@ class OrientState(NamedTuple):
 
     pairs: tuple[tuple[tuple[int, int], ...], ...]  # per seat, (paired card, the owned card it is attached to)
     reserved_nobles: tuple[tuple[int, ...], ...]  # per seat, nobles only that seat can be visited by
-    discarded: tuple[int, ...]  # cards back in the box: spent gold cards, sacrificed bonus cards
+    discarded: tuple[tuple[int, ...], ...]  # per seat, its cards back in the box: spent gold cards, sacrificed cards
 
 
 MODULE: Final = Module(name=NAME)

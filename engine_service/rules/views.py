@@ -12,6 +12,9 @@ from typing import NamedTuple
 from .catalog import CARDS
 from .events import CardReserved, Event
 from .modules.cities import CitiesState
+from .modules.orient import OrientState
+from .modules.strongholds import StrongholdsState
+from .modules.trading_posts import TradingPostsState
 from .state import EndReason, GameState, PendingDecision, Standing
 
 SPECTATOR = None
@@ -51,6 +54,9 @@ class GameView(NamedTuple):
     end_reason: EndReason | None
     ranking: tuple[Standing, ...]
     cities: CitiesState | None = None  # public
+    trading_posts: TradingPostsState | None = None  # public
+    strongholds: StrongholdsState | None = None  # public
+    orient: OrientState | None = None  # public
 
 
 def view_for(state: GameState, viewer: int | None) -> GameView:
@@ -84,6 +90,9 @@ def view_for(state: GameState, viewer: int | None) -> GameView:
         end_reason=state.end_reason,
         ranking=state.ranking,
         cities=state.cities,
+        trading_posts=state.trading_posts,
+        strongholds=state.strongholds,
+        orient=state.orient,
     )
 
 

@@ -3,9 +3,12 @@
 Conventions of the contract:
 
 * colours: proto ``Color`` value = core colour index + 1 (``COLOR_UNSPECIFIED`` is never valid);
+  the colours of a TAKE_GEM decision travel in ``colors``, not in the id ``options``;
 * modules: proto ``MODULE_TRADING_POSTS`` <-> core name ``"trading_posts"``;
 * enums shared by name (``DecisionKind``, ``EndReason``, ``CardSource``), never by number;
-* derived output-only fields (``round``, ``winners``) are filled on output and ignored on input.
+* derived output-only fields (``round``, ``winners``) are filled on output and ignored on input;
+* a module's state (``cities``, ``trading_posts``, ``strongholds``, ``orient``: the core's names)
+  is present exactly when its module is enabled, with one entry per seat in each per-seat list.
 
 Incoming messages are untrusted: anything the core cannot represent raises a
 ``RuleViolation`` (``INVALID_STATE`` with the offending ``field`` relative to the
@@ -24,7 +27,17 @@ from collections.abc import Sequence
 from typing import Final
 
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer, RepeatedScalarFieldContainer
-from splendor.v1 import actions_pb2, cities_pb2, common_pb2, config_pb2, state_pb2, view_pb2
+from splendor.v1 import (
+    actions_pb2,
+    cities_pb2,
+    common_pb2,
+    config_pb2,
+    orient_pb2,
+    state_pb2,
+    strongholds_pb2,
+    trading_posts_pb2,
+    view_pb2,
+)
 
 from engine_service.rules import (
     CARDS,
@@ -52,8 +65,20 @@ from engine_service.rules import (
     validate_state,
 )
 from engine_service.rules.action_ids import MAX_DECKS
+from engine_service.rules.actions import (
+    Decline,
+    PairCard,
+    PlaceStronghold,
+    RemoveStronghold,
+    ReserveNoble,
+    TakeFreeCard,
+    TakeGem,
+)
 from engine_service.rules.game_setup import MARKET_SLOTS
 from engine_service.rules.modules.cities import CitiesState
+from engine_service.rules.modules.orient import OrientState
+from engine_service.rules.modules.strongholds import StrongholdsState
+from engine_service.rules.modules.trading_posts import TradingPostsState
 
 # Proto Color value -> core colour index; anything else (0, or unknown numbers) is invalid.
 _CORE_COLOR: Final[dict[int, int]] = {value: value - 1 for value in range(1, 7)}
@@ -164,12 +189,13 @@ def modules_to_proto(modules: frozenset[str]) -> list[config_pb2.Module.ValueTyp
 _tuple_new: Final = tuple.__new__
 _NO_RESERVE: Final[tuple[tuple[int, ...], tuple[bool, ...]]] = ((), ())
 _NO_MODULES: Final[frozenset[str]] = frozenset()
-# A market row of MARKET_SLOTS occupied slots, each id below 128, serializes as
-# MARKET_SLOTS records of 4 bytes: tag of field 1 (LEN), length 2, tag of card_id, the id.
-_ROW_BYTES: Final = 4 * MARKET_SLOTS
-_SLOT_TAGS: Final = b"\x0a" * MARKET_SLOTS
-_SLOT_LENGTHS: Final = b"\x02" * MARKET_SLOTS
-_CARD_ID_TAGS: Final = b"\x08" * MARKET_SLOTS
+# A market row of n occupied slots, each id below 128, serializes as n records of 4 bytes:
+# tag of field 1 (LEN), length 2, tag of card_id, the id. By the byte length of such a row,
+# the bytes at offsets 0, 1 and 2 of its records, for rows of 1 to MARKET_SLOTS slots (a base
+# row has MARKET_SLOTS, an Orient row 2).
+_ROW_PATTERNS: Final[dict[int, tuple[bytes, bytes, bytes]]] = {
+    4 * slots: (b"\x0a" * slots, b"\x02" * slots, b"\x08" * slots) for slots in range(1, MARKET_SLOTS + 1)
+}
 
 
 def state_from_proto(msg: state_pb2.GameState) -> GameState:
@@ -208,6 +234,17 @@ def state_from_proto(msg: state_pb2.GameState) -> GameState:
             )
         )
     pending = _pending_from_proto(msg.pending_decision) if msg.HasField("pending_decision") else None
+    config = _config_from_proto(msg.config)
+    module_states = _NO_MODULE_STATES
+    # A base game costs four cheap presence tests (a stray module state is refused).
+    if (
+        config.modules
+        or msg.HasField("cities")
+        or msg.HasField("trading_posts")
+        or msg.HasField("strongholds")
+        or msg.HasField("orient")
+    ):
+        module_states = _module_states_from_proto(msg, config.modules)
     end_reason = None
     if msg.end_reason:
         end_reason = END_REASONS.get(msg.end_reason)
@@ -217,7 +254,7 @@ def state_from_proto(msg: state_pb2.GameState) -> GameState:
     bank = msg.bank
     # Positional arguments: keyword construction of NamedTuples is measurably slower here.
     state = GameState(
-        _config_from_proto(msg.config),
+        config,
         (bank.white, bank.blue, bank.green, bank.red, bank.black, bank.gold),
         decks,
         market,
@@ -231,10 +268,21 @@ def state_from_proto(msg: state_pb2.GameState) -> GameState:
         msg.passes_in_a_row,
         end_reason,
         tuple([Standing(s.seat, s.place, s.prestige, s.purchased_cards) for s in ranking]) if ranking else (),
-        cities_from_proto(msg.cities) if msg.HasField("cities") else None,
+        *module_states,
     )
-    validate_state(state)
+    try:
+        validate_state(state)
+    except RuleViolation as violation:
+        if pending is not None and pending.kind is DecisionKind.TAKE_GEM:
+            _point_at_colors(violation)
+        raise
     return state
+
+
+def _point_at_colors(violation: RuleViolation) -> None:
+    """The core names a gem choice's colours ``options``; the contract carries them in ``colors``."""
+    if violation.details.get("field") in ("pending.options", "pending_decision.options"):
+        violation.details["field"] = "pending_decision.colors"
 
 
 def _row_from_proto(row: state_pb2.MarketRow) -> tuple[int | None, ...]:
@@ -245,7 +293,8 @@ def _row_from_proto(row: state_pb2.MarketRow) -> tuple[int | None, ...]:
     ids) takes the per-slot path.
     """
     raw = row.SerializeToString()
-    if len(raw) == _ROW_BYTES and raw[2::4] == _CARD_ID_TAGS and raw[0::4] == _SLOT_TAGS and raw[1::4] == _SLOT_LENGTHS:
+    pattern = _ROW_PATTERNS.get(len(raw))
+    if pattern is not None and raw[2::4] == pattern[2] and raw[0::4] == pattern[0] and raw[1::4] == pattern[1]:
         return tuple(raw[3::4])
     # HasField only when the id reads 0: an absent id and card 0 both read 0.
     return tuple([(c if (c := slot.card_id) or slot.HasField("card_id") else None) for slot in row.slots])
@@ -287,16 +336,33 @@ def _reserved_fault(seat: int, cards: list[state_pb2.ReservedCard]) -> RuleViola
 def _pending_from_proto(msg: state_pb2.PendingDecision) -> PendingDecision | None:
     kind = DECISION_KINDS.get(msg.kind)
     options = tuple(msg.options)
-    if msg.kind == state_pb2.DECISION_KIND_UNSPECIFIED and not (msg.seat or msg.amount or options):
+    colors = msg.colors
+    if msg.kind == state_pb2.DECISION_KIND_UNSPECIFIED and not (msg.seat or msg.amount or options or colors):
         return None  # an empty message some clients send for "no decision"
     if kind is None:
         raise invalid_state("pending_decision.kind", f"unknown decision kind {msg.kind}")
-    # Each kind uses one of amount/options; the other must stay empty so the state is canonical.
-    if kind == DecisionKind.RETURN_TOKENS and options:
-        raise invalid_state("pending_decision.options", "returning tokens has no options")
-    if kind == DecisionKind.CHOOSE_NOBLE and msg.amount:
-        raise invalid_state("pending_decision.amount", "choosing a noble has no amount")
+    # Each kind uses one of amount/options/colors; the others must stay empty so the state is canonical.
+    if kind == DecisionKind.RETURN_TOKENS:
+        if options:
+            raise invalid_state("pending_decision.options", "returning tokens has no options")
+    elif msg.amount:
+        raise invalid_state("pending_decision.amount", f"{kind.name} has no amount")
+    if kind == DecisionKind.TAKE_GEM:
+        if options:
+            raise invalid_state("pending_decision.options", "the colours of a gem choice are in colors")
+        path = "pending_decision.colors"
+        options = tuple([_state_color(color, f"{path}[{index}]") for index, color in enumerate(colors)])
+    elif colors:
+        raise invalid_state("pending_decision.colors", f"{kind.name} has no colours")
     return PendingDecision(kind, msg.seat, msg.amount, options)
+
+
+def _state_color(value: int, field: str) -> int:
+    """A colour inside a state: a bad one makes the state invalid (INVALID_STATE, not INVALID_COLOR)."""
+    color = _CORE_COLOR.get(value)
+    if color is None:
+        raise invalid_state(field, f"{value} is not a colour")
+    return color
 
 
 def state_to_proto(state: GameState) -> state_pb2.GameState:
@@ -329,8 +395,7 @@ def fill_state(out: state_pb2.GameState, state: GameState) -> None:
         out.end_reason = end_reason_to_proto(state.end_reason)
         fill_standings(out.ranking, state.ranking)
         out.winners.extend(state.winners)
-    if state.cities is not None:
-        fill_cities(out.cities, state.cities)
+    _fill_module_states(out, state.cities, state.trading_posts, state.strongholds, state.orient)
 
 
 def update_state(out: state_pb2.GameState, old: GameState, new: GameState) -> None:
@@ -393,10 +458,18 @@ def update_state(out: state_pb2.GameState, old: GameState, new: GameState) -> No
     if winners or new.ranking:
         del winners[:]
         winners.extend(new.winners)
-    if new.cities is not old.cities:
-        out.ClearField("cities")
-        if new.cities is not None:
-            fill_cities(out.cities, new.cities)
+    _update_module_states(out, old, new)
+
+
+# --- module states ------------------------------------------------------------------------------
+# Every proto value has a core value: the module's ``validate`` (run by ``validate_state``) checks
+# the contents (one entry per seat, known ids...) with the same field names as the contract.
+
+ModuleStates = tuple[CitiesState | None, TradingPostsState | None, StrongholdsState | None, OrientState | None]
+
+# The GameState (and GameView) fields of the module states, named like the core's fields and modules.
+MODULE_STATE_FIELDS: Final = ("cities", "trading_posts", "strongholds", "orient")
+_NO_MODULE_STATES: Final[ModuleStates] = (None, None, None, None)
 
 
 def cities_from_proto(msg: cities_pb2.CitiesState) -> CitiesState:
@@ -408,6 +481,100 @@ def fill_cities(out: cities_pb2.CitiesState, cities: CitiesState) -> None:
     out.available_city_ids.extend(cities.available)
     for held in cities.held:
         out.held.add().city_ids.extend(held)
+
+
+def trading_posts_from_proto(msg: trading_posts_pb2.TradingPostsState) -> TradingPostsState:
+    """The Trading Posts module's state; ``validate_state`` checks its contents."""
+    return TradingPostsState(tuple([tuple(seat.post_ids) for seat in msg.shields]))
+
+
+def fill_trading_posts(out: trading_posts_pb2.TradingPostsState, posts: TradingPostsState) -> None:
+    for shields in posts.shields:
+        out.shields.add().post_ids.extend(shields)
+
+
+def strongholds_from_proto(msg: strongholds_pb2.StrongholdsState) -> StrongholdsState:
+    """The Strongholds module's state; ``validate_state`` checks its contents."""
+    return StrongholdsState(tuple([tuple(seat.card_ids) for seat in msg.placed]))
+
+
+def fill_strongholds(out: strongholds_pb2.StrongholdsState, strongholds: StrongholdsState) -> None:
+    for placed in strongholds.placed:
+        out.placed.add().card_ids.extend(placed)
+
+
+def orient_from_proto(msg: orient_pb2.OrientState) -> OrientState:
+    """The Orient module's state; ``validate_state`` checks its contents."""
+    return OrientState(
+        tuple([tuple([(pair.card_id, pair.partner_card_id) for pair in seat.pairs]) for seat in msg.pairs]),
+        tuple([tuple(seat.noble_ids) for seat in msg.reserved_nobles]),
+        tuple([tuple(seat.card_ids) for seat in msg.discarded]),
+    )
+
+
+def fill_orient(out: orient_pb2.OrientState, orient: OrientState) -> None:
+    for pairs in orient.pairs:
+        out_pairs = out.pairs.add().pairs
+        for card_id, partner in pairs:
+            out_pairs.add(card_id=card_id, partner_card_id=partner)
+    for nobles in orient.reserved_nobles:
+        out.reserved_nobles.add().noble_ids.extend(nobles)
+    for discarded in orient.discarded:
+        out.discarded.add().card_ids.extend(discarded)
+
+
+def _module_states_from_proto(msg: state_pb2.GameState, modules: frozenset[str]) -> ModuleStates:
+    """The module states, in ``MODULE_STATE_FIELDS`` order; a state of a module not in play is refused.
+
+    A missing state of a module in play is the module's ``validate`` to refuse.
+    """
+    for name in MODULE_STATE_FIELDS:
+        if name not in modules and msg.HasField(name):
+            raise invalid_state(name, f"the game does not play the {name} module: its state must be absent")
+    return (
+        cities_from_proto(msg.cities) if msg.HasField("cities") else None,
+        trading_posts_from_proto(msg.trading_posts) if msg.HasField("trading_posts") else None,
+        strongholds_from_proto(msg.strongholds) if msg.HasField("strongholds") else None,
+        orient_from_proto(msg.orient) if msg.HasField("orient") else None,
+    )
+
+
+def _fill_module_states(
+    out: state_pb2.GameState | view_pb2.GameView,
+    cities: CitiesState | None,
+    trading_posts: TradingPostsState | None,
+    strongholds: StrongholdsState | None,
+    orient: OrientState | None,
+) -> None:
+    """Write the module states present into an empty message."""
+    if cities is not None:
+        fill_cities(out.cities, cities)
+    if trading_posts is not None:
+        fill_trading_posts(out.trading_posts, trading_posts)
+    if strongholds is not None:
+        fill_strongholds(out.strongholds, strongholds)
+    if orient is not None:
+        fill_orient(out.orient, orient)
+
+
+def _update_module_states(out: state_pb2.GameState, old: GameState, new: GameState) -> None:
+    """Rewrite the module states a move replaced (they are small: a whole rewrite is cheap)."""
+    if new.cities is not old.cities:
+        out.ClearField("cities")
+        if new.cities is not None:
+            fill_cities(out.cities, new.cities)
+    if new.trading_posts is not old.trading_posts:
+        out.ClearField("trading_posts")
+        if new.trading_posts is not None:
+            fill_trading_posts(out.trading_posts, new.trading_posts)
+    if new.strongholds is not old.strongholds:
+        out.ClearField("strongholds")
+        if new.strongholds is not None:
+            fill_strongholds(out.strongholds, new.strongholds)
+    if new.orient is not old.orient:
+        out.ClearField("orient")
+        if new.orient is not None:
+            fill_orient(out.orient, new.orient)
 
 
 def _update_ids(out: RepeatedScalarFieldContainer[int], old: tuple[int, ...], new: tuple[int, ...]) -> None:
@@ -503,7 +670,10 @@ def fill_pending(out: state_pb2.PendingDecision, pending: PendingDecision) -> No
     out.kind = DECISION_VALUES[pending.kind]
     out.seat = pending.seat
     out.amount = pending.amount
-    out.options.extend(pending.options)
+    if pending.kind is DecisionKind.TAKE_GEM:
+        out.colors.extend([color_to_proto(color) for color in pending.options])
+    else:
+        out.options.extend(pending.options)
 
 
 def end_reason_to_proto(reason: EndReason | None) -> state_pb2.EndReason.ValueType:
@@ -542,6 +712,8 @@ def action_from_proto(msg: actions_pb2.Action) -> Action:
     if kind == "purchase_card":
         purchase = msg.purchase_card
         payment = tokens_from_proto(purchase.payment) if purchase.HasField("payment") else None
+        if purchase.HasField("cards_spent"):  # an empty list stays () and reads back as sent
+            return PurchaseCard(purchase.card_id, payment, tuple(purchase.cards_spent.card_ids))
         return PurchaseCard(purchase.card_id, payment)
     if kind == "pass":
         return Pass()
@@ -557,6 +729,21 @@ def action_from_proto(msg: actions_pb2.Action) -> Action:
         except RuleViolation as violation:
             violation.details["field"] = "action_id"
             raise
+    if kind == "take_gem":
+        return TakeGem(color_from_proto(msg.take_gem.color, "take_gem.color"))
+    if kind == "place_stronghold":
+        place = msg.place_stronghold
+        return PlaceStronghold(place.card_id, place.from_card_id if place.HasField("from_card_id") else None)
+    if kind == "remove_stronghold":
+        return RemoveStronghold(msg.remove_stronghold.card_id)
+    if kind == "decline":
+        return Decline()
+    if kind == "pair_card":
+        return PairCard(msg.pair_card.card_id)
+    if kind == "take_free_card":
+        return TakeFreeCard(msg.take_free_card.card_id)
+    if kind == "reserve_noble":
+        return ReserveNoble(msg.reserve_noble.noble_id)
     raise RuleViolation(Reason.UNKNOWN_ACTION, "the action is empty: set one kind of action", field="")
 
 
@@ -571,17 +758,38 @@ def fill_action(out: actions_pb2.Action, action: Action) -> None:
     elif isinstance(action, ReserveFromDeck):
         out.reserve_from_deck.deck = action.deck
     elif isinstance(action, PurchaseCard):
-        out.purchase_card.card_id = action.card_id
+        purchase = out.purchase_card
+        purchase.card_id = action.card_id
         if action.payment is not None:
-            fill_tokens(out.purchase_card.payment, action.payment)
+            fill_tokens(purchase.payment, action.payment)
+        if action.cards_spent is not None:
+            purchase.cards_spent.SetInParent()  # present even when empty, so () reads back as ()
+            purchase.cards_spent.card_ids.extend(action.cards_spent)
     elif isinstance(action, Pass):
         getattr(out, "pass").SetInParent()  # "pass" is a Python keyword
     elif isinstance(action, ReturnTokens):
         fill_tokens(out.return_tokens.tokens, action.tokens)
+    elif isinstance(action, ChooseNoble):
+        out.choose_noble.noble_id = action.noble_id
     elif isinstance(action, ChooseCity):
         out.choose_city.city_id = action.city_id
+    elif isinstance(action, TakeGem):
+        out.take_gem.color = color_to_proto(action.color)
+    elif isinstance(action, PlaceStronghold):
+        place = out.place_stronghold
+        place.card_id = action.card_id
+        if action.from_card_id is not None:
+            place.from_card_id = action.from_card_id
+    elif isinstance(action, RemoveStronghold):
+        out.remove_stronghold.card_id = action.card_id
+    elif isinstance(action, Decline):
+        out.decline.SetInParent()
+    elif isinstance(action, PairCard):
+        out.pair_card.card_id = action.card_id
+    elif isinstance(action, TakeFreeCard):
+        out.take_free_card.card_id = action.card_id
     else:
-        out.choose_noble.noble_id = action.noble_id
+        out.reserve_noble.noble_id = action.noble_id
 
 
 def action_to_proto(action: Action) -> actions_pb2.Action:
@@ -631,5 +839,4 @@ def fill_view(out: view_pb2.GameView, view: GameView) -> None:
     out.end_reason = end_reason_to_proto(view.end_reason)
     fill_standings(out.ranking, view.ranking)
     out.winners.extend(standing.seat for standing in view.ranking if standing.place == 1)
-    if view.cities is not None:
-        fill_cities(out.cities, view.cities)
+    _fill_module_states(out, view.cities, view.trading_posts, view.strongholds, view.orient)

@@ -65,10 +65,24 @@ _CONFIG_FIELDS: Final[dict[Reason, str]] = {
     Reason.MODULE_COMBINATION_NOT_SUPPORTED: "config.modules",
 }
 
+# The card id of every action kind that names a card.
+_CARD_FIELDS: Final[dict[str, str]] = {
+    kind: f"{kind}.card_id"
+    for kind in (
+        "reserve_card",
+        "purchase_card",
+        "place_stronghold",
+        "remove_stronghold",
+        "pair_card",
+        "take_free_card",
+    )
+}
+
 # The part of an action a rule refusal points at, by action kind (the Action oneof field).
+# A kind missing from a reason's table points at the whole action of that kind.
 _ACTION_FIELDS: Final[dict[Reason, dict[str, str]]] = {
     **{
-        reason: {"take_gems": "take_gems.colors", "take_two_gems": "take_two_gems.color"}
+        reason: {"take_gems": "take_gems.colors", "take_two_gems": "take_two_gems.color", "take_gem": "take_gem.color"}
         for reason in (
             Reason.INVALID_COLOR,
             Reason.GOLD_NOT_TAKEABLE,
@@ -77,18 +91,26 @@ _ACTION_FIELDS: Final[dict[Reason, dict[str, str]]] = {
             Reason.TOO_FEW_COLORS,
             Reason.NOT_ENOUGH_IN_BANK,
             Reason.PILE_BELOW_FOUR,
+            Reason.GEM_NOT_AVAILABLE,
         )
     },
     Reason.UNKNOWN_DECK: {"reserve_from_deck": "reserve_from_deck.deck"},
     Reason.DECK_EMPTY: {"reserve_from_deck": "reserve_from_deck.deck"},
-    Reason.UNKNOWN_CARD: {"reserve_card": "reserve_card.card_id", "purchase_card": "purchase_card.card_id"},
-    Reason.CARD_NOT_AVAILABLE: {"reserve_card": "reserve_card.card_id", "purchase_card": "purchase_card.card_id"},
+    Reason.UNKNOWN_CARD: _CARD_FIELDS,
+    Reason.CARD_NOT_AVAILABLE: _CARD_FIELDS,
+    Reason.CARD_OCCUPIED: _CARD_FIELDS,
     Reason.CANNOT_AFFORD: {"purchase_card": "purchase_card.card_id"},
     Reason.PAYMENT_INVALID: {"purchase_card": "purchase_card.payment"},
     Reason.RETURN_WRONG_AMOUNT: {"return_tokens": "return_tokens.tokens"},
     Reason.RETURN_NOT_HELD: {"return_tokens": "return_tokens.tokens"},
-    Reason.NOBLE_NOT_AVAILABLE: {"choose_noble": "choose_noble.noble_id"},
+    Reason.NOBLE_NOT_AVAILABLE: {"choose_noble": "choose_noble.noble_id", "reserve_noble": "reserve_noble.noble_id"},
     Reason.CITY_NOT_AVAILABLE: {"choose_city": "choose_city.city_id"},
+    Reason.PAIRING_NOT_POSSIBLE: {"purchase_card": "purchase_card.card_id", "pair_card": "pair_card.card_id"},
+    Reason.CARDS_SPENT_INVALID: {"purchase_card": "purchase_card.cards_spent"},
+    # Refused as a whole: the card or the card a stronghold moves from; the card or the cards
+    # listed to sacrifice (too few, or not the paired ones first).
+    Reason.STRONGHOLD_NOT_ALLOWED: {},
+    Reason.SACRIFICE_NOT_POSSIBLE: {},
     # The kind of action itself is wrong for the position.
     Reason.DECISION_PENDING: {},
     Reason.NO_DECISION_PENDING: {},

@@ -15,21 +15,31 @@ from splendor.v1 import events_pb2
 
 from engine_service.rules import DecisionKind, EndReason, Event, Reason, RuleViolation, Standing
 from engine_service.rules.events import (
+    CardConquered,
+    CardPaired,
     CardPurchased,
     CardReserved,
     CardRevealed,
+    CardsDiscarded,
     CardSource,
     CityClaimed,
     DecisionRequired,
     FinalRoundTriggered,
+    FreeCardTaken,
     GameEnded,
     GameStarted,
     GemsReturned,
     GemsTaken,
     GoldReceived,
     MarketSlotEmptied,
+    NobleReserved,
     NobleVisited,
     Passed,
+    PowerGemTaken,
+    ShieldPlaced,
+    StrongholdPlaced,
+    StrongholdRemoved,
+    StrongholdsReturned,
     TurnEnded,
 )
 
@@ -37,11 +47,15 @@ from .convert import (
     DECISION_KINDS,
     DECISION_VALUES,
     END_REASONS,
+    color_to_proto,
     end_reason_to_proto,
     fill_standings,
     fill_tokens,
     tokens_from_proto,
 )
+
+# Proto Color value -> core colour index, for colours inside events (a bad one is INVALID_STATE).
+_CORE_COLORS: Final[dict[int, int]] = {value: value - 1 for value in range(1, 7)}
 
 _SOURCES: Final[dict[int, CardSource]] = {
     events_pb2.CardSource.Value(f"CARD_SOURCE_{source.name}"): source for source in CardSource
@@ -120,7 +134,10 @@ def _decision_required(out: events_pb2.Event, event: DecisionRequired) -> None:
     msg.seat = event.seat
     msg.kind = DECISION_VALUES[event.kind]
     msg.amount = event.amount
-    msg.options.extend(event.options)
+    if event.kind is DecisionKind.TAKE_GEM:  # colours travel as Color values (see PendingDecision)
+        msg.colors.extend([color_to_proto(color) for color in event.options])
+    else:
+        msg.options.extend(event.options)
 
 
 def _passed(out: events_pb2.Event, event: Passed) -> None:
@@ -153,6 +170,76 @@ def _city_claimed(out: events_pb2.Event, event: CityClaimed) -> None:
     msg.city_id = event.city_id
 
 
+def _power_gem_taken(out: events_pb2.Event, event: PowerGemTaken) -> None:
+    msg = out.power_gem_taken
+    msg.seat = event.seat
+    msg.color = color_to_proto(event.color)
+    msg.post_id = event.post
+
+
+def _shield_placed(out: events_pb2.Event, event: ShieldPlaced) -> None:
+    msg = out.shield_placed
+    msg.seat = event.seat
+    msg.post_id = event.post
+    msg.prestige_gained = event.prestige_gained
+
+
+def _stronghold_placed(out: events_pb2.Event, event: StrongholdPlaced) -> None:
+    msg = out.stronghold_placed
+    msg.seat = event.seat
+    msg.card_id = event.card_id
+    if event.from_card_id is not None:
+        msg.from_card_id = event.from_card_id
+
+
+def _stronghold_removed(out: events_pb2.Event, event: StrongholdRemoved) -> None:
+    msg = out.stronghold_removed
+    msg.seat = event.seat
+    msg.card_id = event.card_id
+    msg.owner = event.owner
+
+
+def _strongholds_returned(out: events_pb2.Event, event: StrongholdsReturned) -> None:
+    msg = out.strongholds_returned
+    msg.owner = event.owner
+    msg.card_id = event.card_id
+    msg.count = event.returned
+
+
+def _card_conquered(out: events_pb2.Event, event: CardConquered) -> None:
+    msg = out.card_conquered
+    msg.seat = event.seat
+    msg.card_id = event.card_id
+
+
+def _card_paired(out: events_pb2.Event, event: CardPaired) -> None:
+    msg = out.card_paired
+    msg.seat = event.seat
+    msg.card_id = event.card_id
+    msg.partner_card_id = event.partner_card_id
+    msg.color = color_to_proto(event.color)
+
+
+def _free_card_taken(out: events_pb2.Event, event: FreeCardTaken) -> None:
+    msg = out.free_card_taken
+    msg.seat = event.seat
+    msg.card_id = event.card_id
+    msg.deck = event.deck
+    msg.slot = event.slot
+
+
+def _noble_reserved(out: events_pb2.Event, event: NobleReserved) -> None:
+    msg = out.noble_reserved
+    msg.seat = event.seat
+    msg.noble_id = event.noble_id
+
+
+def _cards_discarded(out: events_pb2.Event, event: CardsDiscarded) -> None:
+    msg = out.cards_discarded
+    msg.seat = event.seat
+    msg.card_ids.extend(event.card_ids)
+
+
 _WRITERS: Final[dict[type, Callable[[events_pb2.Event, Any], None]]] = {
     GameStarted: _game_started,
     GemsTaken: _gems_taken,
@@ -169,6 +256,16 @@ _WRITERS: Final[dict[type, Callable[[events_pb2.Event, Any], None]]] = {
     TurnEnded: _turn_ended,
     GameEnded: _game_ended,
     CityClaimed: _city_claimed,
+    PowerGemTaken: _power_gem_taken,
+    ShieldPlaced: _shield_placed,
+    StrongholdPlaced: _stronghold_placed,
+    StrongholdRemoved: _stronghold_removed,
+    StrongholdsReturned: _strongholds_returned,
+    CardConquered: _card_conquered,
+    CardPaired: _card_paired,
+    FreeCardTaken: _free_card_taken,
+    NobleReserved: _noble_reserved,
+    CardsDiscarded: _cards_discarded,
 }
 
 
@@ -190,6 +287,13 @@ def _enum(table: dict[int, Any], value: int, field: str) -> Any:
 
 def _optional(msg: Any, name: str) -> int | None:
     return getattr(msg, name) if msg.HasField(name) else None
+
+
+def _color(value: int, field: str) -> int:
+    color = _CORE_COLORS.get(value)
+    if color is None:
+        raise RuleViolation(Reason.INVALID_STATE, f"{value} is not a colour", field=field)
+    return color
 
 
 def event_from_proto(msg: events_pb2.Event, field: str) -> Event:
@@ -220,6 +324,10 @@ def event_from_proto(msg: events_pb2.Event, field: str) -> Event:
     if kind == "decision_required":
         d = msg.decision_required
         decision: DecisionKind = _enum(DECISION_KINDS, d.kind, f"{field}.decision_required.kind")
+        if decision is DecisionKind.TAKE_GEM:
+            path = f"{field}.decision_required.colors"
+            colors = tuple([_color(value, f"{path}[{index}]") for index, value in enumerate(d.colors)])
+            return DecisionRequired(d.seat, decision, d.amount, colors)
         return DecisionRequired(d.seat, decision, d.amount, tuple(d.options))
     if kind == "passed":
         return Passed(msg.passed.seat)
@@ -235,6 +343,32 @@ def event_from_proto(msg: events_pb2.Event, field: str) -> Event:
         return GameEnded(reason, ranking, tuple(g.winners))
     if kind == "city_claimed":
         return CityClaimed(msg.city_claimed.seat, msg.city_claimed.city_id)
+    if kind == "power_gem_taken":
+        gem = msg.power_gem_taken
+        return PowerGemTaken(gem.seat, _color(gem.color, f"{field}.power_gem_taken.color"), gem.post_id)
+    if kind == "shield_placed":
+        return ShieldPlaced(msg.shield_placed.seat, msg.shield_placed.post_id, msg.shield_placed.prestige_gained)
+    if kind == "stronghold_placed":
+        sp = msg.stronghold_placed
+        return StrongholdPlaced(sp.seat, sp.card_id, _optional(sp, "from_card_id"))
+    if kind == "stronghold_removed":
+        sr = msg.stronghold_removed
+        return StrongholdRemoved(sr.seat, sr.card_id, sr.owner)
+    if kind == "strongholds_returned":
+        st = msg.strongholds_returned
+        return StrongholdsReturned(st.owner, st.card_id, st.count)
+    if kind == "card_conquered":
+        return CardConquered(msg.card_conquered.seat, msg.card_conquered.card_id)
+    if kind == "card_paired":
+        cp = msg.card_paired
+        return CardPaired(cp.seat, cp.card_id, cp.partner_card_id, _color(cp.color, f"{field}.card_paired.color"))
+    if kind == "free_card_taken":
+        f = msg.free_card_taken
+        return FreeCardTaken(f.seat, f.card_id, f.deck, f.slot)
+    if kind == "noble_reserved":
+        return NobleReserved(msg.noble_reserved.seat, msg.noble_reserved.noble_id)
+    if kind == "cards_discarded":
+        return CardsDiscarded(msg.cards_discarded.seat, tuple(msg.cards_discarded.card_ids))
     raise RuleViolation(Reason.INVALID_STATE, "the event is empty: set one kind of event", field=field)
 
 

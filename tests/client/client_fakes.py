@@ -7,7 +7,16 @@ from typing import Any
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
-from splendor.v1 import actions_pb2, catalog_pb2, common_pb2, engine_service_pb2, events_pb2, state_pb2, view_pb2
+from splendor.v1 import (
+    actions_pb2,
+    catalog_pb2,
+    common_pb2,
+    engine_service_pb2,
+    events_pb2,
+    state_pb2,
+    trading_posts_pb2,
+    view_pb2,
+)
 from splendor_client import GameResult, ViewResult
 from splendor_client import actions as act
 from splendor_client.colors import color_name
@@ -101,8 +110,24 @@ def card(card_id: int, level: int, bonus: str, points: int, **cost: int) -> cata
     )  # fmt: skip
 
 
+def orient_card(
+    card_id: int, level: int, kind: str, bonus: str | None, points: int, *, sacrifice: str | None = None
+) -> catalog_pb2.CardInfo:
+    """An Orient card as the catalog lists it (``kind`` without its ``CARD_KIND_`` prefix)."""
+    value = catalog_pb2.CardKind.Value(f"CARD_KIND_{kind.upper()}")
+    info = catalog_pb2.CardInfo(id=card_id, level=level, deck=level + 2, kind=value, points=points)
+    if bonus is not None:
+        info.bonus = act.take_two(bonus).take_two_gems.color
+        info.bonus_count = 2 if kind == "double_bonus" else 1
+    if sacrifice is not None:
+        info.sacrifice_color = act.take_two(sacrifice).take_two_gems.color
+        info.sacrifice_count = 2
+    return info
+
+
 def sample_catalog() -> catalog_pb2.Catalog:
-    """A few cards and nobles, enough to name what the tests mention."""
+    """A few cards, nobles and trading posts, enough to name what the tests mention."""
+    power = trading_posts_pb2.TradingPostPower
     return catalog_pb2.Catalog(
         cards=[
             card(12, 1, "white", 0, red=2, black=1),
@@ -111,12 +136,24 @@ def sample_catalog() -> catalog_pb2.Catalog:
             card(45, 2, "black", 1, white=3, blue=2, green=2),
             card(57, 2, "red", 2, blue=4, green=1),
             card(80, 3, "white", 4, black=7),
+            orient_card(90, 1, "gold_x2", None, 0),
+            orient_card(95, 1, "paired", None, 0),
+            orient_card(100, 2, "paired_take_level1", None, 0),
+            orient_card(102, 2, "double_bonus", "white", 0),
+            orient_card(107, 2, "reserve_noble", "white", 1),
+            orient_card(110, 3, "take_level2", "white", 0),
+            orient_card(115, 3, "sacrifice", "white", 3, sacrifice="black"),
         ],
         nobles=[
             catalog_pb2.NobleInfo(id=3, points=3, requirement=common_pb2.GemCounts(green=4, red=4)),
             catalog_pb2.NobleInfo(id=5, points=3, requirement=common_pb2.GemCounts(white=3, blue=3, black=3)),
         ],
         action_id_count=370,
+        trading_posts=[
+            trading_posts_pb2.TradingPostInfo(id=0, power=power.TRADING_POST_POWER_GEM_AFTER_PURCHASE),
+            trading_posts_pb2.TradingPostInfo(id=3, power=power.TRADING_POST_POWER_FIVE_PRESTIGE, nobles_required=1),
+            trading_posts_pb2.TradingPostInfo(id=4, power=power.TRADING_POST_POWER_PRESTIGE_PER_SHIELD),
+        ],
     )
 
 

@@ -143,3 +143,52 @@ def test_token_helpers() -> None:
     assert total(counts) == 4
     assert color_name(common_pb2.COLOR_GOLD) == "gold"
     assert color_name(0) == "colour 0"
+
+
+def test_purchase_cards_spent_presence() -> None:
+    """The Orient: absent lets the engine choose; a list (even empty) is sent as present."""
+    assert not actions.purchase(57).purchase_card.HasField("cards_spent")
+    spent = actions.purchase(57, cards_spent=[90, 91]).purchase_card
+    assert spent.HasField("cards_spent") and list(spent.cards_spent.card_ids) == [90, 91]
+    empty = actions.purchase(57, cards_spent=()).purchase_card
+    assert empty.HasField("cards_spent") and not empty.cards_spent.card_ids
+    wire = actions_pb2.Action.FromString(actions.purchase(57, cards_spent=[]).SerializeToString())
+    assert wire.purchase_card.HasField("cards_spent")
+    with pytest.raises(ValueError):
+        actions.purchase(57, cards_spent=[-1])
+
+
+def test_module_decision_answers() -> None:
+    assert actions.take_gem("red") == actions_pb2.Action(take_gem=actions_pb2.TakeGem(color=common_pb2.COLOR_RED))
+    assert actions.place_stronghold(12) == actions_pb2.Action(place_stronghold=actions_pb2.PlaceStronghold(card_id=12))
+    assert not actions.place_stronghold(12).place_stronghold.HasField("from_card_id")
+    moved = actions.place_stronghold(12, from_card_id=0).place_stronghold
+    assert moved.HasField("from_card_id") and moved.from_card_id == 0  # card 0 still sent as present
+    assert actions.remove_stronghold(44) == actions_pb2.Action(
+        remove_stronghold=actions_pb2.RemoveStronghold(card_id=44)
+    )
+    assert actions.decline().HasField("decline")
+    assert actions.pair_card(13) == actions_pb2.Action(pair_card=actions_pb2.PairCard(card_id=13))
+    assert actions.take_free_card(95) == actions_pb2.Action(take_free_card=actions_pb2.TakeFreeCard(card_id=95))
+    assert actions.reserve_noble(4) == actions_pb2.Action(reserve_noble=actions_pb2.ReserveNoble(noble_id=4))
+    assert actions.choose_city(11) == actions_pb2.Action(choose_city=actions_pb2.ChooseCity(city_id=11))
+    assert [actions.kind(move) for move in (actions.decline(), actions.take_gem(1))] == ["decline", "take_gem"]
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: actions.take_gem("silver"),
+        lambda: actions.take_gem(0),
+        lambda: actions.place_stronghold(-1),
+        lambda: actions.place_stronghold(3, from_card_id=-2),
+        lambda: actions.remove_stronghold(-1),
+        lambda: actions.pair_card(1.5),
+        lambda: actions.take_free_card(-1),
+        lambda: actions.reserve_noble(True),
+        lambda: actions.choose_city(-1),
+    ],
+)
+def test_module_builders_refuse_bad_values(build: object) -> None:
+    with pytest.raises(ValueError):
+        build()  # type: ignore[operator]

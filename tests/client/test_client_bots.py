@@ -108,3 +108,32 @@ def test_make_bot() -> None:
     assert isinstance(make_bot("greedy", sample_catalog(), 1), GreedyBot)
     with pytest.raises(ValueError, match="random"):
         make_bot("smart", sample_catalog())
+
+
+def test_greedy_answers_module_decisions_sensibly() -> None:
+    bot = GreedyBot(sample_catalog(), seed=1)
+    free = legal(actions.take_free_card(12), actions.take_free_card(57), actions.take_free_card(13))
+    assert bot.choose(view([12, 57, 13]), free).action == actions.take_free_card(57)
+    nobles = legal(actions.reserve_noble(3), actions.reserve_noble(5))
+    assert bot.choose(view([12]), nobles) in nobles
+    conquest = legal(actions.decline(), actions.purchase(80))
+    assert bot.choose(view([80]), conquest).action == actions.purchase(80)
+    # Card 13 needs 4 green: green is the gem the target lacks most.
+    gems = legal(actions.take_gem("red"), actions.take_gem("green"), actions.take_gem("white"))
+    assert bot.choose(view([13]), gems).action == actions.take_gem("green")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        legal(
+            actions.place_stronghold(12), actions.place_stronghold(57, from_card_id=12), actions.remove_stronghold(13)
+        ),
+        legal(actions.pair_card(12), actions.pair_card(13)),
+        legal(actions.choose_city(2), actions.choose_city(11)),
+    ],
+)
+def test_bots_answer_any_module_decision_from_the_list(options: list[actions_pb2.LegalAction]) -> None:
+    for bot in (GreedyBot(sample_catalog(), seed=2), RandomBot(seed=2)):
+        picks = {bot.choose(view([12]), options).action_id for _ in range(40)}
+        assert picks <= {option.action_id for option in options} and picks

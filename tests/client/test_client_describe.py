@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from splendor.v1 import common_pb2, events_pb2, state_pb2
+from splendor.v1 import (
+    cities_pb2,
+    common_pb2,
+    events_pb2,
+    orient_pb2,
+    state_pb2,
+    strongholds_pb2,
+    trading_posts_pb2,
+    view_pb2,
+)
 from splendor_client import actions
 from splendor_client.describe import (
     Describer,
@@ -81,6 +90,12 @@ CASES: list[tuple[events_pb2.Event, list[str]]] = [
         ),
         ["Seat 0", "choose", "noble 3 (3 points)", "noble 5 (3 points)"],
     ),
+    (
+        E.Event(
+            decision_required=E.DecisionRequired(seat=1, kind=state_pb2.DECISION_KIND_CHOOSE_CITY, options=[2, 11])
+        ),
+        ["Seat 1 qualifies for several cities", "city 2", "city 11"],
+    ),
     (E.Event(passed=E.Passed(seat=3)), ["Seat 3", "passes"]),
     (
         E.Event(final_round_triggered=E.FinalRoundTriggered(seat=0, prestige=15)),
@@ -108,12 +123,100 @@ CASES: list[tuple[events_pb2.Event, list[str]]] = [
         E.Event(game_ended=E.GameEnded(reason=state_pb2.END_REASON_TURN_LIMIT_REACHED)),
         ["turn limit", "Nobody wins"],
     ),
+    # The Trading Posts.
+    (
+        E.Event(power_gem_taken=E.PowerGemTaken(seat=1, color=common_pb2.COLOR_RED, post_id=0)),
+        ["Seat 1 takes 1 red", "trading post 0 (a gem after each purchase)"],
+    ),
+    (
+        E.Event(shield_placed=E.ShieldPlaced(seat=2, post_id=3, prestige_gained=5)),
+        ["Seat 2 places a shield on trading post 3 (5 prestige once)", "gaining 5 prestige points"],
+    ),
+    (E.Event(shield_placed=E.ShieldPlaced(seat=0, post_id=1)), ["Seat 0 places a shield on trading post 1"]),
+    (
+        E.Event(decision_required=E.DecisionRequired(seat=1, kind=state_pb2.DECISION_KIND_TAKE_GEM, colors=[2, 4])),
+        ["Seat 1 must choose the colour", "blue, red"],
+    ),
+    # The Strongholds.
+    (
+        E.Event(stronghold_placed=E.StrongholdPlaced(seat=0, card_id=12)),
+        ["Seat 0 places a stronghold on card 12 (level 1, white bonus, 0 points)"],
+    ),
+    (
+        E.Event(stronghold_placed=E.StrongholdPlaced(seat=3, card_id=45, from_card_id=12)),
+        ["Seat 3 moves a stronghold from card 12", "to card 45 (level 2, black bonus, 1 point)"],
+    ),
+    (
+        E.Event(stronghold_removed=E.StrongholdRemoved(seat=1, card_id=57, owner=2)),
+        ["Seat 1 gives seat 2's stronghold on card 57", "back"],
+    ),
+    (
+        E.Event(strongholds_returned=E.StrongholdsReturned(owner=2, card_id=57, count=3)),
+        ["Seat 2 gets back 3 strongholds from card 57", "left the market"],
+    ),
+    (
+        E.Event(card_conquered=E.CardConquered(seat=0, card_id=80)),
+        ["Seat 0 conquers card 80 (level 3, white bonus, 4 points)", "three strongholds"],
+    ),
+    (
+        E.Event(
+            decision_required=E.DecisionRequired(
+                seat=0, kind=state_pb2.DECISION_KIND_PLACE_STRONGHOLD, options=[12, 57]
+            )
+        ),
+        ["Seat 0 must place or move a stronghold", "card 12 (", "card 57 ("],
+    ),
+    (
+        E.Event(decision_required=E.DecisionRequired(seat=2, kind=state_pb2.DECISION_KIND_CONQUER, options=[80])),
+        ["Seat 2 may conquer", "card 80 (level 3", "or decline"],
+    ),
+    # The Orient.
+    (
+        E.Event(card_paired=E.CardPaired(seat=1, card_id=95, partner_card_id=13, color=common_pb2.COLOR_BLUE)),
+        ["Seat 1 pairs card 95 (Orient level 1, paired, 0 points) with card 13", "one more blue bonus"],
+    ),
+    (
+        E.Event(free_card_taken=E.FreeCardTaken(seat=0, card_id=57, deck=1, slot=2)),
+        ["Seat 0 takes card 57 (level 2, red bonus, 2 points) for free", "level 2 row, slot 2"],
+    ),
+    (
+        E.Event(noble_reserved=E.NobleReserved(seat=3, noble_id=5)),
+        ["Seat 3 reserves noble 5 (3 points)", "only that seat"],
+    ),
+    (
+        E.Event(cards_discarded=E.CardsDiscarded(seat=1, card_ids=[90, 14])),
+        ["Seat 1 gives up card 90 (Orient level 1, worth 2 gold once, 0 points), card 14", "back to the box"],
+    ),
+    (
+        E.Event(decision_required=E.DecisionRequired(seat=1, kind=state_pb2.DECISION_KIND_PAIR_CARD, options=[12, 13])),
+        ["Seat 1 must choose the card to pair with", "card 12 (", "card 13 ("],
+    ),
+    (
+        E.Event(
+            decision_required=E.DecisionRequired(seat=0, kind=state_pb2.DECISION_KIND_TAKE_FREE_CARD, options=[45, 57])
+        ),
+        ["Seat 0 must choose a card to take for free", "card 45 (", "card 57 ("],
+    ),
+    (
+        E.Event(
+            decision_required=E.DecisionRequired(seat=2, kind=state_pb2.DECISION_KIND_RESERVE_NOBLE, options=[3, 5])
+        ),
+        ["Seat 2 must choose a noble to reserve", "noble 3 (3 points)", "noble 5 (3 points)"],
+    ),
 ]
 
 
 def test_every_event_kind_has_a_case() -> None:
     kinds = {field.name for field in events_pb2.Event.DESCRIPTOR.oneofs_by_name["kind"].fields}
     assert kinds == {event.WhichOneof("kind") for event, _ in CASES}
+
+
+def test_every_decision_kind_has_a_case() -> None:
+    kinds = set(state_pb2.DecisionKind.values()) - {state_pb2.DECISION_KIND_UNSPECIFIED}
+    described = {event.decision_required.kind for event, _ in CASES if event.HasField("decision_required")}
+    assert described == kinds
+    generic = E.Event(decision_required=E.DecisionRequired(seat=0, kind=99))  # type: ignore[arg-type]
+    assert Describer().event(generic) == "Seat 0 must decide"
 
 
 @pytest.mark.parametrize(
@@ -182,7 +285,101 @@ def test_winners_and_ranking_text() -> None:
         (actions.choose_noble(5), "choose noble 5 (3 points)"),
         (186, "action #186"),
         (actions.take_gems(), "take no gems"),
+        (actions.choose_city(11), "choose city 11"),
+        (actions.take_gem("green"), "take 1 green"),
+        (actions.place_stronghold(12), "place a stronghold on card 12 (level 1, white bonus, 0 points)"),
+        (
+            actions.place_stronghold(12, from_card_id=13),
+            "move a stronghold from card 13 (level 1, blue bonus, 1 point) to card 12 (level 1, white bonus, 0 points)",
+        ),
+        (
+            actions.remove_stronghold(57),
+            "give back the opponent's stronghold on card 57 (level 2, red bonus, 2 points)",
+        ),
+        (actions.decline(), "decline"),
+        (actions.pair_card(13), "pair with card 13 (level 1, blue bonus, 1 point)"),
+        (actions.take_free_card(14), "take card 14 (level 1, green bonus, 0 points) for free"),
+        (actions.reserve_noble(3), "reserve noble 3 (3 points)"),
+        (
+            actions.purchase(57, cards_spent=[90]),
+            "buy card 57 (level 2, red bonus, 2 points) "
+            "giving up card 90 (Orient level 1, worth 2 gold once, 0 points)",
+        ),
+        (actions.purchase(13, cards_spent=[]), "buy card 13 (level 1, blue bonus, 1 point) giving up no card"),
     ],
 )
 def test_action_descriptions(action: actions.ActionLike, text: str) -> None:
     assert describe_action(action, sample_catalog()) == text
+
+
+@pytest.mark.parametrize(
+    ("card_id", "text"),
+    [
+        (90, "card 90 (Orient level 1, worth 2 gold once, 0 points)"),
+        (95, "card 95 (Orient level 1, paired, 0 points)"),
+        (100, "card 100 (Orient level 2, paired, then a free level 1 card, 0 points)"),
+        (102, "card 102 (Orient level 2, 2 white bonuses, 0 points)"),
+        (107, "card 107 (Orient level 2, white bonus, reserves a noble, 1 point)"),
+        (110, "card 110 (Orient level 3, white bonus, a free level 2 card, 0 points)"),
+        (115, "card 115 (Orient level 3, white bonus, discards 2 black bonuses, 3 points)"),
+    ],
+)
+def test_orient_cards_are_named_with_their_deck_and_ability(card_id: int, text: str) -> None:
+    assert Describer(sample_catalog()).card(card_id) == text
+
+
+def test_posts_are_named_by_power() -> None:
+    describer = Describer(sample_catalog())
+    assert describer.post(4) == "trading post 4 (1 prestige per shield)"
+    assert describer.post(2) == "trading post 2"  # not in the sample catalog
+    assert Describer().post(0) == "trading post 0"
+
+
+def test_module_states_are_described_line_by_line() -> None:
+    describer = Describer(sample_catalog())
+    state = state_pb2.GameState()
+    assert describer.module_states(state) == []  # the base game has none
+    state.trading_posts.CopyFrom(
+        trading_posts_pb2.TradingPostsState(
+            shields=[trading_posts_pb2.PlacedShields(post_ids=[0, 3]), trading_posts_pb2.PlacedShields()]
+        )
+    )
+    assert describer.module_states(state) == [
+        "Seat 0 has shields on: trading post 0 (a gem after each purchase), trading post 3 (5 prestige once)",
+        "Seat 1 has shields on: none yet",
+    ]
+    view = view_pb2.GameView()
+    view.strongholds.CopyFrom(
+        strongholds_pb2.StrongholdsState(
+            placed=[strongholds_pb2.PlacedStrongholds(card_ids=[12, 12, 57]), strongholds_pb2.PlacedStrongholds()]
+        )
+    )
+    assert describer.module_states(view) == [
+        "Seat 0 has 2 strongholds on card 12 (level 1, white bonus, 0 points), "
+        "1 stronghold on card 57 (level 2, red bonus, 2 points), 0 in supply",
+        "Seat 1 has all 3 strongholds in supply",
+    ]
+    view = view_pb2.GameView()
+    view.orient.CopyFrom(
+        orient_pb2.OrientState(
+            pairs=[
+                orient_pb2.SeatPairs(pairs=[orient_pb2.CardPair(card_id=95, partner_card_id=13)]),
+                orient_pb2.SeatPairs(),
+            ],
+            reserved_nobles=[orient_pb2.ReservedNobles(), orient_pb2.ReservedNobles(noble_ids=[5])],
+            discarded=[orient_pb2.DiscardedCards(card_ids=[90]), orient_pb2.DiscardedCards()],
+        )
+    )
+    lines = Describer().module_states(view)
+    assert lines == [
+        "Seat 0 has card 95 paired with card 13",
+        "Seat 1 has reserved noble 5",
+        "Seat 0 gave up card 90",
+    ]
+    view = view_pb2.GameView()
+    view.cities.CopyFrom(
+        cities_pb2.CitiesState(
+            available_city_ids=[2, 11], held=[cities_pb2.HeldCities(city_ids=[4]), cities_pb2.HeldCities()]
+        )
+    )
+    assert Describer().module_states(view) == ["Cities on the table: city 2, city 11", "Seat 0 holds city 4"]

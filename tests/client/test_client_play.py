@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from typing import Any
 
 import pytest
-from splendor_client import play
+from splendor.v1 import state_pb2, strongholds_pb2
+from splendor_client import GameResult, play
 
 from tests.client.client_fakes import ScriptedEngine
 
@@ -30,6 +32,26 @@ def test_play_game_narrates_until_the_end() -> None:
     assert "1. seat 0: 15 prestige, 9 cards (winner)" in text
     # Every move was sent by the seat that had to act, against the current turn.
     assert [(seat, turn) for _, seat, turn in engine.applied] == [(0, 0), (1, 1), (0, 2), (1, 3)]
+
+
+class StrongholdsEngine(ScriptedEngine):
+    """The scripted game with a Strongholds state at its end."""
+
+    def apply(self, state: state_pb2.GameState, action: Any, **kwargs: Any) -> GameResult:
+        result = super().apply(state, action, **kwargs)
+        placed = [strongholds_pb2.PlacedStrongholds(card_ids=[12]), strongholds_pb2.PlacedStrongholds()]
+        result.state.strongholds.CopyFrom(strongholds_pb2.StrongholdsState(placed=placed))
+        return result
+
+
+def test_play_game_ends_with_the_module_state() -> None:
+    out = io.StringIO()
+    play.play_game(StrongholdsEngine(end_after=2), players=2, seed=1, out=out)  # type: ignore[arg-type]
+    lines = out.getvalue().splitlines()
+    assert lines[-2:] == [
+        "Seat 0 has 1 stronghold on card 12 (level 1, white bonus, 0 points), 2 in supply",
+        "Seat 1 has all 3 strongholds in supply",
+    ]
 
 
 def test_play_game_stops_at_the_turn_budget() -> None:

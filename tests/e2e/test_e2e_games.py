@@ -94,6 +94,14 @@ def test_catalog_lists_cards_nobles_and_action_ranges(client: EngineClient) -> N
         "return_tokens",
         "choose_noble",
         "choose_city",
+        "take_gem",
+        "decline",
+        "place_stronghold",
+        "remove_stronghold",
+        "pair_card",
+        "take_free_card",
+        "reserve_noble",
+        "place_stronghold",
     ]
     assert ranges[0].offset == 0 and all(r.index_rule for r in ranges)
     for previous, following in itertools.pairwise(ranges):

@@ -15,7 +15,6 @@ from splendor.v1 import actions_pb2, common_pb2, config_pb2, errors_pb2, state_p
 from splendor_client import EngineClient, EngineError, InvalidRequest, RuleRejected
 
 from engine_service.rules import CARDS
-from engine_service.rules.ruleset import known_modules
 from engine_service.server.convert import state_to_proto
 from engine_service.server.errors import INVALID_SEAT
 from tests.e2e.support import (
@@ -36,6 +35,16 @@ from tests.e2e.support import (
     take_two,
 )
 from tests.rules.test_module_cities import cards_of, cities_position
+from tests.rules.test_module_orient import PAIRED_A, SACRIFICE, level1, orient_position
+from tests.rules.test_module_orient import RED as CORE_RED
+from tests.rules.test_module_strongholds import (
+    BLACK_3_GREEN,
+    GREEN_3_RED,
+    RED_3_WHITE,
+    WHITE_3_BLUE,
+    stronghold_position,
+)
+from tests.rules.test_module_trading_posts import THREE_RED_FOR_GREEN, gem_after_purchase_position
 from tests.server.positions import dealt, empty_deck, give_purchased, give_reserved, give_tokens, qualifying_for
 
 pytestmark = pytest.mark.e2e
@@ -50,7 +59,6 @@ PUBLISHED = {
 UNREACHABLE = {
     "INVALID_SEED": "GameConfig.seed is a uint64: every value on the wire is a valid seed",
     "INVALID_TURN_LIMIT": "GameConfig.turn_limit is a uint32: it cannot be negative on the wire",
-    "MODULE_COMBINATION_NOT_SUPPORTED": "no modules are registered in the core yet, so no combination exists",
 }
 
 
@@ -164,6 +172,49 @@ def _city_not_available(client: EngineClient) -> EngineError:
     return refusal(lambda: client.apply(state, actions_pb2.Action(choose_city=actions_pb2.ChooseCity(city_id=0))))
 
 
+def _cards_spent_invalid(client: EngineClient) -> EngineError:
+    state = _fresh(client)
+    action = purchase(state.market[0].slots[0].card_id)
+    action.purchase_card.cards_spent.card_ids.append(0)  # spending cards is the Orient's alone
+    return refusal(lambda: client.apply(state, action))
+
+
+def _gem_not_available(client: EngineClient) -> EngineError:
+    """Trading Posts: after a purchase with post 0, a colour the bank lacks is not on offer."""
+    state = gem_after_purchase_position(held={0: (0, 2, 0, 0, 0, 0), 1: (0, 2, 4, 0, 0, 0)})
+    waiting = client.apply(proto(state), purchase(THREE_RED_FOR_GREEN)).state
+    assert waiting.pending_decision.kind == state_pb2.DECISION_KIND_TAKE_GEM
+    assert BLUE not in waiting.pending_decision.colors
+    action = actions_pb2.Action(take_gem=actions_pb2.TakeGem(color=BLUE))
+    return refusal(lambda: client.apply(waiting, action))
+
+
+def _card_occupied(client: EngineClient) -> EngineError:
+    state = stronghold_position({1: [RED_3_WHITE]})
+    return refusal(lambda: client.apply(proto(state), reserve(RED_3_WHITE)))
+
+
+def _stronghold_not_allowed(client: EngineClient) -> EngineError:
+    """Strongholds: after a purchase, a stronghold never goes onto a card holding another colour."""
+    state = stronghold_position({0: [GREEN_3_RED], 1: [BLACK_3_GREEN]}, held={0: (0, 3, 0, 0, 0, 0)})
+    waiting = client.apply(proto(state), purchase(WHITE_3_BLUE)).state
+    assert waiting.pending_decision.kind == state_pb2.DECISION_KIND_PLACE_STRONGHOLD
+    action = actions_pb2.Action(place_stronghold=actions_pb2.PlaceStronghold(card_id=BLACK_3_GREEN))
+    return refusal(lambda: client.apply(waiting, action))
+
+
+def _pairing_not_possible(client: EngineClient) -> EngineError:
+    """The Orient: a paired card needs an owned card with a bonus to attach to."""
+    state = orient_position(held={0: (3, 0, 0, 2, 0, 0)}, market={3: [PAIRED_A]})
+    return refusal(lambda: client.apply(proto(state), purchase(PAIRED_A)))
+
+
+def _sacrifice_not_possible(client: EngineClient) -> EngineError:
+    """The Orient: a sacrifice card needs two bonuses of its colour to discard."""
+    state = orient_position(purchased={0: [level1(CORE_RED)]}, market={5: [SACRIFICE[CORE_RED], None]})
+    return refusal(lambda: client.apply(proto(state), purchase(SACRIFICE[CORE_RED])))
+
+
 def _invalid_state(client: EngineClient) -> EngineError:
     state = _fresh(client)
     state.players[1].tokens.gold = 3
@@ -203,6 +254,11 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
         _create(num_players=2, modules=[config_pb2.MODULE_UNSPECIFIED]),
         grpc.StatusCode.INVALID_ARGUMENT,
         "config.modules[0]",
+    ),
+    "MODULE_COMBINATION_NOT_SUPPORTED": (
+        _create(num_players=2, modules=[config_pb2.MODULE_CITIES, config_pb2.MODULE_ORIENT]),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "config.modules",
     ),
     "GAME_OVER": (_game_over, grpc.StatusCode.FAILED_PRECONDITION, None),
     "NOT_YOUR_TURN": (_apply(take_gems(RED, BLUE, GREEN), seat=1), grpc.StatusCode.FAILED_PRECONDITION, "seat"),
@@ -251,6 +307,24 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
         "action.choose_noble.noble_id",
     ),
     "CITY_NOT_AVAILABLE": (_city_not_available, grpc.StatusCode.FAILED_PRECONDITION, "action.choose_city.city_id"),
+    "CARDS_SPENT_INVALID": (
+        _cards_spent_invalid,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "action.purchase_card.cards_spent",
+    ),
+    "GEM_NOT_AVAILABLE": (_gem_not_available, grpc.StatusCode.FAILED_PRECONDITION, "action.take_gem.color"),
+    "CARD_OCCUPIED": (_card_occupied, grpc.StatusCode.FAILED_PRECONDITION, "action.reserve_card.card_id"),
+    "STRONGHOLD_NOT_ALLOWED": (
+        _stronghold_not_allowed,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "action.place_stronghold",
+    ),
+    "PAIRING_NOT_POSSIBLE": (
+        _pairing_not_possible,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "action.purchase_card.card_id",
+    ),
+    "SACRIFICE_NOT_POSSIBLE": (_sacrifice_not_possible, grpc.StatusCode.FAILED_PRECONDITION, "action.purchase_card"),
     "UNKNOWN_ACTION": (_apply(actions_pb2.Action()), grpc.StatusCode.INVALID_ARGUMENT, "action"),
     "INVALID_STATE": (_invalid_state, grpc.StatusCode.INVALID_ARGUMENT, "state.bank"),
     "STALE_STATE": (_stale_state, grpc.StatusCode.FAILED_PRECONDITION, "expected_turn"),
@@ -262,10 +336,6 @@ def test_every_reachable_reason_has_a_case() -> None:
     missing = PUBLISHED - set(CASES) - set(UNREACHABLE)
     assert not missing, f"reasons with neither a test case nor a documented reason to be unreachable: {missing}"
     assert not set(UNREACHABLE) & set(CASES)
-
-
-def test_module_combinations_are_unreachable_while_fewer_than_two_modules_exist() -> None:
-    assert len(known_modules()) < 2, "modules exist now: add a MODULE_COMBINATION_NOT_SUPPORTED case"
 
 
 @pytest.mark.parametrize("reason", sorted(CASES))

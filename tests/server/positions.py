@@ -25,6 +25,7 @@ from engine_service.rules import (
 )
 
 TURN_SAFETY = 600  # random games end long before this; a loop guard, not a rule
+NO_MODULES: frozenset[str] = frozenset()
 
 
 def dealt(num_players: int = 2, seed: int = 1, first_seat: int = 0, turn_limit: int = 0) -> GameState:
@@ -32,10 +33,12 @@ def dealt(num_players: int = 2, seed: int = 1, first_seat: int = 0, turn_limit: 
     return state
 
 
-def random_game(num_players: int, seed: int) -> Iterator[tuple[GameState, Action, GameState, tuple[Event, ...]]]:
+def random_game(
+    num_players: int, seed: int, modules: frozenset[str] = NO_MODULES
+) -> Iterator[tuple[GameState, Action, GameState, tuple[Event, ...]]]:
     """(state, action, next state, events) for each move of a random game played to its end."""
     rng = random.Random(seed)
-    state, _ = new_game(GameConfig(num_players, seed))
+    state, _ = new_game(GameConfig(num_players, seed, modules=modules))
     while not state.is_over and state.turn < TURN_SAFETY:
         action = rng.choice(legal_actions(state))
         after, events = apply(state, action)
@@ -43,11 +46,10 @@ def random_game(num_players: int, seed: int) -> Iterator[tuple[GameState, Action
         state = after
 
 
-def random_states(num_players: int, seed: int, every: int = 1) -> list[GameState]:
+def random_states(num_players: int, seed: int, every: int = 1, modules: frozenset[str] = NO_MODULES) -> list[GameState]:
     """Every ``every``-th state of a random game, the final one included."""
-    states = [before for index, (before, _, _, _) in enumerate(random_game(num_players, seed)) if index % every == 0]
-    *_, (_, _, last, _) = random_game(num_players, seed)
-    return states + [last]
+    moves = list(random_game(num_players, seed, modules))
+    return [before for index, (before, _, _, _) in enumerate(moves) if index % every == 0] + [moves[-1][2]]
 
 
 def _remove_card(state: GameState, card_id: int) -> GameState:

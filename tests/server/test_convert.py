@@ -274,7 +274,7 @@ def _unknown_end_reason(msg: state_pb2.GameState) -> None:
 
 
 def _unknown_decision(msg: state_pb2.GameState) -> None:
-    msg.pending_decision.kind = 5  # type: ignore[assignment]
+    msg.pending_decision.kind = 42  # type: ignore[assignment]
     msg.pending_decision.seat = msg.seat
 
 

@@ -57,6 +57,22 @@ def test_every_core_reason_is_a_rejection_reason_by_name() -> None:
     assert {reason.name for reason in Reason} | {STALE_STATE} <= PUBLISHED
 
 
+def test_module_reasons_are_published_after_the_base_ones() -> None:
+    """Additive: the modules' reasons take new numbers, the existing ones keep theirs."""
+    numbers = errors_pb2.RejectionReason.Value
+    assert numbers("REJECTION_REASON_CITY_NOT_AVAILABLE") == 33
+    modules = [
+        "GEM_NOT_AVAILABLE",
+        "CARD_OCCUPIED",
+        "STRONGHOLD_NOT_ALLOWED",
+        "PAIRING_NOT_POSSIBLE",
+        "SACRIFICE_NOT_POSSIBLE",
+        "CARDS_SPENT_INVALID",
+    ]
+    assert [numbers(f"REJECTION_REASON_{name}") for name in modules] == list(range(34, 40))
+    assert all(name not in INVALID_ARGUMENT_REASONS for name in modules)  # rule refusals: FAILED_PRECONDITION
+
+
 def test_invalid_seat_is_published() -> None:
     if INVALID_SEAT not in PUBLISHED:
         pytest.skip("REJECTION_REASON_INVALID_SEAT is not in errors.proto yet (requested from the proto owner)")
@@ -109,6 +125,22 @@ def test_state_metadata_names_the_acting_seat_and_turn() -> None:
         (Reason.NOBLE_NOT_AVAILABLE, "choose_noble", "action", "action.choose_noble.noble_id"),
         (Reason.DECISION_PENDING, "take_gems", "action", "action.take_gems"),
         (Reason.CANNOT_AFFORD, "action_id", "action", "action.action_id"),
+        # The modules' actions and reasons.
+        (Reason.GEM_NOT_AVAILABLE, "take_gem", "action", "action.take_gem.color"),
+        (Reason.INVALID_COLOR, "take_gem", "action", "action.take_gem.color"),
+        (Reason.CARD_OCCUPIED, "reserve_card", "action", "action.reserve_card.card_id"),
+        (Reason.CARD_OCCUPIED, "purchase_card", "actions[0]", "actions[0].purchase_card.card_id"),
+        (Reason.STRONGHOLD_NOT_ALLOWED, "place_stronghold", "action", "action.place_stronghold"),
+        (Reason.STRONGHOLD_NOT_ALLOWED, "remove_stronghold", "action", "action.remove_stronghold"),
+        (Reason.CARD_NOT_AVAILABLE, "purchase_card", "action", "action.purchase_card.card_id"),
+        (Reason.CARD_NOT_AVAILABLE, "take_free_card", "action", "action.take_free_card.card_id"),
+        (Reason.PAIRING_NOT_POSSIBLE, "purchase_card", "action", "action.purchase_card.card_id"),
+        (Reason.PAIRING_NOT_POSSIBLE, "pair_card", "action", "action.pair_card.card_id"),
+        (Reason.SACRIFICE_NOT_POSSIBLE, "purchase_card", "action", "action.purchase_card"),
+        (Reason.CARDS_SPENT_INVALID, "purchase_card", "actions[2]", "actions[2].purchase_card.cards_spent"),
+        (Reason.NOBLE_NOT_AVAILABLE, "reserve_noble", "action", "action.reserve_noble.noble_id"),
+        (Reason.NO_DECISION_PENDING, "decline", "action", "action.decline"),
+        (Reason.DECISION_PENDING, "purchase_card", "action", "action.purchase_card"),
     ],
 )
 def test_rule_refusals_point_at_the_part_of_the_action(reason: Reason, kind: str, prefix: str, field: str) -> None:

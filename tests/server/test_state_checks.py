@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from engine_service.rules import CARDS, NOBLES, GameState, PlayerState, RuleViolation, integrity, validate_state
+from engine_service.rules.ruleset import ruleset_for
 from tests.server.positions import random_states
 
 Corruption = Callable[[random.Random, GameState], GameState]
@@ -31,7 +32,7 @@ def _outcome(state: GameState) -> tuple[str, str, str] | None:
 
 def _itemised_outcome(state: GameState, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, str] | None:
     with monkeypatch.context() as patch:
-        patch.setattr(integrity, "_holdings_consistent", lambda state: False)
+        patch.setattr(integrity, "_holdings_consistent", lambda state, ruleset: False)
         return _outcome(state)
 
 
@@ -116,8 +117,8 @@ def _card_to_player(rng: random.Random, state: GameState) -> GameState:
     else:
         card = CARDS[card_id % len(CARDS)]
         bonuses = list(player.bonuses)
-        if 0 <= card_id < len(CARDS):
-            bonuses[card.bonus] += 1
+        if 0 <= card_id < len(CARDS) and card.bonus is not None:
+            bonuses[card.bonus] += card.bonus_count
         player = player._replace(
             purchased=player.purchased + (card_id,), bonuses=tuple(bonuses), prestige=player.prestige + card.points
         )
@@ -236,13 +237,26 @@ CORRUPTIONS: tuple[Corruption, ...] = (
 )
 
 
+MODULES = (frozenset(), *(frozenset({name}) for name in ("trading_posts", "strongholds", "orient")))
+
+
 def _states() -> list[GameState]:
-    return [state for players in (2, 3, 4) for state in random_states(players, seed=40 + players, every=4)]
+    """States of random games of the base game and of each module (their extra holdings, decks and discards)."""
+    return [
+        state
+        for modules in MODULES
+        for players in (2, 3, 4)
+        for state in random_states(players, seed=40 + players, every=4 if not modules else 12, modules=modules)
+    ]
 
 
 def test_real_states_pass_the_one_pass_test() -> None:
     states = _states()
-    assert all(integrity._holdings_consistent(state) for state in states if None not in sum(state.market, ()))
+    assert all(
+        integrity._holdings_consistent(state, ruleset_for(state))
+        for state in states
+        if None not in sum(state.market, ())
+    )
 
 
 def test_corrupted_states_get_the_same_verdict_either_way(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,6 +56,9 @@ class GreedyBot:
     3. Otherwise reserve the market card with the most points, or do anything legal.
 
     Decisions: return the tokens it holds most of (gold last); choose the noble with the most points.
+    Module decisions: buy a conquerable card; take the free card or reserve the noble with the most
+    points; take the gem colour its target lacks most; any legal answer to the others (where a
+    stronghold goes, the card a paired card attaches to, a city).
     """
 
     def __init__(self, catalog: catalog_pb2.Catalog, seed: int | None = None) -> None:
@@ -77,6 +80,13 @@ class GreedyBot:
             return max(options, key=lambda option: self._return_score(option, held))
         if "choose_noble" in kinds:
             return max(options, key=self._noble_score)
+        if "reserve_noble" in kinds:
+            return max(options, key=lambda option: self._noble_points(option.action.reserve_noble.noble_id))
+        if "take_free_card" in kinds:
+            return max(options, key=lambda option: self._points(option.action.take_free_card.card_id))
+        if "take_gem" in kinds:
+            need = self._target_need(game, player)
+            return max(options, key=lambda option: need.get(_name(option.action.take_gem.color), 0))
         purchases = [option for option in options if option.action.WhichOneof("kind") == "purchase_card"]
         if purchases:
             return max(purchases, key=self._purchase_score)
@@ -104,7 +114,10 @@ class GreedyBot:
         return (card.points, -sum(counts_dict(card.cost).values()))
 
     def _noble_score(self, option: actions_pb2.LegalAction) -> int:
-        noble = self.nobles.get(option.action.choose_noble.noble_id)
+        return self._noble_points(option.action.choose_noble.noble_id)
+
+    def _noble_points(self, noble_id: int) -> int:
+        noble = self.nobles.get(noble_id)
         return noble.points if noble is not None else 0
 
     @staticmethod

@@ -5,21 +5,48 @@
 'Seat 0 buys card 57 (level 2, red bonus, 2 points) from the market paying 3 red, 1 gold'
 
 Seats, decks and market slots are numbered from 0 as in the protocol; decks and
-market rows are named by their level ("the level 1 row" is deck 0). Without a
-catalog, cards and nobles are named by id only.
+market rows are named by their level ("the level 1 row" is deck 0, "the Orient
+level 1 row" deck 3). Without a catalog, cards, nobles, cities and trading posts
+are named by id only. ``Describer.module_states`` describes the Cities of Splendor
+module states of a game (state or view) in a few lines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeAlias
 
-from splendor.v1 import actions_pb2, catalog_pb2, cities_pb2, events_pb2, state_pb2
+from splendor.v1 import actions_pb2, catalog_pb2, cities_pb2, events_pb2, state_pb2, trading_posts_pb2, view_pb2
 
 from .actions import ActionLike, as_action
 from .colors import color_name, format_counts
 
+Game: TypeAlias = state_pb2.GameState | view_pb2.GameView
+"""A game as the engine sends it: the full state, or a seat's view."""
+
 BASE_DECK_COUNT = 3
 """Decks 0-2 are the base levels 1-3; the Orient decks follow."""
+
+POWERS: dict[int, str] = {
+    trading_posts_pb2.TRADING_POST_POWER_GEM_AFTER_PURCHASE: "a gem after each purchase",
+    trading_posts_pb2.TRADING_POST_POWER_EXTRA_GEM_WITH_TWO: "an extra gem with two of a colour",
+    trading_posts_pb2.TRADING_POST_POWER_GOLD_WORTH_TWO: "gold worth two gems",
+    trading_posts_pb2.TRADING_POST_POWER_FIVE_PRESTIGE: "5 prestige once",
+    trading_posts_pb2.TRADING_POST_POWER_PRESTIGE_PER_SHIELD: "1 prestige per shield",
+}
+"""Short names of the trading-post powers."""
+
+# What an Orient card does, after its bonus (``None``: nothing to add).
+_ABILITIES: dict[int, str | None] = {
+    catalog_pb2.CARD_KIND_STANDARD: None,
+    catalog_pb2.CARD_KIND_GOLD_X2: "worth 2 gold once",
+    catalog_pb2.CARD_KIND_PAIRED: "paired",
+    catalog_pb2.CARD_KIND_PAIRED_TAKE_LEVEL1: "paired, then a free level 1 card",
+    catalog_pb2.CARD_KIND_DOUBLE_BONUS: None,
+    catalog_pb2.CARD_KIND_RESERVE_NOBLE: "reserves a noble",
+    catalog_pb2.CARD_KIND_TAKE_LEVEL2: "a free level 2 card",
+    catalog_pb2.CARD_KIND_SACRIFICE: None,  # says which bonuses it takes: see ``Describer.card``
+}
 
 END_REASONS: dict[int, str] = {
     state_pb2.END_REASON_FINAL_ROUND_COMPLETED: "a player reached the goal and the final round was completed",
@@ -48,19 +75,39 @@ class Describer:
         self.cards: dict[int, catalog_pb2.CardInfo] = {}
         self.nobles: dict[int, catalog_pb2.NobleInfo] = {}
         self.cities: dict[int, cities_pb2.CityInfo] = {}
+        self.posts: dict[int, trading_posts_pb2.TradingPostInfo] = {}
         if catalog is not None:
             self.cards = {card.id: card for card in catalog.cards}
             self.nobles = {noble.id: noble for noble in catalog.nobles}
             self.cities = {city.id: city for city in catalog.cities}
+            self.posts = {post.id: post for post in catalog.trading_posts}
 
     # Components.
 
     def card(self, card_id: int) -> str:
-        """``"card 57 (level 2, red bonus, 2 points)"``; just ``"card 57"`` if the catalog lacks it."""
+        """``"card 57 (level 2, red bonus, 2 points)"``; just ``"card 57"`` if the catalog lacks it.
+
+        Orient cards name their deck and ability: ``"card 90 (Orient level 1, worth 2 gold once, 0 points)"``.
+        """
         info = self.cards.get(card_id)
         if info is None:
             return f"card {card_id}"
-        return f"card {card_id} (level {info.level}, {color_name(info.bonus)} bonus, {plural(info.points, 'point')})"
+        parts = [deck_name(info.deck)]
+        if info.bonus_count > 1:
+            parts.append(f"{info.bonus_count} {color_name(info.bonus)} bonuses")
+        elif info.bonus_count == 1 or info.kind in (catalog_pb2.CARD_KIND_UNSPECIFIED, catalog_pb2.CARD_KIND_STANDARD):
+            parts.append(f"{color_name(info.bonus)} bonus")
+        if info.kind == catalog_pb2.CARD_KIND_SACRIFICE:
+            bonuses = "bonus" if info.sacrifice_count == 1 else "bonuses"
+            parts.append(f"discards {info.sacrifice_count} {color_name(info.sacrifice_color)} {bonuses}")
+        elif _ABILITIES.get(info.kind):
+            parts.append(str(_ABILITIES[info.kind]))
+        parts.append(plural(info.points, "point"))
+        return f"card {card_id} ({', '.join(parts)})"
+
+    def cards_text(self, card_ids: Iterable[int]) -> str:
+        """Several cards, ``"card 12 (...), card 14 (...)"``; ``"no card"`` when there are none."""
+        return ", ".join(self.card(card_id) for card_id in card_ids) or "no card"
 
     def noble(self, noble_id: int) -> str:
         """``"noble 3 (3 points)"``; just ``"noble 3"`` if the catalog lacks it."""
@@ -75,6 +122,13 @@ class Describer:
         if info is None:
             return f"city {city_id}"
         return f"city {city_id} ({info.prestige} prestige)"
+
+    def post(self, post_id: int) -> str:
+        """``"trading post 3 (5 prestige once)"``; just ``"trading post 3"`` if the catalog lacks it."""
+        info = self.posts.get(post_id)
+        if info is None or info.power not in POWERS:
+            return f"trading post {post_id}"
+        return f"trading post {post_id} ({POWERS[info.power]})"
 
     # Events.
 
@@ -141,6 +195,53 @@ class Describer:
     def _city_claimed(self, event: events_pb2.CityClaimed) -> str:
         return f"Seat {event.seat} takes {self.city(event.city_id)}: the final round begins if it has not"
 
+    def _power_gem_taken(self, event: events_pb2.PowerGemTaken) -> str:
+        return f"Seat {event.seat} takes 1 {color_name(event.color)} with the power of {self.post(event.post_id)}"
+
+    def _shield_placed(self, event: events_pb2.ShieldPlaced) -> str:
+        text = f"Seat {event.seat} places a shield on {self.post(event.post_id)}"
+        if event.prestige_gained:
+            text += f", gaining {plural(event.prestige_gained, 'prestige point')}"
+        return text
+
+    def _stronghold_placed(self, event: events_pb2.StrongholdPlaced) -> str:
+        if event.HasField("from_card_id"):
+            return (
+                f"Seat {event.seat} moves a stronghold from {self.card(event.from_card_id)} "
+                f"to {self.card(event.card_id)}"
+            )
+        return f"Seat {event.seat} places a stronghold on {self.card(event.card_id)}"
+
+    def _stronghold_removed(self, event: events_pb2.StrongholdRemoved) -> str:
+        return f"Seat {event.seat} gives seat {event.owner}'s stronghold on {self.card(event.card_id)} back"
+
+    def _strongholds_returned(self, event: events_pb2.StrongholdsReturned) -> str:
+        return (
+            f"Seat {event.owner} gets back {plural(event.count, 'stronghold')} from {self.card(event.card_id)}, "
+            "which left the market"
+        )
+
+    def _card_conquered(self, event: events_pb2.CardConquered) -> str:
+        return f"Seat {event.seat} conquers {self.card(event.card_id)}, where its three strongholds stood"
+
+    def _card_paired(self, event: events_pb2.CardPaired) -> str:
+        return (
+            f"Seat {event.seat} pairs {self.card(event.card_id)} with {self.card(event.partner_card_id)}: "
+            f"one more {color_name(event.color)} bonus"
+        )
+
+    def _free_card_taken(self, event: events_pb2.FreeCardTaken) -> str:
+        return (
+            f"Seat {event.seat} takes {self.card(event.card_id)} for free from the "
+            f"{deck_name(event.deck)} row, slot {event.slot}"
+        )
+
+    def _noble_reserved(self, event: events_pb2.NobleReserved) -> str:
+        return f"Seat {event.seat} reserves {self.noble(event.noble_id)}: only that seat can be visited by it"
+
+    def _cards_discarded(self, event: events_pb2.CardsDiscarded) -> str:
+        return f"Seat {event.seat} gives up {self.cards_text(event.card_ids)}, back to the box"
+
     def _decision_required(self, event: events_pb2.DecisionRequired) -> str:
         if event.kind == state_pb2.DECISION_KIND_RETURN_TOKENS:
             return f"Seat {event.seat} holds more than 10 tokens and must return {event.amount}"
@@ -150,6 +251,23 @@ class Describer:
         if event.kind == state_pb2.DECISION_KIND_CHOOSE_CITY:
             options = ", ".join(self.city(city_id) for city_id in event.options)
             return f"Seat {event.seat} qualifies for several cities and must choose one: {options}"
+        if event.kind == state_pb2.DECISION_KIND_TAKE_GEM:
+            colors = ", ".join(color_name(value) for value in event.colors)
+            return f"Seat {event.seat} must choose the colour of the gem a trading post grants: {colors}"
+        if event.kind == state_pb2.DECISION_KIND_PLACE_STRONGHOLD:
+            return (
+                f"Seat {event.seat} must place or move a stronghold, or give an opponent's back; "
+                f"a stronghold may go to {self.cards_text(event.options)}"
+            )
+        if event.kind == state_pb2.DECISION_KIND_CONQUER:
+            return f"Seat {event.seat} may conquer (buy) {self.cards_text(event.options)}, or decline"
+        if event.kind == state_pb2.DECISION_KIND_PAIR_CARD:
+            return f"Seat {event.seat} must choose the card to pair with: {self.cards_text(event.options)}"
+        if event.kind == state_pb2.DECISION_KIND_TAKE_FREE_CARD:
+            return f"Seat {event.seat} must choose a card to take for free: {self.cards_text(event.options)}"
+        if event.kind == state_pb2.DECISION_KIND_RESERVE_NOBLE:
+            options = ", ".join(self.noble(noble_id) for noble_id in event.options)
+            return f"Seat {event.seat} must choose a noble to reserve: {options}"
         return f"Seat {event.seat} must decide"
 
     def _passed(self, event: events_pb2.Passed) -> str:
@@ -191,6 +309,23 @@ class Describer:
             return f"choose {self.noble(message.choose_noble.noble_id)}"
         if kind == "choose_city":
             return f"choose {self.city(message.choose_city.city_id)}"
+        if kind == "take_gem":
+            return f"take 1 {color_name(message.take_gem.color)}"
+        if kind == "place_stronghold":
+            place = message.place_stronghold
+            if place.HasField("from_card_id"):
+                return f"move a stronghold from {self.card(place.from_card_id)} to {self.card(place.card_id)}"
+            return f"place a stronghold on {self.card(place.card_id)}"
+        if kind == "remove_stronghold":
+            return f"give back the opponent's stronghold on {self.card(message.remove_stronghold.card_id)}"
+        if kind == "decline":
+            return "decline"
+        if kind == "pair_card":
+            return f"pair with {self.card(message.pair_card.card_id)}"
+        if kind == "take_free_card":
+            return f"take {self.card(message.take_free_card.card_id)} for free"
+        if kind == "reserve_noble":
+            return f"reserve {self.noble(message.reserve_noble.noble_id)}"
         if kind == "action_id":
             return f"action #{message.action_id}"
         return "(empty action)"
@@ -199,11 +334,59 @@ class Describer:
         text = f"buy {self.card(purchase.card_id)}"
         if purchase.HasField("payment"):
             text += f" paying {format_counts(purchase.payment)}"
+        if purchase.HasField("cards_spent"):
+            text += f" giving up {self.cards_text(purchase.cards_spent.card_ids)}"
         return text
+
+    # Module states.
+
+    def module_states(self, game: Game) -> list[str]:
+        """One line per fact of the game's Cities of Splendor module state (none for the base game)."""
+        lines: list[str] = []
+        if game.HasField("cities"):
+            cities = game.cities
+            available = ", ".join(self.city(city_id) for city_id in cities.available_city_ids) or "none"
+            lines.append(f"Cities on the table: {available}")
+            for seat, held in enumerate(cities.held):
+                if held.city_ids:
+                    lines.append(f"Seat {seat} holds {', '.join(self.city(city_id) for city_id in held.city_ids)}")
+        if game.HasField("trading_posts"):
+            for seat, shields in enumerate(game.trading_posts.shields):
+                posts = ", ".join(self.post(post_id) for post_id in shields.post_ids) or "none yet"
+                lines.append(f"Seat {seat} has shields on: {posts}")
+        if game.HasField("strongholds"):
+            for seat, placed in enumerate(game.strongholds.placed):
+                lines.append(f"Seat {seat} {_strongholds_text(self, list(placed.card_ids))}")
+        if game.HasField("orient"):
+            orient = game.orient
+            for seat, pairs in enumerate(orient.pairs):
+                for pair in pairs.pairs:
+                    lines.append(
+                        f"Seat {seat} has {self.card(pair.card_id)} paired with {self.card(pair.partner_card_id)}"
+                    )
+            for seat, nobles in enumerate(orient.reserved_nobles):
+                if nobles.noble_ids:
+                    reserved = ", ".join(self.noble(noble_id) for noble_id in nobles.noble_ids)
+                    lines.append(f"Seat {seat} has reserved {reserved}")
+            for seat, discarded in enumerate(orient.discarded):
+                if discarded.card_ids:
+                    lines.append(f"Seat {seat} gave up {self.cards_text(discarded.card_ids)}")
+        return lines
 
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _strongholds_text(describer: Describer, card_ids: list[int]) -> str:
+    """``"has 2 strongholds on card 12 (...), 1 in supply"``: stacked ones counted per card, three in all."""
+    if not card_ids:
+        return "has all 3 strongholds in supply"
+    stacks = ", ".join(
+        f"{plural(card_ids.count(card_id), 'stronghold')} on {describer.card(card_id)}"
+        for card_id in dict.fromkeys(card_ids)
+    )
+    return f"has {stacks}, {max(0, 3 - len(card_ids))} in supply"
 
 
 def winners_text(winners: Sequence[int]) -> str:

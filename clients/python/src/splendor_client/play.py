@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME[,NAME]",
-        help="Cities of Splendor modules to enable, e.g. cities (default: the base game)",
+        help="a Cities of Splendor module to enable: cities, trading_posts, strongholds or orient "
+        "(default: the base game)",
     )
     parser.add_argument(
         "--bot",
@@ -179,6 +180,8 @@ def play_game(
         applied += 1
         _print_events(out, describer, label, result.events)
         state = result.state
+    for line in describer.module_states(state):  # where the module's pieces ended up
+        _say(out, line)
     return Outcome(state=state, calls=calls, seconds=time.perf_counter() - started)
 
 

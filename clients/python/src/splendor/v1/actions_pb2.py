@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from splendor.v1 import common_pb2 as splendor_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19splendor/v1/actions.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/common.proto\"\xde\x03\n\x06\x41\x63tion\x12*\n\ttake_gems\x18\x01 \x01(\x0b\x32\x15.splendor.v1.TakeGemsH\x00\x12\x31\n\rtake_two_gems\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TakeTwoGemsH\x00\x12\x30\n\x0creserve_card\x18\x03 \x01(\x0b\x32\x18.splendor.v1.ReserveCardH\x00\x12\x39\n\x11reserve_from_deck\x18\x04 \x01(\x0b\x32\x1c.splendor.v1.ReserveFromDeckH\x00\x12\x32\n\rpurchase_card\x18\x05 \x01(\x0b\x32\x19.splendor.v1.PurchaseCardH\x00\x12!\n\x04pass\x18\x06 \x01(\x0b\x32\x11.splendor.v1.PassH\x00\x12\x32\n\rreturn_tokens\x18\x07 \x01(\x0b\x32\x19.splendor.v1.ReturnTokensH\x00\x12\x30\n\x0c\x63hoose_noble\x18\x08 \x01(\x0b\x32\x18.splendor.v1.ChooseNobleH\x00\x12.\n\x0b\x63hoose_city\x18\t \x01(\x0b\x32\x17.splendor.v1.ChooseCityH\x00\x12\x13\n\taction_id\x18\x0f \x01(\rH\x00\x42\x06\n\x04kind\".\n\x08TakeGems\x12\"\n\x06\x63olors\x18\x01 \x03(\x0e\x32\x12.splendor.v1.Color\"0\n\x0bTakeTwoGems\x12!\n\x05\x63olor\x18\x01 \x01(\x0e\x32\x12.splendor.v1.Color\"\x1e\n\x0bReserveCard\x12\x0f\n\x07\x63\x61rd_id\x18\x01 \x01(\r\"\x1f\n\x0fReserveFromDeck\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\"J\n\x0cPurchaseCard\x12\x0f\n\x07\x63\x61rd_id\x18\x01 \x01(\r\x12)\n\x07payment\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\"\x06\n\x04Pass\"8\n\x0cReturnTokens\x12(\n\x06tokens\x18\x01 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\"\x1f\n\x0b\x43hooseNoble\x12\x10\n\x08noble_id\x18\x01 \x01(\r\"\x1d\n\nChooseCity\x12\x0f\n\x07\x63ity_id\x18\x01 \x01(\r\"E\n\x0bLegalAction\x12\x11\n\taction_id\x18\x01 \x01(\r\x12#\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x13.splendor.v1.Actionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19splendor/v1/actions.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/common.proto\"\xbc\x06\n\x06\x41\x63tion\x12*\n\ttake_gems\x18\x01 \x01(\x0b\x32\x15.splendor.v1.TakeGemsH\x00\x12\x31\n\rtake_two_gems\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TakeTwoGemsH\x00\x12\x30\n\x0creserve_card\x18\x03 \x01(\x0b\x32\x18.splendor.v1.ReserveCardH\x00\x12\x39\n\x11reserve_from_deck\x18\x04 \x01(\x0b\x32\x1c.splendor.v1.ReserveFromDeckH\x00\x12\x32\n\rpurchase_card\x18\x05 \x01(\x0b\x32\x19.splendor.v1.PurchaseCardH\x00\x12!\n\x04pass\x18\x06 \x01(\x0b\x32\x11.splendor.v1.PassH\x00\x12\x32\n\rreturn_tokens\x18\x07 \x01(\x0b\x32\x19.splendor.v1.ReturnTokensH\x00\x12\x30\n\x0c\x63hoose_noble\x18\x08 \x01(\x0b\x32\x18.splendor.v1.ChooseNobleH\x00\x12.\n\x0b\x63hoose_city\x18\t \x01(\x0b\x32\x17.splendor.v1.ChooseCityH\x00\x12(\n\x08take_gem\x18\n \x01(\x0b\x32\x14.splendor.v1.TakeGemH\x00\x12\x38\n\x10place_stronghold\x18\x0b \x01(\x0b\x32\x1c.splendor.v1.PlaceStrongholdH\x00\x12:\n\x11remove_stronghold\x18\x0c \x01(\x0b\x32\x1d.splendor.v1.RemoveStrongholdH\x00\x12\'\n\x07\x64\x65\x63line\x18\r \x01(\x0b\x32\x14.splendor.v1.DeclineH\x00\x12*\n\tpair_card\x18\x0e \x01(\x0b\x32\x15.splendor.v1.PairCardH\x00\x12\x33\n\x0etake_free_card\x18\x10 \x01(\x0b\x32\x19.splendor.v1.TakeFreeCardH\x00\x12\x32\n\rreserve_noble\x18\x11 \x01(\x0b\x32\x19.splendor.v1.ReserveNobleH\x00\x12\x13\n\taction_id\x18\x0f \x01(\rH\x00\x42\x06\n\x04kind\".\n\x08TakeGems\x12\"\n\x06\x63olors\x18\x01 \x03(\x0e\x32\x12.splendor.v1.Color\"0\n\x0bTakeTwoGems\x12!\n\x05\x63olor\x18\x01 \x01(\x0e\x32\x12.splendor.v1.Color\"\x1e\n\x0bReserveCard\x12\x0f\n\x07\x63\x61rd_id\x18\x01 \x01(\r\"\x1f\n\x0fReserveFromDeck\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\"x\n\x0cPurchaseCard\x12\x0f\n\x07\x63\x61rd_id\x18\x01 \x01(\r\x12)\n\x07payment\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\x12,\n\x0b\x63\x61rds_spent\x18\x03 \x01(\x0b\x32\x17.splendor.v1.SpentCards\"\x1e\n\nSpentCards\x12\x10\n\x08\x63\x61rd_ids\x18\x01 \x03(\r\"\x06\n\x04Pass\"8\n\x0cReturnTokens\x12(\n\x06tokens\x18\x01 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\"\x1f\n\x0b\x43hooseNoble\x12\x10\n\x08noble_id\x18\x01 \x01(\r\"\x1d\n\nChooseCity\x12\x0f\n\x07\x63ity_id\x18\x01 \x01(\r\",\n\x07TakeGem\x12!\n\x05\x63olor\x18\x01 \x01(\x0e\x32\x12.splendor.v1.Color\"N\n\x0fPlaceStronghold\x12\x0f\n\x07\x63\x61rd_id\x18\x01 \x01(\r\x12\x19\n\x0c\x66rom_card_id\x18\x02 \x01(\rH\x00\x88\x01\x01\x42\x0f\n\r_from_card_id\"#\n\x10RemoveStronghold\x12\x0f\n\x07\x63\x61rd_id\x18\x01 \x01(\r\"\t\n\x07\x44\x65\x63line\"\x1b\n\x08PairCard\x12\x0f\n\x07\x63\x61rd_id\x18\x01 \x01(\r\"\x1f\n\x0cTakeFreeCard\x12\x0f\n\x07\x63\x61rd_id\x18\x01 \x01(\r\" \n\x0cReserveNoble\x12\x10\n\x08noble_id\x18\x01 \x01(\r\"E\n\x0bLegalAction\x12\x11\n\taction_id\x18\x01 \x01(\r\x12#\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x13.splendor.v1.Actionb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,25 +33,41 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.actions_pb2', _
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_ACTION']._serialized_start=69
-  _globals['_ACTION']._serialized_end=547
-  _globals['_TAKEGEMS']._serialized_start=549
-  _globals['_TAKEGEMS']._serialized_end=595
-  _globals['_TAKETWOGEMS']._serialized_start=597
-  _globals['_TAKETWOGEMS']._serialized_end=645
-  _globals['_RESERVECARD']._serialized_start=647
-  _globals['_RESERVECARD']._serialized_end=677
-  _globals['_RESERVEFROMDECK']._serialized_start=679
-  _globals['_RESERVEFROMDECK']._serialized_end=710
-  _globals['_PURCHASECARD']._serialized_start=712
-  _globals['_PURCHASECARD']._serialized_end=786
-  _globals['_PASS']._serialized_start=788
-  _globals['_PASS']._serialized_end=794
-  _globals['_RETURNTOKENS']._serialized_start=796
-  _globals['_RETURNTOKENS']._serialized_end=852
-  _globals['_CHOOSENOBLE']._serialized_start=854
-  _globals['_CHOOSENOBLE']._serialized_end=885
-  _globals['_CHOOSECITY']._serialized_start=887
-  _globals['_CHOOSECITY']._serialized_end=916
-  _globals['_LEGALACTION']._serialized_start=918
-  _globals['_LEGALACTION']._serialized_end=987
+  _globals['_ACTION']._serialized_end=897
+  _globals['_TAKEGEMS']._serialized_start=899
+  _globals['_TAKEGEMS']._serialized_end=945
+  _globals['_TAKETWOGEMS']._serialized_start=947
+  _globals['_TAKETWOGEMS']._serialized_end=995
+  _globals['_RESERVECARD']._serialized_start=997
+  _globals['_RESERVECARD']._serialized_end=1027
+  _globals['_RESERVEFROMDECK']._serialized_start=1029
+  _globals['_RESERVEFROMDECK']._serialized_end=1060
+  _globals['_PURCHASECARD']._serialized_start=1062
+  _globals['_PURCHASECARD']._serialized_end=1182
+  _globals['_SPENTCARDS']._serialized_start=1184
+  _globals['_SPENTCARDS']._serialized_end=1214
+  _globals['_PASS']._serialized_start=1216
+  _globals['_PASS']._serialized_end=1222
+  _globals['_RETURNTOKENS']._serialized_start=1224
+  _globals['_RETURNTOKENS']._serialized_end=1280
+  _globals['_CHOOSENOBLE']._serialized_start=1282
+  _globals['_CHOOSENOBLE']._serialized_end=1313
+  _globals['_CHOOSECITY']._serialized_start=1315
+  _globals['_CHOOSECITY']._serialized_end=1344
+  _globals['_TAKEGEM']._serialized_start=1346
+  _globals['_TAKEGEM']._serialized_end=1390
+  _globals['_PLACESTRONGHOLD']._serialized_start=1392
+  _globals['_PLACESTRONGHOLD']._serialized_end=1470
+  _globals['_REMOVESTRONGHOLD']._serialized_start=1472
+  _globals['_REMOVESTRONGHOLD']._serialized_end=1507
+  _globals['_DECLINE']._serialized_start=1509
+  _globals['_DECLINE']._serialized_end=1518
+  _globals['_PAIRCARD']._serialized_start=1520
+  _globals['_PAIRCARD']._serialized_end=1547
+  _globals['_TAKEFREECARD']._serialized_start=1549
+  _globals['_TAKEFREECARD']._serialized_end=1580
+  _globals['_RESERVENOBLE']._serialized_start=1582
+  _globals['_RESERVENOBLE']._serialized_end=1614
+  _globals['_LEGALACTION']._serialized_start=1616
+  _globals['_LEGALACTION']._serialized_end=1685
 # @@protoc_insertion_point(module_scope)

@@ -34,6 +34,13 @@ class Action(_message.Message):
     RETURN_TOKENS_FIELD_NUMBER: _builtins.int
     CHOOSE_NOBLE_FIELD_NUMBER: _builtins.int
     CHOOSE_CITY_FIELD_NUMBER: _builtins.int
+    TAKE_GEM_FIELD_NUMBER: _builtins.int
+    PLACE_STRONGHOLD_FIELD_NUMBER: _builtins.int
+    REMOVE_STRONGHOLD_FIELD_NUMBER: _builtins.int
+    DECLINE_FIELD_NUMBER: _builtins.int
+    PAIR_CARD_FIELD_NUMBER: _builtins.int
+    TAKE_FREE_CARD_FIELD_NUMBER: _builtins.int
+    RESERVE_NOBLE_FIELD_NUMBER: _builtins.int
     ACTION_ID_FIELD_NUMBER: _builtins.int
     action_id: _builtins.int
     """Any of the above by its stable action id (see Catalog.action_id_ranges);
@@ -71,6 +78,34 @@ class Action(_message.Message):
     def choose_city(self) -> Global___ChooseCity:
         """Answer to DECISION_KIND_CHOOSE_CITY (the Cities module)."""
 
+    @_builtins.property
+    def take_gem(self) -> Global___TakeGem:
+        """Answer to DECISION_KIND_TAKE_GEM (the Trading Posts)."""
+
+    @_builtins.property
+    def place_stronghold(self) -> Global___PlaceStronghold:
+        """Answer to DECISION_KIND_PLACE_STRONGHOLD: place or move a stronghold (the Strongholds)."""
+
+    @_builtins.property
+    def remove_stronghold(self) -> Global___RemoveStronghold:
+        """Answer to DECISION_KIND_PLACE_STRONGHOLD: give an opponent's stronghold back (the Strongholds)."""
+
+    @_builtins.property
+    def decline(self) -> Global___Decline:
+        """Answer to DECISION_KIND_CONQUER: do not buy the card (the Strongholds)."""
+
+    @_builtins.property
+    def pair_card(self) -> Global___PairCard:
+        """Answer to DECISION_KIND_PAIR_CARD (the Orient)."""
+
+    @_builtins.property
+    def take_free_card(self) -> Global___TakeFreeCard:
+        """Answer to DECISION_KIND_TAKE_FREE_CARD (the Orient)."""
+
+    @_builtins.property
+    def reserve_noble(self) -> Global___ReserveNoble:
+        """Answer to DECISION_KIND_RESERVE_NOBLE (the Orient)."""
+
     def __init__(
         self,
         *,
@@ -82,13 +117,20 @@ class Action(_message.Message):
         return_tokens: Global___ReturnTokens | None = ...,
         choose_noble: Global___ChooseNoble | None = ...,
         choose_city: Global___ChooseCity | None = ...,
+        take_gem: Global___TakeGem | None = ...,
+        place_stronghold: Global___PlaceStronghold | None = ...,
+        remove_stronghold: Global___RemoveStronghold | None = ...,
+        decline: Global___Decline | None = ...,
+        pair_card: Global___PairCard | None = ...,
+        take_free_card: Global___TakeFreeCard | None = ...,
+        reserve_noble: Global___ReserveNoble | None = ...,
         action_id: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "choose_city", b"choose_city", "choose_noble", b"choose_noble", "kind", b"kind", "pass", b"pass", "purchase_card", b"purchase_card", "reserve_card", b"reserve_card", "reserve_from_deck", b"reserve_from_deck", "return_tokens", b"return_tokens", "take_gems", b"take_gems", "take_two_gems", b"take_two_gems"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "choose_city", b"choose_city", "choose_noble", b"choose_noble", "decline", b"decline", "kind", b"kind", "pair_card", b"pair_card", "pass", b"pass", "place_stronghold", b"place_stronghold", "purchase_card", b"purchase_card", "remove_stronghold", b"remove_stronghold", "reserve_card", b"reserve_card", "reserve_from_deck", b"reserve_from_deck", "reserve_noble", b"reserve_noble", "return_tokens", b"return_tokens", "take_free_card", b"take_free_card", "take_gem", b"take_gem", "take_gems", b"take_gems", "take_two_gems", b"take_two_gems"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "choose_city", b"choose_city", "choose_noble", b"choose_noble", "kind", b"kind", "pass", b"pass", "purchase_card", b"purchase_card", "reserve_card", b"reserve_card", "reserve_from_deck", b"reserve_from_deck", "return_tokens", b"return_tokens", "take_gems", b"take_gems", "take_two_gems", b"take_two_gems"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "choose_city", b"choose_city", "choose_noble", b"choose_noble", "decline", b"decline", "kind", b"kind", "pair_card", b"pair_card", "pass", b"pass", "place_stronghold", b"place_stronghold", "purchase_card", b"purchase_card", "remove_stronghold", b"remove_stronghold", "reserve_card", b"reserve_card", "reserve_from_deck", b"reserve_from_deck", "reserve_noble", b"reserve_noble", "return_tokens", b"return_tokens", "take_free_card", b"take_free_card", "take_gem", b"take_gem", "take_gems", b"take_gems", "take_two_gems", b"take_two_gems"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["take_gems", "take_two_gems", "reserve_card", "reserve_from_deck", "purchase_card", "pass", "return_tokens", "choose_noble", "choose_city", "action_id"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["take_gems", "take_two_gems", "reserve_card", "reserve_from_deck", "purchase_card", "pass", "return_tokens", "choose_noble", "choose_city", "take_gem", "place_stronghold", "remove_stronghold", "decline", "pair_card", "take_free_card", "reserve_noble", "action_id"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -202,6 +244,7 @@ class PurchaseCard(_message.Message):
 
     CARD_ID_FIELD_NUMBER: _builtins.int
     PAYMENT_FIELD_NUMBER: _builtins.int
+    CARDS_SPENT_FIELD_NUMBER: _builtins.int
     card_id: _builtins.int
     """The card."""
     @_builtins.property
@@ -211,19 +254,55 @@ class PurchaseCard(_message.Message):
         and gold for the rest.
         """
 
+    @_builtins.property
+    def cards_spent(self) -> Global___SpentCards:
+        """The Orient: owned cards given up for this purchase, the gold cards spent
+        (each worth two gold for this purchase only, a half left unused is lost)
+        or, for a sacrifice card, the bonus cards discarded. When absent or empty
+        the engine chooses: coloured tokens first, then gold tokens, then as few
+        gold cards as needed; for a sacrifice, paired cards of that colour first,
+        then the cards losing the least prestige. Outside the Orient it must be
+        absent or empty (CARDS_SPENT_INVALID otherwise).
+        """
+
     def __init__(
         self,
         *,
         card_id: _builtins.int = ...,
         payment: _common_pb2.TokenCounts | None = ...,
+        cards_spent: Global___SpentCards | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["payment", b"payment"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["cards_spent", b"cards_spent", "payment", b"payment"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id", "payment", b"payment"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id", "cards_spent", b"cards_spent", "payment", b"payment"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PurchaseCard: _TypeAlias = PurchaseCard  # noqa: Y015
+
+@_typing.final
+class SpentCards(_message.Message):
+    """Owned cards given up for a purchase (the Orient)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_IDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def card_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The card ids, each one of the buyer's purchased cards."""
+
+    def __init__(
+        self,
+        *,
+        card_ids: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_ids", b"card_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SpentCards: _TypeAlias = SpentCards  # noqa: Y015
 
 @_typing.final
 class Pass(_message.Message):
@@ -311,6 +390,170 @@ class ChooseCity(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ChooseCity: _TypeAlias = ChooseCity  # noqa: Y015
+
+@_typing.final
+class TakeGem(_message.Message):
+    """Choose the colour of the gem a trading-post power grants (the Trading Posts)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COLOR_FIELD_NUMBER: _builtins.int
+    color: _common_pb2.Color.ValueType
+    """The colour, one of PendingDecision.colors."""
+    def __init__(
+        self,
+        *,
+        color: _common_pb2.Color.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["color", b"color"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TakeGem: _TypeAlias = TakeGem  # noqa: Y015
+
+@_typing.final
+class PlaceStronghold(_message.Message):
+    """Put one of your strongholds on a face-up card that carries no other player's
+    stronghold (yours may stack, up to all three). From the supply, or moved from
+    the card it stands on (the Strongholds).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    FROM_CARD_ID_FIELD_NUMBER: _builtins.int
+    card_id: _builtins.int
+    """The face-up card (a base card) to put the stronghold on."""
+    from_card_id: _builtins.int
+    """The card the moved stronghold stands on now; absent to place one from your
+    supply.
+    """
+    def __init__(
+        self,
+        *,
+        card_id: _builtins.int = ...,
+        from_card_id: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_from_card_id", b"_from_card_id", "from_card_id", b"from_card_id"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_from_card_id", b"_from_card_id", "card_id", b"card_id", "from_card_id", b"from_card_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__from_card_id: _TypeAlias = _typing.Literal["from_card_id"]  # noqa: Y015
+    _WhichOneofArgType__from_card_id: _TypeAlias = _typing.Literal["_from_card_id", b"_from_card_id"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__from_card_id) -> _WhichOneofReturnType__from_card_id | None: ...
+
+Global___PlaceStronghold: _TypeAlias = PlaceStronghold  # noqa: Y015
+
+@_typing.final
+class RemoveStronghold(_message.Message):
+    """Give an opponent's stronghold back to its owner (the Strongholds)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    card_id: _builtins.int
+    """The card it stands on (one of a stack is removed)."""
+    def __init__(
+        self,
+        *,
+        card_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RemoveStronghold: _TypeAlias = RemoveStronghold  # noqa: Y015
+
+@_typing.final
+class Decline(_message.Message):
+    """Do not take an optional opportunity: the Strongholds' conquest."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Decline: _TypeAlias = Decline  # noqa: Y015
+
+@_typing.final
+class PairCard(_message.Message):
+    """Choose the owned card a paired card attaches to (the Orient). The paired card
+    then gives one bonus of that card's colour.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    card_id: _builtins.int
+    """The partner, one of the pending decision's options."""
+    def __init__(
+        self,
+        *,
+        card_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PairCard: _TypeAlias = PairCard  # noqa: Y015
+
+@_typing.final
+class TakeFreeCard(_message.Message):
+    """Choose the face-up card a card's ability gives for free (the Orient)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    card_id: _builtins.int
+    """The card, one of the pending decision's options."""
+    def __init__(
+        self,
+        *,
+        card_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TakeFreeCard: _TypeAlias = TakeFreeCard  # noqa: Y015
+
+@_typing.final
+class ReserveNoble(_message.Message):
+    """Choose the noble a card's ability reserves for you (the Orient): only you can
+    be visited by it from now on.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NOBLE_ID_FIELD_NUMBER: _builtins.int
+    noble_id: _builtins.int
+    """The noble, one of the pending decision's options."""
+    def __init__(
+        self,
+        *,
+        noble_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["noble_id", b"noble_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReserveNoble: _TypeAlias = ReserveNoble  # noqa: Y015
 
 @_typing.final
 class LegalAction(_message.Message):

@@ -7,8 +7,10 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from splendor.v1 import cities_pb2 as _cities_pb2
 from splendor.v1 import common_pb2 as _common_pb2
+from splendor.v1 import trading_posts_pb2 as _trading_posts_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -19,6 +21,82 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _CardKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _CardKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_CardKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    CARD_KIND_UNSPECIFIED: _CardKind.ValueType  # 0
+    """Not a kind; never sent."""
+    CARD_KIND_STANDARD: _CardKind.ValueType  # 1
+    """A base card: one bonus of its colour."""
+    CARD_KIND_GOLD_X2: _CardKind.ValueType  # 2
+    """Worth two gold for one purchase (PurchaseCard.cards_spent), then back to
+    the box; no bonus.
+    """
+    CARD_KIND_PAIRED: _CardKind.ValueType  # 3
+    """Attaches to a card with a printed bonus the buyer owns and gives one bonus
+    of that card's colour (DECISION_KIND_PAIR_CARD); it cannot be bought
+    without such a card.
+    """
+    CARD_KIND_PAIRED_TAKE_LEVEL1: _CardKind.ValueType  # 4
+    """Paired like CARD_KIND_PAIRED, then the buyer takes a face-up level-1 card
+    (base or Orient) for free (DECISION_KIND_TAKE_FREE_CARD).
+    """
+    CARD_KIND_DOUBLE_BONUS: _CardKind.ValueType  # 5
+    """Two bonuses of its colour, for purchases, nobles and sacrifices."""
+    CARD_KIND_RESERVE_NOBLE: _CardKind.ValueType  # 6
+    """The buyer reserves a noble on the table: only they can be visited by it
+    (DECISION_KIND_RESERVE_NOBLE).
+    """
+    CARD_KIND_TAKE_LEVEL2: _CardKind.ValueType  # 7
+    """The buyer takes a face-up level-2 card (base or Orient) for free
+    (DECISION_KIND_TAKE_FREE_CARD).
+    """
+    CARD_KIND_SACRIFICE: _CardKind.ValueType  # 8
+    """Bought by giving up bonus cards of `sacrifice_color` worth `sacrifice_count`
+    bonuses (paired cards of that colour first), back to the box.
+    """
+
+class CardKind(_CardKind, metaclass=_CardKindEnumTypeWrapper):
+    """What a development card does besides its bonus and points: the base cards,
+    and the six kinds of Orient cards.
+    """
+
+CARD_KIND_UNSPECIFIED: CardKind.ValueType  # 0
+"""Not a kind; never sent."""
+CARD_KIND_STANDARD: CardKind.ValueType  # 1
+"""A base card: one bonus of its colour."""
+CARD_KIND_GOLD_X2: CardKind.ValueType  # 2
+"""Worth two gold for one purchase (PurchaseCard.cards_spent), then back to
+the box; no bonus.
+"""
+CARD_KIND_PAIRED: CardKind.ValueType  # 3
+"""Attaches to a card with a printed bonus the buyer owns and gives one bonus
+of that card's colour (DECISION_KIND_PAIR_CARD); it cannot be bought
+without such a card.
+"""
+CARD_KIND_PAIRED_TAKE_LEVEL1: CardKind.ValueType  # 4
+"""Paired like CARD_KIND_PAIRED, then the buyer takes a face-up level-1 card
+(base or Orient) for free (DECISION_KIND_TAKE_FREE_CARD).
+"""
+CARD_KIND_DOUBLE_BONUS: CardKind.ValueType  # 5
+"""Two bonuses of its colour, for purchases, nobles and sacrifices."""
+CARD_KIND_RESERVE_NOBLE: CardKind.ValueType  # 6
+"""The buyer reserves a noble on the table: only they can be visited by it
+(DECISION_KIND_RESERVE_NOBLE).
+"""
+CARD_KIND_TAKE_LEVEL2: CardKind.ValueType  # 7
+"""The buyer takes a face-up level-2 card (base or Orient) for free
+(DECISION_KIND_TAKE_FREE_CARD).
+"""
+CARD_KIND_SACRIFICE: CardKind.ValueType  # 8
+"""Bought by giving up bonus cards of `sacrifice_color` worth `sacrifice_count`
+bonuses (paired cards of that colour first), back to the box.
+"""
+Global___CardKind: _TypeAlias = CardKind  # noqa: Y015
 
 @_typing.final
 class Catalog(_message.Message):
@@ -31,6 +109,7 @@ class Catalog(_message.Message):
     ACTION_ID_COUNT_FIELD_NUMBER: _builtins.int
     ACTION_ID_RANGES_FIELD_NUMBER: _builtins.int
     CITIES_FIELD_NUMBER: _builtins.int
+    TRADING_POSTS_FIELD_NUMBER: _builtins.int
     action_id_count: _builtins.int
     """Number of action ids: every action id is below this."""
     @_builtins.property
@@ -43,11 +122,17 @@ class Catalog(_message.Message):
 
     @_builtins.property
     def action_id_ranges(self) -> _containers.RepeatedCompositeFieldContainer[Global___ActionIdRange]:
-        """The layout of the action ids: each kind of action owns one contiguous range."""
+        """The layout of the action ids, in id order: each kind of action owns one
+        contiguous range (PlaceStronghold two).
+        """
 
     @_builtins.property
     def cities(self) -> _containers.RepeatedCompositeFieldContainer[_cities_pb2.CityInfo]:
         """Every city side of the Cities module, indexed by id."""
+
+    @_builtins.property
+    def trading_posts(self) -> _containers.RepeatedCompositeFieldContainer[_trading_posts_pb2.TradingPostInfo]:
+        """The five posts of the Trading Posts module, indexed by id."""
 
     def __init__(
         self,
@@ -57,10 +142,11 @@ class Catalog(_message.Message):
         action_id_count: _builtins.int = ...,
         action_id_ranges: _abc.Iterable[Global___ActionIdRange] | None = ...,
         cities: _abc.Iterable[_cities_pb2.CityInfo] | None = ...,
+        trading_posts: _abc.Iterable[_trading_posts_pb2.TradingPostInfo] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "cards", b"cards", "cities", b"cities", "nobles", b"nobles"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "cards", b"cards", "cities", b"cities", "nobles", b"nobles", "trading_posts", b"trading_posts"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -78,16 +164,36 @@ class CardInfo(_message.Message):
     BONUS_FIELD_NUMBER: _builtins.int
     POINTS_FIELD_NUMBER: _builtins.int
     COST_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    BONUS_COUNT_FIELD_NUMBER: _builtins.int
+    SACRIFICE_COLOR_FIELD_NUMBER: _builtins.int
+    SACRIFICE_COUNT_FIELD_NUMBER: _builtins.int
     id: _builtins.int
-    """Stable id, 0-89 for the base game."""
+    """Stable id: 0-89 for the base game, 90-119 for the Orient."""
     level: _builtins.int
     """Level 1, 2 or 3."""
     deck: _builtins.int
     """The deck it belongs to (0-2: base levels 1-3; 3-5: Orient levels 1-3)."""
     bonus: _common_pb2.Color.ValueType
-    """The colour of its permanent bonus."""
+    """The colour of its printed bonus; COLOR_UNSPECIFIED for the Orient's gold and
+    paired cards, which have none (a paired card takes its partner's colour).
+    """
     points: _builtins.int
     """Prestige points."""
+    kind: Global___CardKind.ValueType
+    """What the card does besides its bonus and points."""
+    bonus_count: _builtins.int
+    """How many bonuses of `bonus` it gives: 1, 2 for a double bonus, 0 without a
+    printed bonus.
+    """
+    sacrifice_color: _common_pb2.Color.ValueType
+    """For CARD_KIND_SACRIFICE: the colour of the bonus cards given up to buy it;
+    COLOR_UNSPECIFIED for other kinds.
+    """
+    sacrifice_count: _builtins.int
+    """For CARD_KIND_SACRIFICE: how many bonuses of that colour are given up; 0 for
+    other kinds.
+    """
     @_builtins.property
     def cost(self) -> _common_pb2.GemCounts:
         """The printed cost."""
@@ -101,10 +207,14 @@ class CardInfo(_message.Message):
         bonus: _common_pb2.Color.ValueType = ...,
         points: _builtins.int = ...,
         cost: _common_pb2.GemCounts | None = ...,
+        kind: Global___CardKind.ValueType = ...,
+        bonus_count: _builtins.int = ...,
+        sacrifice_color: _common_pb2.Color.ValueType = ...,
+        sacrifice_count: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["cost", b"cost"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bonus", b"bonus", "cost", b"cost", "deck", b"deck", "id", b"id", "level", b"level", "points", b"points"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bonus", b"bonus", "bonus_count", b"bonus_count", "cost", b"cost", "deck", b"deck", "id", b"id", "kind", b"kind", "level", b"level", "points", b"points", "sacrifice_color", b"sacrifice_color", "sacrifice_count", b"sacrifice_count"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -155,7 +265,10 @@ class ActionIdRange(_message.Message):
     kind: _builtins.str
     """The action kind, named like the Action field: "take_gems", "take_two_gems",
     "reserve_card", "reserve_from_deck", "purchase_card", "pass",
-    "return_tokens", "choose_noble", "choose_city".
+    "return_tokens", "choose_noble", "choose_city", "take_gem", "decline",
+    "place_stronghold", "remove_stronghold", "pair_card", "take_free_card",
+    "reserve_noble". "place_stronghold" has two ranges: placing from the
+    supply, then moving from another card.
     """
     offset: _builtins.int
     """The first id of the range."""

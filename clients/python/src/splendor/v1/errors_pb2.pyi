@@ -92,6 +92,25 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     """A seat in the request is not a seat of the game."""
     REJECTION_REASON_CITY_NOT_AVAILABLE: _RejectionReason.ValueType  # 33
     """The chosen city is not one of the qualifying cities."""
+    REJECTION_REASON_GEM_NOT_AVAILABLE: _RejectionReason.ValueType  # 34
+    """The Trading Posts: the chosen colour is not one of the pending decision's colours."""
+    REJECTION_REASON_CARD_OCCUPIED: _RejectionReason.ValueType  # 35
+    """The Strongholds: another player's stronghold stands on the card, so only
+    its owner may buy or reserve it.
+    """
+    REJECTION_REASON_STRONGHOLD_NOT_ALLOWED: _RejectionReason.ValueType  # 36
+    """The Strongholds: that placement, move or removal of a stronghold is not allowed."""
+    REJECTION_REASON_PAIRING_NOT_POSSIBLE: _RejectionReason.ValueType  # 37
+    """The Orient: the player owns no card the paired card could attach to, or not
+    the one chosen.
+    """
+    REJECTION_REASON_SACRIFICE_NOT_POSSIBLE: _RejectionReason.ValueType  # 38
+    """The Orient: the player does not own the bonus cards a sacrifice card needs."""
+    REJECTION_REASON_CARDS_SPENT_INVALID: _RejectionReason.ValueType  # 39
+    """The Orient: PurchaseCard.cards_spent lists cards that cannot be given up for
+    this purchase (not owned, not gold cards nor the sacrifice due, or outside
+    the Orient).
+    """
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -169,4 +188,23 @@ REJECTION_REASON_INVALID_SEAT: RejectionReason.ValueType  # 32
 """A seat in the request is not a seat of the game."""
 REJECTION_REASON_CITY_NOT_AVAILABLE: RejectionReason.ValueType  # 33
 """The chosen city is not one of the qualifying cities."""
+REJECTION_REASON_GEM_NOT_AVAILABLE: RejectionReason.ValueType  # 34
+"""The Trading Posts: the chosen colour is not one of the pending decision's colours."""
+REJECTION_REASON_CARD_OCCUPIED: RejectionReason.ValueType  # 35
+"""The Strongholds: another player's stronghold stands on the card, so only
+its owner may buy or reserve it.
+"""
+REJECTION_REASON_STRONGHOLD_NOT_ALLOWED: RejectionReason.ValueType  # 36
+"""The Strongholds: that placement, move or removal of a stronghold is not allowed."""
+REJECTION_REASON_PAIRING_NOT_POSSIBLE: RejectionReason.ValueType  # 37
+"""The Orient: the player owns no card the paired card could attach to, or not
+the one chosen.
+"""
+REJECTION_REASON_SACRIFICE_NOT_POSSIBLE: RejectionReason.ValueType  # 38
+"""The Orient: the player does not own the bonus cards a sacrifice card needs."""
+REJECTION_REASON_CARDS_SPENT_INVALID: RejectionReason.ValueType  # 39
+"""The Orient: PurchaseCard.cards_spent lists cards that cannot be given up for
+this purchase (not owned, not gold cards nor the sacrifice due, or outside
+the Orient).
+"""
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

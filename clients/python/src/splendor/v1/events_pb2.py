@@ -26,45 +26,65 @@ from splendor.v1 import common_pb2 as splendor_dot_v1_dot_common__pb2
 from splendor.v1 import state_pb2 as splendor_dot_v1_dot_state__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18splendor/v1/events.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/common.proto\x1a\x17splendor/v1/state.proto\"\x9c\x06\n\x05\x45vent\x12\x30\n\x0cgame_started\x18\x01 \x01(\x0b\x32\x18.splendor.v1.GameStartedH\x00\x12,\n\ngems_taken\x18\x02 \x01(\x0b\x32\x16.splendor.v1.GemsTakenH\x00\x12\x32\n\rgems_returned\x18\x03 \x01(\x0b\x32\x19.splendor.v1.GemsReturnedH\x00\x12\x32\n\rcard_reserved\x18\x04 \x01(\x0b\x32\x19.splendor.v1.CardReservedH\x00\x12\x32\n\rgold_received\x18\x05 \x01(\x0b\x32\x19.splendor.v1.GoldReceivedH\x00\x12\x34\n\x0e\x63\x61rd_purchased\x18\x06 \x01(\x0b\x32\x1a.splendor.v1.CardPurchasedH\x00\x12\x32\n\rcard_revealed\x18\x07 \x01(\x0b\x32\x19.splendor.v1.CardRevealedH\x00\x12=\n\x13market_slot_emptied\x18\x08 \x01(\x0b\x32\x1e.splendor.v1.MarketSlotEmptiedH\x00\x12\x32\n\rnoble_visited\x18\t \x01(\x0b\x32\x19.splendor.v1.NobleVisitedH\x00\x12:\n\x11\x64\x65\x63ision_required\x18\n \x01(\x0b\x32\x1d.splendor.v1.DecisionRequiredH\x00\x12%\n\x06passed\x18\x0b \x01(\x0b\x32\x13.splendor.v1.PassedH\x00\x12\x41\n\x15\x66inal_round_triggered\x18\x0c \x01(\x0b\x32 .splendor.v1.FinalRoundTriggeredH\x00\x12,\n\nturn_ended\x18\r \x01(\x0b\x32\x16.splendor.v1.TurnEndedH\x00\x12,\n\ngame_ended\x18\x0e \x01(\x0b\x32\x16.splendor.v1.GameEndedH\x00\x12\x30\n\x0c\x63ity_claimed\x18\x0f \x01(\x0b\x32\x18.splendor.v1.CityClaimedH\x00\x42\x06\n\x04kind\"6\n\x0bGameStarted\x12\x12\n\nfirst_seat\x18\x01 \x01(\r\x12\x13\n\x0bnum_players\x18\x02 \x01(\r\"C\n\tGemsTaken\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12(\n\x06tokens\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\"F\n\x0cGemsReturned\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12(\n\x06tokens\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\"w\n\x0c\x43\x61rdReserved\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x14\n\x07\x63\x61rd_id\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\r\x12\r\n\x05\x62lind\x18\x04 \x01(\x08\x12\x11\n\x04slot\x18\x05 \x01(\rH\x01\x88\x01\x01\x42\n\n\x08_card_idB\x07\n\x05_slot\",\n\x0cGoldReceived\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x61mount\x18\x02 \x01(\r\",\n\x0b\x43ityClaimed\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63ity_id\x18\x02 \x01(\r\"\x9e\x01\n\rCardPurchased\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x02 \x01(\r\x12\'\n\x06source\x18\x03 \x01(\x0e\x32\x17.splendor.v1.CardSource\x12\x11\n\x04slot\x18\x04 \x01(\rH\x00\x88\x01\x01\x12)\n\x07payment\x18\x05 \x01(\x0b\x32\x18.splendor.v1.TokenCountsB\x07\n\x05_slot\";\n\x0c\x43\x61rdRevealed\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\x0c\n\x04slot\x18\x02 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x03 \x01(\r\"/\n\x11MarketSlotEmptied\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\x0c\n\x04slot\x18\x02 \x01(\r\".\n\x0cNobleVisited\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x10\n\x08noble_id\x18\x02 \x01(\r\"j\n\x10\x44\x65\x63isionRequired\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\'\n\x04kind\x18\x02 \x01(\x0e\x32\x19.splendor.v1.DecisionKind\x12\x0e\n\x06\x61mount\x18\x03 \x01(\r\x12\x0f\n\x07options\x18\x04 \x03(\r\"\x16\n\x06Passed\x12\x0c\n\x04seat\x18\x01 \x01(\r\"5\n\x13\x46inalRoundTriggered\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x10\n\x08prestige\x18\x02 \x01(\r\":\n\tTurnEnded\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tnext_seat\x18\x02 \x01(\r\x12\x0c\n\x04turn\x18\x03 \x01(\r\"l\n\tGameEnded\x12&\n\x06reason\x18\x01 \x01(\x0e\x32\x16.splendor.v1.EndReason\x12&\n\x07ranking\x18\x02 \x03(\x0b\x32\x15.splendor.v1.Standing\x12\x0f\n\x07winners\x18\x03 \x03(\r*Z\n\nCardSource\x12\x1b\n\x17\x43\x41RD_SOURCE_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43\x41RD_SOURCE_MARKET\x10\x01\x12\x17\n\x13\x43\x41RD_SOURCE_RESERVE\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18splendor/v1/events.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/common.proto\x1a\x17splendor/v1/state.proto\"\xce\n\n\x05\x45vent\x12\x30\n\x0cgame_started\x18\x01 \x01(\x0b\x32\x18.splendor.v1.GameStartedH\x00\x12,\n\ngems_taken\x18\x02 \x01(\x0b\x32\x16.splendor.v1.GemsTakenH\x00\x12\x32\n\rgems_returned\x18\x03 \x01(\x0b\x32\x19.splendor.v1.GemsReturnedH\x00\x12\x32\n\rcard_reserved\x18\x04 \x01(\x0b\x32\x19.splendor.v1.CardReservedH\x00\x12\x32\n\rgold_received\x18\x05 \x01(\x0b\x32\x19.splendor.v1.GoldReceivedH\x00\x12\x34\n\x0e\x63\x61rd_purchased\x18\x06 \x01(\x0b\x32\x1a.splendor.v1.CardPurchasedH\x00\x12\x32\n\rcard_revealed\x18\x07 \x01(\x0b\x32\x19.splendor.v1.CardRevealedH\x00\x12=\n\x13market_slot_emptied\x18\x08 \x01(\x0b\x32\x1e.splendor.v1.MarketSlotEmptiedH\x00\x12\x32\n\rnoble_visited\x18\t \x01(\x0b\x32\x19.splendor.v1.NobleVisitedH\x00\x12:\n\x11\x64\x65\x63ision_required\x18\n \x01(\x0b\x32\x1d.splendor.v1.DecisionRequiredH\x00\x12%\n\x06passed\x18\x0b \x01(\x0b\x32\x13.splendor.v1.PassedH\x00\x12\x41\n\x15\x66inal_round_triggered\x18\x0c \x01(\x0b\x32 .splendor.v1.FinalRoundTriggeredH\x00\x12,\n\nturn_ended\x18\r \x01(\x0b\x32\x16.splendor.v1.TurnEndedH\x00\x12,\n\ngame_ended\x18\x0e \x01(\x0b\x32\x16.splendor.v1.GameEndedH\x00\x12\x30\n\x0c\x63ity_claimed\x18\x0f \x01(\x0b\x32\x18.splendor.v1.CityClaimedH\x00\x12\x35\n\x0fpower_gem_taken\x18\x10 \x01(\x0b\x32\x1a.splendor.v1.PowerGemTakenH\x00\x12\x32\n\rshield_placed\x18\x11 \x01(\x0b\x32\x19.splendor.v1.ShieldPlacedH\x00\x12:\n\x11stronghold_placed\x18\x12 \x01(\x0b\x32\x1d.splendor.v1.StrongholdPlacedH\x00\x12<\n\x12stronghold_removed\x18\x13 \x01(\x0b\x32\x1e.splendor.v1.StrongholdRemovedH\x00\x12@\n\x14strongholds_returned\x18\x14 \x01(\x0b\x32 .splendor.v1.StrongholdsReturnedH\x00\x12\x34\n\x0e\x63\x61rd_conquered\x18\x15 \x01(\x0b\x32\x1a.splendor.v1.CardConqueredH\x00\x12.\n\x0b\x63\x61rd_paired\x18\x16 \x01(\x0b\x32\x17.splendor.v1.CardPairedH\x00\x12\x35\n\x0f\x66ree_card_taken\x18\x17 \x01(\x0b\x32\x1a.splendor.v1.FreeCardTakenH\x00\x12\x34\n\x0enoble_reserved\x18\x18 \x01(\x0b\x32\x1a.splendor.v1.NobleReservedH\x00\x12\x36\n\x0f\x63\x61rds_discarded\x18\x19 \x01(\x0b\x32\x1b.splendor.v1.CardsDiscardedH\x00\x42\x06\n\x04kind\"6\n\x0bGameStarted\x12\x12\n\nfirst_seat\x18\x01 \x01(\r\x12\x13\n\x0bnum_players\x18\x02 \x01(\r\"C\n\tGemsTaken\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12(\n\x06tokens\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\"F\n\x0cGemsReturned\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12(\n\x06tokens\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\"w\n\x0c\x43\x61rdReserved\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x14\n\x07\x63\x61rd_id\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\r\x12\r\n\x05\x62lind\x18\x04 \x01(\x08\x12\x11\n\x04slot\x18\x05 \x01(\rH\x01\x88\x01\x01\x42\n\n\x08_card_idB\x07\n\x05_slot\",\n\x0cGoldReceived\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x61mount\x18\x02 \x01(\r\",\n\x0b\x43ityClaimed\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63ity_id\x18\x02 \x01(\r\"Q\n\rPowerGemTaken\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12!\n\x05\x63olor\x18\x02 \x01(\x0e\x32\x12.splendor.v1.Color\x12\x0f\n\x07post_id\x18\x03 \x01(\r\"F\n\x0cShieldPlaced\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07post_id\x18\x02 \x01(\r\x12\x17\n\x0fprestige_gained\x18\x03 \x01(\r\"]\n\x10StrongholdPlaced\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x02 \x01(\r\x12\x19\n\x0c\x66rom_card_id\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\x0f\n\r_from_card_id\"A\n\x11StrongholdRemoved\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x02 \x01(\r\x12\r\n\x05owner\x18\x03 \x01(\r\"D\n\x13StrongholdsReturned\x12\r\n\x05owner\x18\x01 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x02 \x01(\r\x12\r\n\x05\x63ount\x18\x03 \x01(\r\".\n\rCardConquered\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x02 \x01(\r\"g\n\nCardPaired\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x02 \x01(\r\x12\x17\n\x0fpartner_card_id\x18\x03 \x01(\r\x12!\n\x05\x63olor\x18\x04 \x01(\x0e\x32\x12.splendor.v1.Color\"J\n\rFreeCardTaken\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x02 \x01(\r\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\r\x12\x0c\n\x04slot\x18\x04 \x01(\r\"/\n\rNobleReserved\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x10\n\x08noble_id\x18\x02 \x01(\r\"0\n\x0e\x43\x61rdsDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x10\n\x08\x63\x61rd_ids\x18\x02 \x03(\r\"\x9e\x01\n\rCardPurchased\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x02 \x01(\r\x12\'\n\x06source\x18\x03 \x01(\x0e\x32\x17.splendor.v1.CardSource\x12\x11\n\x04slot\x18\x04 \x01(\rH\x00\x88\x01\x01\x12)\n\x07payment\x18\x05 \x01(\x0b\x32\x18.splendor.v1.TokenCountsB\x07\n\x05_slot\";\n\x0c\x43\x61rdRevealed\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\x0c\n\x04slot\x18\x02 \x01(\r\x12\x0f\n\x07\x63\x61rd_id\x18\x03 \x01(\r\"/\n\x11MarketSlotEmptied\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\x0c\n\x04slot\x18\x02 \x01(\r\".\n\x0cNobleVisited\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x10\n\x08noble_id\x18\x02 \x01(\r\"\x8e\x01\n\x10\x44\x65\x63isionRequired\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\'\n\x04kind\x18\x02 \x01(\x0e\x32\x19.splendor.v1.DecisionKind\x12\x0e\n\x06\x61mount\x18\x03 \x01(\r\x12\x0f\n\x07options\x18\x04 \x03(\r\x12\"\n\x06\x63olors\x18\x05 \x03(\x0e\x32\x12.splendor.v1.Color\"\x16\n\x06Passed\x12\x0c\n\x04seat\x18\x01 \x01(\r\"5\n\x13\x46inalRoundTriggered\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x10\n\x08prestige\x18\x02 \x01(\r\":\n\tTurnEnded\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tnext_seat\x18\x02 \x01(\r\x12\x0c\n\x04turn\x18\x03 \x01(\r\"l\n\tGameEnded\x12&\n\x06reason\x18\x01 \x01(\x0e\x32\x16.splendor.v1.EndReason\x12&\n\x07ranking\x18\x02 \x03(\x0b\x32\x15.splendor.v1.Standing\x12\x0f\n\x07winners\x18\x03 \x03(\r*Z\n\nCardSource\x12\x1b\n\x17\x43\x41RD_SOURCE_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43\x41RD_SOURCE_MARKET\x10\x01\x12\x17\n\x13\x43\x41RD_SOURCE_RESERVE\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.events_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CARDSOURCE']._serialized_start=1977
-  _globals['_CARDSOURCE']._serialized_end=2067
+  _globals['_CARDSOURCE']._serialized_start=3291
+  _globals['_CARDSOURCE']._serialized_end=3381
   _globals['_EVENT']._serialized_start=93
-  _globals['_EVENT']._serialized_end=889
-  _globals['_GAMESTARTED']._serialized_start=891
-  _globals['_GAMESTARTED']._serialized_end=945
-  _globals['_GEMSTAKEN']._serialized_start=947
-  _globals['_GEMSTAKEN']._serialized_end=1014
-  _globals['_GEMSRETURNED']._serialized_start=1016
-  _globals['_GEMSRETURNED']._serialized_end=1086
-  _globals['_CARDRESERVED']._serialized_start=1088
-  _globals['_CARDRESERVED']._serialized_end=1207
-  _globals['_GOLDRECEIVED']._serialized_start=1209
-  _globals['_GOLDRECEIVED']._serialized_end=1253
-  _globals['_CITYCLAIMED']._serialized_start=1255
-  _globals['_CITYCLAIMED']._serialized_end=1299
-  _globals['_CARDPURCHASED']._serialized_start=1302
-  _globals['_CARDPURCHASED']._serialized_end=1460
-  _globals['_CARDREVEALED']._serialized_start=1462
-  _globals['_CARDREVEALED']._serialized_end=1521
-  _globals['_MARKETSLOTEMPTIED']._serialized_start=1523
-  _globals['_MARKETSLOTEMPTIED']._serialized_end=1570
-  _globals['_NOBLEVISITED']._serialized_start=1572
-  _globals['_NOBLEVISITED']._serialized_end=1618
-  _globals['_DECISIONREQUIRED']._serialized_start=1620
-  _globals['_DECISIONREQUIRED']._serialized_end=1726
-  _globals['_PASSED']._serialized_start=1728
-  _globals['_PASSED']._serialized_end=1750
-  _globals['_FINALROUNDTRIGGERED']._serialized_start=1752
-  _globals['_FINALROUNDTRIGGERED']._serialized_end=1805
-  _globals['_TURNENDED']._serialized_start=1807
-  _globals['_TURNENDED']._serialized_end=1865
-  _globals['_GAMEENDED']._serialized_start=1867
-  _globals['_GAMEENDED']._serialized_end=1975
+  _globals['_EVENT']._serialized_end=1451
+  _globals['_GAMESTARTED']._serialized_start=1453
+  _globals['_GAMESTARTED']._serialized_end=1507
+  _globals['_GEMSTAKEN']._serialized_start=1509
+  _globals['_GEMSTAKEN']._serialized_end=1576
+  _globals['_GEMSRETURNED']._serialized_start=1578
+  _globals['_GEMSRETURNED']._serialized_end=1648
+  _globals['_CARDRESERVED']._serialized_start=1650
+  _globals['_CARDRESERVED']._serialized_end=1769
+  _globals['_GOLDRECEIVED']._serialized_start=1771
+  _globals['_GOLDRECEIVED']._serialized_end=1815
+  _globals['_CITYCLAIMED']._serialized_start=1817
+  _globals['_CITYCLAIMED']._serialized_end=1861
+  _globals['_POWERGEMTAKEN']._serialized_start=1863
+  _globals['_POWERGEMTAKEN']._serialized_end=1944
+  _globals['_SHIELDPLACED']._serialized_start=1946
+  _globals['_SHIELDPLACED']._serialized_end=2016
+  _globals['_STRONGHOLDPLACED']._serialized_start=2018
+  _globals['_STRONGHOLDPLACED']._serialized_end=2111
+  _globals['_STRONGHOLDREMOVED']._serialized_start=2113
+  _globals['_STRONGHOLDREMOVED']._serialized_end=2178
+  _globals['_STRONGHOLDSRETURNED']._serialized_start=2180
+  _globals['_STRONGHOLDSRETURNED']._serialized_end=2248
+  _globals['_CARDCONQUERED']._serialized_start=2250
+  _globals['_CARDCONQUERED']._serialized_end=2296
+  _globals['_CARDPAIRED']._serialized_start=2298
+  _globals['_CARDPAIRED']._serialized_end=2401
+  _globals['_FREECARDTAKEN']._serialized_start=2403
+  _globals['_FREECARDTAKEN']._serialized_end=2477
+  _globals['_NOBLERESERVED']._serialized_start=2479
+  _globals['_NOBLERESERVED']._serialized_end=2526
+  _globals['_CARDSDISCARDED']._serialized_start=2528
+  _globals['_CARDSDISCARDED']._serialized_end=2576
+  _globals['_CARDPURCHASED']._serialized_start=2579
+  _globals['_CARDPURCHASED']._serialized_end=2737
+  _globals['_CARDREVEALED']._serialized_start=2739
+  _globals['_CARDREVEALED']._serialized_end=2798
+  _globals['_MARKETSLOTEMPTIED']._serialized_start=2800
+  _globals['_MARKETSLOTEMPTIED']._serialized_end=2847
+  _globals['_NOBLEVISITED']._serialized_start=2849
+  _globals['_NOBLEVISITED']._serialized_end=2895
+  _globals['_DECISIONREQUIRED']._serialized_start=2898
+  _globals['_DECISIONREQUIRED']._serialized_end=3040
+  _globals['_PASSED']._serialized_start=3042
+  _globals['_PASSED']._serialized_end=3064
+  _globals['_FINALROUNDTRIGGERED']._serialized_start=3066
+  _globals['_FINALROUNDTRIGGERED']._serialized_end=3119
+  _globals['_TURNENDED']._serialized_start=3121
+  _globals['_TURNENDED']._serialized_end=3179
+  _globals['_GAMEENDED']._serialized_start=3181
+  _globals['_GAMEENDED']._serialized_end=3289
 # @@protoc_insertion_point(module_scope)

@@ -68,6 +68,16 @@ class Event(_message.Message):
     TURN_ENDED_FIELD_NUMBER: _builtins.int
     GAME_ENDED_FIELD_NUMBER: _builtins.int
     CITY_CLAIMED_FIELD_NUMBER: _builtins.int
+    POWER_GEM_TAKEN_FIELD_NUMBER: _builtins.int
+    SHIELD_PLACED_FIELD_NUMBER: _builtins.int
+    STRONGHOLD_PLACED_FIELD_NUMBER: _builtins.int
+    STRONGHOLD_REMOVED_FIELD_NUMBER: _builtins.int
+    STRONGHOLDS_RETURNED_FIELD_NUMBER: _builtins.int
+    CARD_CONQUERED_FIELD_NUMBER: _builtins.int
+    CARD_PAIRED_FIELD_NUMBER: _builtins.int
+    FREE_CARD_TAKEN_FIELD_NUMBER: _builtins.int
+    NOBLE_RESERVED_FIELD_NUMBER: _builtins.int
+    CARDS_DISCARDED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def game_started(self) -> Global___GameStarted:
         """The game was dealt."""
@@ -128,6 +138,46 @@ class Event(_message.Message):
     def city_claimed(self) -> Global___CityClaimed:
         """A player took a city (the Cities module)."""
 
+    @_builtins.property
+    def power_gem_taken(self) -> Global___PowerGemTaken:
+        """A trading-post power gave a player a gem (the Trading Posts)."""
+
+    @_builtins.property
+    def shield_placed(self) -> Global___ShieldPlaced:
+        """A player placed a shield on a trading post (the Trading Posts)."""
+
+    @_builtins.property
+    def stronghold_placed(self) -> Global___StrongholdPlaced:
+        """A stronghold was placed or moved onto a card (the Strongholds)."""
+
+    @_builtins.property
+    def stronghold_removed(self) -> Global___StrongholdRemoved:
+        """A player gave an opponent's stronghold back (the Strongholds)."""
+
+    @_builtins.property
+    def strongholds_returned(self) -> Global___StrongholdsReturned:
+        """Strongholds went back to their owner as their card left the market (the Strongholds)."""
+
+    @_builtins.property
+    def card_conquered(self) -> Global___CardConquered:
+        """A player bought the card their three strongholds stood on (the Strongholds)."""
+
+    @_builtins.property
+    def card_paired(self) -> Global___CardPaired:
+        """A paired card was attached to an owned card (the Orient)."""
+
+    @_builtins.property
+    def free_card_taken(self) -> Global___FreeCardTaken:
+        """A player took a face-up card for free (the Orient)."""
+
+    @_builtins.property
+    def noble_reserved(self) -> Global___NobleReserved:
+        """A player reserved a noble (the Orient)."""
+
+    @_builtins.property
+    def cards_discarded(self) -> Global___CardsDiscarded:
+        """A player's cards went back to the box (the Orient)."""
+
     def __init__(
         self,
         *,
@@ -146,12 +196,22 @@ class Event(_message.Message):
         turn_ended: Global___TurnEnded | None = ...,
         game_ended: Global___GameEnded | None = ...,
         city_claimed: Global___CityClaimed | None = ...,
+        power_gem_taken: Global___PowerGemTaken | None = ...,
+        shield_placed: Global___ShieldPlaced | None = ...,
+        stronghold_placed: Global___StrongholdPlaced | None = ...,
+        stronghold_removed: Global___StrongholdRemoved | None = ...,
+        strongholds_returned: Global___StrongholdsReturned | None = ...,
+        card_conquered: Global___CardConquered | None = ...,
+        card_paired: Global___CardPaired | None = ...,
+        free_card_taken: Global___FreeCardTaken | None = ...,
+        noble_reserved: Global___NobleReserved | None = ...,
+        cards_discarded: Global___CardsDiscarded | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["card_purchased", b"card_purchased", "card_reserved", b"card_reserved", "card_revealed", b"card_revealed", "city_claimed", b"city_claimed", "decision_required", b"decision_required", "final_round_triggered", b"final_round_triggered", "game_ended", b"game_ended", "game_started", b"game_started", "gems_returned", b"gems_returned", "gems_taken", b"gems_taken", "gold_received", b"gold_received", "kind", b"kind", "market_slot_emptied", b"market_slot_emptied", "noble_visited", b"noble_visited", "passed", b"passed", "turn_ended", b"turn_ended"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["card_conquered", b"card_conquered", "card_paired", b"card_paired", "card_purchased", b"card_purchased", "card_reserved", b"card_reserved", "card_revealed", b"card_revealed", "cards_discarded", b"cards_discarded", "city_claimed", b"city_claimed", "decision_required", b"decision_required", "final_round_triggered", b"final_round_triggered", "free_card_taken", b"free_card_taken", "game_ended", b"game_ended", "game_started", b"game_started", "gems_returned", b"gems_returned", "gems_taken", b"gems_taken", "gold_received", b"gold_received", "kind", b"kind", "market_slot_emptied", b"market_slot_emptied", "noble_reserved", b"noble_reserved", "noble_visited", b"noble_visited", "passed", b"passed", "power_gem_taken", b"power_gem_taken", "shield_placed", b"shield_placed", "stronghold_placed", b"stronghold_placed", "stronghold_removed", b"stronghold_removed", "strongholds_returned", b"strongholds_returned", "turn_ended", b"turn_ended"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_purchased", b"card_purchased", "card_reserved", b"card_reserved", "card_revealed", b"card_revealed", "city_claimed", b"city_claimed", "decision_required", b"decision_required", "final_round_triggered", b"final_round_triggered", "game_ended", b"game_ended", "game_started", b"game_started", "gems_returned", b"gems_returned", "gems_taken", b"gems_taken", "gold_received", b"gold_received", "kind", b"kind", "market_slot_emptied", b"market_slot_emptied", "noble_visited", b"noble_visited", "passed", b"passed", "turn_ended", b"turn_ended"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_conquered", b"card_conquered", "card_paired", b"card_paired", "card_purchased", b"card_purchased", "card_reserved", b"card_reserved", "card_revealed", b"card_revealed", "cards_discarded", b"cards_discarded", "city_claimed", b"city_claimed", "decision_required", b"decision_required", "final_round_triggered", b"final_round_triggered", "free_card_taken", b"free_card_taken", "game_ended", b"game_ended", "game_started", b"game_started", "gems_returned", b"gems_returned", "gems_taken", b"gems_taken", "gold_received", b"gold_received", "kind", b"kind", "market_slot_emptied", b"market_slot_emptied", "noble_reserved", b"noble_reserved", "noble_visited", b"noble_visited", "passed", b"passed", "power_gem_taken", b"power_gem_taken", "shield_placed", b"shield_placed", "stronghold_placed", b"stronghold_placed", "stronghold_removed", b"stronghold_removed", "strongholds_returned", b"strongholds_returned", "turn_ended", b"turn_ended"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_started", "gems_taken", "gems_returned", "card_reserved", "gold_received", "card_purchased", "card_revealed", "market_slot_emptied", "noble_visited", "decision_required", "passed", "final_round_triggered", "turn_ended", "game_ended", "city_claimed"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_started", "gems_taken", "gems_returned", "card_reserved", "gold_received", "card_purchased", "card_revealed", "market_slot_emptied", "noble_visited", "decision_required", "passed", "final_round_triggered", "turn_ended", "game_ended", "city_claimed", "power_gem_taken", "shield_placed", "stronghold_placed", "stronghold_removed", "strongholds_returned", "card_conquered", "card_paired", "free_card_taken", "noble_reserved", "cards_discarded"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -337,6 +397,326 @@ class CityClaimed(_message.Message):
 Global___CityClaimed: _TypeAlias = CityClaimed  # noqa: Y015
 
 @_typing.final
+class PowerGemTaken(_message.Message):
+    """A trading-post power gave a player a gem from the bank (the Trading Posts)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    COLOR_FIELD_NUMBER: _builtins.int
+    POST_ID_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    color: _common_pb2.Color.ValueType
+    """The colour of the gem."""
+    post_id: _builtins.int
+    """The post whose power gave it: 0 after a purchase, 1 beside two gems of one
+    colour (see Catalog.trading_posts).
+    """
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        color: _common_pb2.Color.ValueType = ...,
+        post_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["color", b"color", "post_id", b"post_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PowerGemTaken: _TypeAlias = PowerGemTaken  # noqa: Y015
+
+@_typing.final
+class ShieldPlaced(_message.Message):
+    """A player met a trading post's requirements and placed a shield on it (the
+    Trading Posts).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    POST_ID_FIELD_NUMBER: _builtins.int
+    PRESTIGE_GAINED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    post_id: _builtins.int
+    """The post (see Catalog.trading_posts)."""
+    prestige_gained: _builtins.int
+    """Prestige the seat gained with it: the five-prestige post scores when the
+    shield is placed, and the prestige-per-shield post for this shield and for
+    every later one.
+    """
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        post_id: _builtins.int = ...,
+        prestige_gained: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["post_id", b"post_id", "prestige_gained", b"prestige_gained", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ShieldPlaced: _TypeAlias = ShieldPlaced  # noqa: Y015
+
+@_typing.final
+class StrongholdPlaced(_message.Message):
+    """A stronghold was put on a face-up card (the Strongholds)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    FROM_CARD_ID_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The owner, who placed it."""
+    card_id: _builtins.int
+    """The card it now stands on."""
+    from_card_id: _builtins.int
+    """The card it was moved from; absent when it came from the owner's supply."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card_id: _builtins.int = ...,
+        from_card_id: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_from_card_id", b"_from_card_id", "from_card_id", b"from_card_id"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_from_card_id", b"_from_card_id", "card_id", b"card_id", "from_card_id", b"from_card_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__from_card_id: _TypeAlias = _typing.Literal["from_card_id"]  # noqa: Y015
+    _WhichOneofArgType__from_card_id: _TypeAlias = _typing.Literal["_from_card_id", b"_from_card_id"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__from_card_id) -> _WhichOneofReturnType__from_card_id | None: ...
+
+Global___StrongholdPlaced: _TypeAlias = StrongholdPlaced  # noqa: Y015
+
+@_typing.final
+class StrongholdRemoved(_message.Message):
+    """A player gave an opponent's stronghold back to its owner's supply (the
+    Strongholds).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    OWNER_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat that removed it."""
+    card_id: _builtins.int
+    """The card it stood on."""
+    owner: _builtins.int
+    """The seat that owns it."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card_id: _builtins.int = ...,
+        owner: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id", "owner", b"owner", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StrongholdRemoved: _TypeAlias = StrongholdRemoved  # noqa: Y015
+
+@_typing.final
+class StrongholdsReturned(_message.Message):
+    """A card carrying strongholds left the market (bought or reserved) and its
+    strongholds went back to their owner's supply (the Strongholds).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OWNER_FIELD_NUMBER: _builtins.int
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    owner: _builtins.int
+    """The seat that owns them."""
+    card_id: _builtins.int
+    """The card they stood on."""
+    count: _builtins.int
+    """How many strongholds went back."""
+    def __init__(
+        self,
+        *,
+        owner: _builtins.int = ...,
+        card_id: _builtins.int = ...,
+        count: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id", "count", b"count", "owner", b"owner"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StrongholdsReturned: _TypeAlias = StrongholdsReturned  # noqa: Y015
+
+@_typing.final
+class CardConquered(_message.Message):
+    """A player used the conquest power: they buy the card all three of their
+    strongholds stood on. The purchase itself follows as CardPurchased (the
+    Strongholds).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    card_id: _builtins.int
+    """The card."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CardConquered: _TypeAlias = CardConquered  # noqa: Y015
+
+@_typing.final
+class CardPaired(_message.Message):
+    """A paired card was attached to a card its buyer owns (the Orient)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    PARTNER_CARD_ID_FIELD_NUMBER: _builtins.int
+    COLOR_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    card_id: _builtins.int
+    """The paired card."""
+    partner_card_id: _builtins.int
+    """The card it is attached to."""
+    color: _common_pb2.Color.ValueType
+    """The colour of the bonus the paired card now gives: the partner's."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card_id: _builtins.int = ...,
+        partner_card_id: _builtins.int = ...,
+        color: _common_pb2.Color.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id", "color", b"color", "partner_card_id", b"partner_card_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CardPaired: _TypeAlias = CardPaired  # noqa: Y015
+
+@_typing.final
+class FreeCardTaken(_message.Message):
+    """A player took a face-up card for free with a card's ability (the Orient); the
+    market slot is refilled at the end of the action like after a purchase.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_ID_FIELD_NUMBER: _builtins.int
+    DECK_FIELD_NUMBER: _builtins.int
+    SLOT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    card_id: _builtins.int
+    """The card."""
+    deck: _builtins.int
+    """The deck (and market row) it was face up in."""
+    slot: _builtins.int
+    """The market slot it left."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card_id: _builtins.int = ...,
+        deck: _builtins.int = ...,
+        slot: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_id", b"card_id", "deck", b"deck", "seat", b"seat", "slot", b"slot"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FreeCardTaken: _TypeAlias = FreeCardTaken  # noqa: Y015
+
+@_typing.final
+class NobleReserved(_message.Message):
+    """A player reserved a noble with a card's ability (the Orient): the noble left
+    the table and only this seat can be visited by it.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    NOBLE_ID_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    noble_id: _builtins.int
+    """The noble."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        noble_id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["noble_id", b"noble_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NobleReserved: _TypeAlias = NobleReserved  # noqa: Y015
+
+@_typing.final
+class CardsDiscarded(_message.Message):
+    """A player's cards went back to the box (the Orient): gold cards spent on a
+    purchase, bonus cards sacrificed for a sacrifice card.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_IDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    @_builtins.property
+    def card_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The cards, which leave the seat's purchased cards."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card_ids: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_ids", b"card_ids", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CardsDiscarded: _TypeAlias = CardsDiscarded  # noqa: Y015
+
+@_typing.final
 class CardPurchased(_message.Message):
     """A player bought a card."""
 
@@ -470,6 +850,7 @@ class DecisionRequired(_message.Message):
     KIND_FIELD_NUMBER: _builtins.int
     AMOUNT_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    COLORS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat that must decide."""
     kind: _state_pb2.DecisionKind.ValueType
@@ -478,7 +859,11 @@ class DecisionRequired(_message.Message):
     """For DECISION_KIND_RETURN_TOKENS: how many tokens to return."""
     @_builtins.property
     def options(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """For DECISION_KIND_CHOOSE_NOBLE: the qualifying nobles."""
+        """The ids to choose from, as in PendingDecision.options."""
+
+    @_builtins.property
+    def colors(self) -> _containers.RepeatedScalarFieldContainer[_common_pb2.Color.ValueType]:
+        """For DECISION_KIND_TAKE_GEM: the colours the gem may be of."""
 
     def __init__(
         self,
@@ -487,10 +872,11 @@ class DecisionRequired(_message.Message):
         kind: _state_pb2.DecisionKind.ValueType = ...,
         amount: _builtins.int = ...,
         options: _abc.Iterable[_builtins.int] | None = ...,
+        colors: _abc.Iterable[_common_pb2.Color.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "kind", b"kind", "options", b"options", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "colors", b"colors", "kind", b"kind", "options", b"options", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

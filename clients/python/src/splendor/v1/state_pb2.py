@@ -25,33 +25,36 @@ _sym_db = _symbol_database.Default()
 from splendor.v1 import cities_pb2 as splendor_dot_v1_dot_cities__pb2
 from splendor.v1 import common_pb2 as splendor_dot_v1_dot_common__pb2
 from splendor.v1 import config_pb2 as splendor_dot_v1_dot_config__pb2
+from splendor.v1 import orient_pb2 as splendor_dot_v1_dot_orient__pb2
+from splendor.v1 import strongholds_pb2 as splendor_dot_v1_dot_strongholds__pb2
+from splendor.v1 import trading_posts_pb2 as splendor_dot_v1_dot_trading__posts__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17splendor/v1/state.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/cities.proto\x1a\x18splendor/v1/common.proto\x1a\x18splendor/v1/config.proto\"\x98\x04\n\tGameState\x12\'\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x17.splendor.v1.GameConfig\x12&\n\x04\x62\x61nk\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\x12 \n\x05\x64\x65\x63ks\x18\x03 \x03(\x0b\x32\x11.splendor.v1.Deck\x12&\n\x06market\x18\x04 \x03(\x0b\x32\x16.splendor.v1.MarketRow\x12\x11\n\tnoble_ids\x18\x05 \x03(\r\x12)\n\x07players\x18\x06 \x03(\x0b\x32\x18.splendor.v1.PlayerState\x12\x12\n\nfirst_seat\x18\x07 \x01(\r\x12\x0c\n\x04seat\x18\x08 \x01(\r\x12\x0c\n\x04turn\x18\t \x01(\r\x12\r\n\x05round\x18\n \x01(\r\x12\x36\n\x10pending_decision\x18\x0b \x01(\x0b\x32\x1c.splendor.v1.PendingDecision\x12\x13\n\x0b\x66inal_round\x18\x0c \x01(\x08\x12\x17\n\x0fpasses_in_a_row\x18\r \x01(\r\x12*\n\nend_reason\x18\x0e \x01(\x0e\x32\x16.splendor.v1.EndReason\x12&\n\x07ranking\x18\x0f \x03(\x0b\x32\x15.splendor.v1.Standing\x12\x0f\n\x07winners\x18\x10 \x03(\r\x12(\n\x06\x63ities\x18\x11 \x01(\x0b\x32\x18.splendor.v1.CitiesState\"\x18\n\x04\x44\x65\x63k\x12\x10\n\x08\x63\x61rd_ids\x18\x01 \x03(\r\"3\n\tMarketRow\x12&\n\x05slots\x18\x01 \x03(\x0b\x32\x17.splendor.v1.MarketSlot\".\n\nMarketSlot\x12\x14\n\x07\x63\x61rd_id\x18\x01 \x01(\rH\x00\x88\x01\x01\x42\n\n\x08_card_id\"\xce\x01\n\x0bPlayerState\x12(\n\x06tokens\x18\x01 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\x12\'\n\x07\x62onuses\x18\x02 \x01(\x0b\x32\x16.splendor.v1.GemCounts\x12\x10\n\x08prestige\x18\x03 \x01(\r\x12\x1a\n\x12purchased_card_ids\x18\x04 \x03(\r\x12+\n\x08reserved\x18\x05 \x03(\x0b\x32\x19.splendor.v1.ReservedCard\x12\x11\n\tnoble_ids\x18\x06 \x03(\r\"M\n\x0cReservedCard\x12\x14\n\x07\x63\x61rd_id\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x0c\n\x04\x64\x65\x63k\x18\x02 \x01(\r\x12\r\n\x05\x62lind\x18\x03 \x01(\x08\x42\n\n\x08_card_id\"i\n\x0fPendingDecision\x12\'\n\x04kind\x18\x01 \x01(\x0e\x32\x19.splendor.v1.DecisionKind\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0e\n\x06\x61mount\x18\x03 \x01(\r\x12\x0f\n\x07options\x18\x04 \x03(\r\"R\n\x08Standing\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05place\x18\x02 \x01(\r\x12\x10\n\x08prestige\x18\x03 \x01(\r\x12\x17\n\x0fpurchased_cards\x18\x04 \x01(\r*\x8d\x01\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x1f\n\x1b\x44\x45\x43ISION_KIND_RETURN_TOKENS\x10\x01\x12\x1e\n\x1a\x44\x45\x43ISION_KIND_CHOOSE_NOBLE\x10\x02\x12\x1d\n\x19\x44\x45\x43ISION_KIND_CHOOSE_CITY\x10\x03*\x93\x01\n\tEndReason\x12\x1a\n\x16\x45ND_REASON_UNSPECIFIED\x10\x00\x12$\n END_REASON_FINAL_ROUND_COMPLETED\x10\x01\x12!\n\x1d\x45ND_REASON_ALL_PLAYERS_PASSED\x10\x02\x12!\n\x1d\x45ND_REASON_TURN_LIMIT_REACHED\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17splendor/v1/state.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/cities.proto\x1a\x18splendor/v1/common.proto\x1a\x18splendor/v1/config.proto\x1a\x18splendor/v1/orient.proto\x1a\x1dsplendor/v1/strongholds.proto\x1a\x1fsplendor/v1/trading_posts.proto\"\xad\x05\n\tGameState\x12\'\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x17.splendor.v1.GameConfig\x12&\n\x04\x62\x61nk\x18\x02 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\x12 \n\x05\x64\x65\x63ks\x18\x03 \x03(\x0b\x32\x11.splendor.v1.Deck\x12&\n\x06market\x18\x04 \x03(\x0b\x32\x16.splendor.v1.MarketRow\x12\x11\n\tnoble_ids\x18\x05 \x03(\r\x12)\n\x07players\x18\x06 \x03(\x0b\x32\x18.splendor.v1.PlayerState\x12\x12\n\nfirst_seat\x18\x07 \x01(\r\x12\x0c\n\x04seat\x18\x08 \x01(\r\x12\x0c\n\x04turn\x18\t \x01(\r\x12\r\n\x05round\x18\n \x01(\r\x12\x36\n\x10pending_decision\x18\x0b \x01(\x0b\x32\x1c.splendor.v1.PendingDecision\x12\x13\n\x0b\x66inal_round\x18\x0c \x01(\x08\x12\x17\n\x0fpasses_in_a_row\x18\r \x01(\r\x12*\n\nend_reason\x18\x0e \x01(\x0e\x32\x16.splendor.v1.EndReason\x12&\n\x07ranking\x18\x0f \x03(\x0b\x32\x15.splendor.v1.Standing\x12\x0f\n\x07winners\x18\x10 \x03(\r\x12(\n\x06\x63ities\x18\x11 \x01(\x0b\x32\x18.splendor.v1.CitiesState\x12\x35\n\rtrading_posts\x18\x12 \x01(\x0b\x32\x1e.splendor.v1.TradingPostsState\x12\x32\n\x0bstrongholds\x18\x13 \x01(\x0b\x32\x1d.splendor.v1.StrongholdsState\x12(\n\x06orient\x18\x14 \x01(\x0b\x32\x18.splendor.v1.OrientState\"\x18\n\x04\x44\x65\x63k\x12\x10\n\x08\x63\x61rd_ids\x18\x01 \x03(\r\"3\n\tMarketRow\x12&\n\x05slots\x18\x01 \x03(\x0b\x32\x17.splendor.v1.MarketSlot\".\n\nMarketSlot\x12\x14\n\x07\x63\x61rd_id\x18\x01 \x01(\rH\x00\x88\x01\x01\x42\n\n\x08_card_id\"\xce\x01\n\x0bPlayerState\x12(\n\x06tokens\x18\x01 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\x12\'\n\x07\x62onuses\x18\x02 \x01(\x0b\x32\x16.splendor.v1.GemCounts\x12\x10\n\x08prestige\x18\x03 \x01(\r\x12\x1a\n\x12purchased_card_ids\x18\x04 \x03(\r\x12+\n\x08reserved\x18\x05 \x03(\x0b\x32\x19.splendor.v1.ReservedCard\x12\x11\n\tnoble_ids\x18\x06 \x03(\r\"M\n\x0cReservedCard\x12\x14\n\x07\x63\x61rd_id\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x0c\n\x04\x64\x65\x63k\x18\x02 \x01(\r\x12\r\n\x05\x62lind\x18\x03 \x01(\x08\x42\n\n\x08_card_id\"\x8d\x01\n\x0fPendingDecision\x12\'\n\x04kind\x18\x01 \x01(\x0e\x32\x19.splendor.v1.DecisionKind\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0e\n\x06\x61mount\x18\x03 \x01(\r\x12\x0f\n\x07options\x18\x04 \x03(\r\x12\"\n\x06\x63olors\x18\x05 \x03(\x0e\x32\x12.splendor.v1.Color\"R\n\x08Standing\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05place\x18\x02 \x01(\r\x12\x10\n\x08prestige\x18\x03 \x01(\r\x12\x17\n\x0fpurchased_cards\x18\x04 \x01(\r*\xc8\x02\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x1f\n\x1b\x44\x45\x43ISION_KIND_RETURN_TOKENS\x10\x01\x12\x1e\n\x1a\x44\x45\x43ISION_KIND_CHOOSE_NOBLE\x10\x02\x12\x1d\n\x19\x44\x45\x43ISION_KIND_CHOOSE_CITY\x10\x03\x12\x1a\n\x16\x44\x45\x43ISION_KIND_TAKE_GEM\x10\x04\x12\"\n\x1e\x44\x45\x43ISION_KIND_PLACE_STRONGHOLD\x10\x05\x12\x19\n\x15\x44\x45\x43ISION_KIND_CONQUER\x10\x06\x12\x1b\n\x17\x44\x45\x43ISION_KIND_PAIR_CARD\x10\x07\x12 \n\x1c\x44\x45\x43ISION_KIND_TAKE_FREE_CARD\x10\x08\x12\x1f\n\x1b\x44\x45\x43ISION_KIND_RESERVE_NOBLE\x10\t*\x93\x01\n\tEndReason\x12\x1a\n\x16\x45ND_REASON_UNSPECIFIED\x10\x00\x12$\n END_REASON_FINAL_ROUND_COMPLETED\x10\x01\x12!\n\x1d\x45ND_REASON_ALL_PLAYERS_PASSED\x10\x02\x12!\n\x1d\x45ND_REASON_TURN_LIMIT_REACHED\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.state_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DECISIONKIND']._serialized_start=1264
-  _globals['_DECISIONKIND']._serialized_end=1405
-  _globals['_ENDREASON']._serialized_start=1408
-  _globals['_ENDREASON']._serialized_end=1555
-  _globals['_GAMESTATE']._serialized_start=119
-  _globals['_GAMESTATE']._serialized_end=655
-  _globals['_DECK']._serialized_start=657
-  _globals['_DECK']._serialized_end=681
-  _globals['_MARKETROW']._serialized_start=683
-  _globals['_MARKETROW']._serialized_end=734
-  _globals['_MARKETSLOT']._serialized_start=736
-  _globals['_MARKETSLOT']._serialized_end=782
-  _globals['_PLAYERSTATE']._serialized_start=785
-  _globals['_PLAYERSTATE']._serialized_end=991
-  _globals['_RESERVEDCARD']._serialized_start=993
-  _globals['_RESERVEDCARD']._serialized_end=1070
-  _globals['_PENDINGDECISION']._serialized_start=1072
-  _globals['_PENDINGDECISION']._serialized_end=1177
-  _globals['_STANDING']._serialized_start=1179
-  _globals['_STANDING']._serialized_end=1261
+  _globals['_DECISIONKIND']._serialized_start=1540
+  _globals['_DECISIONKIND']._serialized_end=1868
+  _globals['_ENDREASON']._serialized_start=1871
+  _globals['_ENDREASON']._serialized_end=2018
+  _globals['_GAMESTATE']._serialized_start=209
+  _globals['_GAMESTATE']._serialized_end=894
+  _globals['_DECK']._serialized_start=896
+  _globals['_DECK']._serialized_end=920
+  _globals['_MARKETROW']._serialized_start=922
+  _globals['_MARKETROW']._serialized_end=973
+  _globals['_MARKETSLOT']._serialized_start=975
+  _globals['_MARKETSLOT']._serialized_end=1021
+  _globals['_PLAYERSTATE']._serialized_start=1024
+  _globals['_PLAYERSTATE']._serialized_end=1230
+  _globals['_RESERVEDCARD']._serialized_start=1232
+  _globals['_RESERVEDCARD']._serialized_end=1309
+  _globals['_PENDINGDECISION']._serialized_start=1312
+  _globals['_PENDINGDECISION']._serialized_end=1453
+  _globals['_STANDING']._serialized_start=1455
+  _globals['_STANDING']._serialized_end=1537
 # @@protoc_insertion_point(module_scope)

@@ -11,6 +11,9 @@ from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from splendor.v1 import cities_pb2 as _cities_pb2
 from splendor.v1 import common_pb2 as _common_pb2
 from splendor.v1 import config_pb2 as _config_pb2
+from splendor.v1 import orient_pb2 as _orient_pb2
+from splendor.v1 import strongholds_pb2 as _strongholds_pb2
+from splendor.v1 import trading_posts_pb2 as _trading_posts_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -42,6 +45,42 @@ class _DecisionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Decision
     """The Cities: several cities qualify and the player must choose the one to
     take. Answer with Action.choose_city.
     """
+    DECISION_KIND_TAKE_GEM: _DecisionKind.ValueType  # 4
+    """The Trading Posts: a power grants a gem (one after a purchase, or one of
+    another colour beside two gems of one colour) and the player chooses its
+    colour among `colors`. Answer with Action.take_gem. Asked only when several
+    colours are possible: a single one is taken at once.
+    """
+    DECISION_KIND_PLACE_STRONGHOLD: _DecisionKind.ValueType  # 5
+    """The Strongholds: after a purchase, before the market is refilled, the buyer
+    must place one of their strongholds from their supply, move one of theirs
+    to another card, or give an opponent's stronghold back. `options` holds the
+    face-up cards a stronghold may be placed or moved onto. Answer with
+    Action.place_stronghold (from the supply or moved) or
+    Action.remove_stronghold. Asked only when several answers exist: a single
+    one is applied at once, and none skips the placement.
+    """
+    DECISION_KIND_CONQUER: _DecisionKind.ValueType  # 6
+    """The Strongholds: after the main action (once the market is refilled), all
+    three of the player's strongholds stand on one face-up card they can
+    afford, and they may buy it. `options` holds that card. Answer with
+    Action.purchase_card of that card, or Action.decline.
+    """
+    DECISION_KIND_PAIR_CARD: _DecisionKind.ValueType  # 7
+    """The Orient: the player acquired a paired card and chooses the owned card
+    with a printed bonus it attaches to among `options` (card ids). Answer with
+    Action.pair_card.
+    """
+    DECISION_KIND_TAKE_FREE_CARD: _DecisionKind.ValueType  # 8
+    """The Orient: a card's ability gives a face-up card for free and the player
+    chooses it among `options` (card ids). Answer with Action.take_free_card.
+    """
+    DECISION_KIND_RESERVE_NOBLE: _DecisionKind.ValueType  # 9
+    """The Orient: a card's ability reserves a noble and the player chooses it
+    among `options` (noble ids on the table). Answer with Action.reserve_noble.
+    Like the Orient's other decisions, asked only when several options exist:
+    a single one is taken at once, and none skips the ability.
+    """
 
 class DecisionKind(_DecisionKind, metaclass=_DecisionKindEnumTypeWrapper):
     """A kind of choice the rules leave to a player in the middle of a turn."""
@@ -59,6 +98,42 @@ Answer with Action.choose_noble.
 DECISION_KIND_CHOOSE_CITY: DecisionKind.ValueType  # 3
 """The Cities: several cities qualify and the player must choose the one to
 take. Answer with Action.choose_city.
+"""
+DECISION_KIND_TAKE_GEM: DecisionKind.ValueType  # 4
+"""The Trading Posts: a power grants a gem (one after a purchase, or one of
+another colour beside two gems of one colour) and the player chooses its
+colour among `colors`. Answer with Action.take_gem. Asked only when several
+colours are possible: a single one is taken at once.
+"""
+DECISION_KIND_PLACE_STRONGHOLD: DecisionKind.ValueType  # 5
+"""The Strongholds: after a purchase, before the market is refilled, the buyer
+must place one of their strongholds from their supply, move one of theirs
+to another card, or give an opponent's stronghold back. `options` holds the
+face-up cards a stronghold may be placed or moved onto. Answer with
+Action.place_stronghold (from the supply or moved) or
+Action.remove_stronghold. Asked only when several answers exist: a single
+one is applied at once, and none skips the placement.
+"""
+DECISION_KIND_CONQUER: DecisionKind.ValueType  # 6
+"""The Strongholds: after the main action (once the market is refilled), all
+three of the player's strongholds stand on one face-up card they can
+afford, and they may buy it. `options` holds that card. Answer with
+Action.purchase_card of that card, or Action.decline.
+"""
+DECISION_KIND_PAIR_CARD: DecisionKind.ValueType  # 7
+"""The Orient: the player acquired a paired card and chooses the owned card
+with a printed bonus it attaches to among `options` (card ids). Answer with
+Action.pair_card.
+"""
+DECISION_KIND_TAKE_FREE_CARD: DecisionKind.ValueType  # 8
+"""The Orient: a card's ability gives a face-up card for free and the player
+chooses it among `options` (card ids). Answer with Action.take_free_card.
+"""
+DECISION_KIND_RESERVE_NOBLE: DecisionKind.ValueType  # 9
+"""The Orient: a card's ability reserves a noble and the player chooses it
+among `options` (noble ids on the table). Answer with Action.reserve_noble.
+Like the Orient's other decisions, asked only when several options exist:
+a single one is taken at once, and none skips the ability.
 """
 Global___DecisionKind: _TypeAlias = DecisionKind  # noqa: Y015
 
@@ -116,6 +191,9 @@ class GameState(_message.Message):
     RANKING_FIELD_NUMBER: _builtins.int
     WINNERS_FIELD_NUMBER: _builtins.int
     CITIES_FIELD_NUMBER: _builtins.int
+    TRADING_POSTS_FIELD_NUMBER: _builtins.int
+    STRONGHOLDS_FIELD_NUMBER: _builtins.int
+    ORIENT_FIELD_NUMBER: _builtins.int
     first_seat: _builtins.int
     """The seat that played first; the game ends when a final round returns to it."""
     seat: _builtins.int
@@ -174,6 +252,18 @@ class GameState(_message.Message):
     def cities(self) -> _cities_pb2.CitiesState:
         """The Cities module's state; absent in other games."""
 
+    @_builtins.property
+    def trading_posts(self) -> _trading_posts_pb2.TradingPostsState:
+        """The Trading Posts module's state; absent in other games."""
+
+    @_builtins.property
+    def strongholds(self) -> _strongholds_pb2.StrongholdsState:
+        """The Strongholds module's state; absent in other games."""
+
+    @_builtins.property
+    def orient(self) -> _orient_pb2.OrientState:
+        """The Orient module's state; absent in other games."""
+
     def __init__(
         self,
         *,
@@ -194,10 +284,13 @@ class GameState(_message.Message):
         ranking: _abc.Iterable[Global___Standing] | None = ...,
         winners: _abc.Iterable[_builtins.int] | None = ...,
         cities: _cities_pb2.CitiesState | None = ...,
+        trading_posts: _trading_posts_pb2.TradingPostsState | None = ...,
+        strongholds: _strongholds_pb2.StrongholdsState | None = ...,
+        orient: _orient_pb2.OrientState | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "cities", b"cities", "config", b"config", "pending_decision", b"pending_decision"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "cities", b"cities", "config", b"config", "orient", b"orient", "pending_decision", b"pending_decision", "strongholds", b"strongholds", "trading_posts", b"trading_posts"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "cities", b"cities", "config", b"config", "decks", b"decks", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "noble_ids", b"noble_ids", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "turn", b"turn", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "cities", b"cities", "config", b"config", "decks", b"decks", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "noble_ids", b"noble_ids", "orient", b"orient", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "strongholds", b"strongholds", "trading_posts", b"trading_posts", "turn", b"turn", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -236,7 +329,7 @@ class MarketRow(_message.Message):
     SLOTS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def slots(self) -> _containers.RepeatedCompositeFieldContainer[Global___MarketSlot]:
-        """The slots, left to right."""
+        """The slots, left to right: four in a base row, two in an Orient row."""
 
     def __init__(
         self,
@@ -371,6 +464,7 @@ class PendingDecision(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     AMOUNT_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    COLORS_FIELD_NUMBER: _builtins.int
     kind: Global___DecisionKind.ValueType
     """What must be decided."""
     seat: _builtins.int
@@ -379,9 +473,16 @@ class PendingDecision(_message.Message):
     """For DECISION_KIND_RETURN_TOKENS: how many tokens to return."""
     @_builtins.property
     def options(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """For DECISION_KIND_CHOOSE_NOBLE and DECISION_KIND_CHOOSE_CITY: the ids of
-        the qualifying nobles or cities.
+        """The ids to choose from: the qualifying nobles or cities
+        (DECISION_KIND_CHOOSE_NOBLE, DECISION_KIND_CHOOSE_CITY), cards
+        (DECISION_KIND_PLACE_STRONGHOLD, DECISION_KIND_CONQUER,
+        DECISION_KIND_PAIR_CARD, DECISION_KIND_TAKE_FREE_CARD) or nobles
+        (DECISION_KIND_RESERVE_NOBLE); see DecisionKind.
         """
+
+    @_builtins.property
+    def colors(self) -> _containers.RepeatedScalarFieldContainer[_common_pb2.Color.ValueType]:
+        """For DECISION_KIND_TAKE_GEM: the colours the gem may be of."""
 
     def __init__(
         self,
@@ -390,10 +491,11 @@ class PendingDecision(_message.Message):
         seat: _builtins.int = ...,
         amount: _builtins.int = ...,
         options: _abc.Iterable[_builtins.int] | None = ...,
+        colors: _abc.Iterable[_common_pb2.Color.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "kind", b"kind", "options", b"options", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "colors", b"colors", "kind", b"kind", "options", b"options", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -418,7 +520,9 @@ class Standing(_message.Message):
     prestige: _builtins.int
     """Final prestige."""
     purchased_cards: _builtins.int
-    """Development cards purchased (reserved cards and nobles do not count)."""
+    """Development cards purchased (reserved cards and nobles do not count; in the
+    Orient, cards given up, spent gold cards and sacrificed cards, still count).
+    """
     def __init__(
         self,
         *,

@@ -25,16 +25,19 @@ _sym_db = _symbol_database.Default()
 from splendor.v1 import cities_pb2 as splendor_dot_v1_dot_cities__pb2
 from splendor.v1 import common_pb2 as splendor_dot_v1_dot_common__pb2
 from splendor.v1 import config_pb2 as splendor_dot_v1_dot_config__pb2
+from splendor.v1 import orient_pb2 as splendor_dot_v1_dot_orient__pb2
 from splendor.v1 import state_pb2 as splendor_dot_v1_dot_state__pb2
+from splendor.v1 import strongholds_pb2 as splendor_dot_v1_dot_strongholds__pb2
+from splendor.v1 import trading_posts_pb2 as splendor_dot_v1_dot_trading__posts__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16splendor/v1/view.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/cities.proto\x1a\x18splendor/v1/common.proto\x1a\x18splendor/v1/config.proto\x1a\x17splendor/v1/state.proto\"\xd9\x04\n\x08GameView\x12\x18\n\x0bviewer_seat\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x13\n\x0bnum_players\x18\x02 \x01(\r\x12$\n\x07modules\x18\x03 \x03(\x0e\x32\x13.splendor.v1.Module\x12\x12\n\nturn_limit\x18\x04 \x01(\r\x12&\n\x04\x62\x61nk\x18\x05 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\x12\x12\n\ndeck_sizes\x18\x06 \x03(\r\x12&\n\x06market\x18\x07 \x03(\x0b\x32\x16.splendor.v1.MarketRow\x12\x11\n\tnoble_ids\x18\x08 \x03(\r\x12)\n\x07players\x18\t \x03(\x0b\x32\x18.splendor.v1.PlayerState\x12\x12\n\nfirst_seat\x18\n \x01(\r\x12\x0c\n\x04seat\x18\x0b \x01(\r\x12\x0c\n\x04turn\x18\x0c \x01(\r\x12\r\n\x05round\x18\r \x01(\r\x12\x36\n\x10pending_decision\x18\x0e \x01(\x0b\x32\x1c.splendor.v1.PendingDecision\x12\x13\n\x0b\x66inal_round\x18\x0f \x01(\x08\x12\x17\n\x0fpasses_in_a_row\x18\x10 \x01(\r\x12*\n\nend_reason\x18\x11 \x01(\x0e\x32\x16.splendor.v1.EndReason\x12&\n\x07ranking\x18\x12 \x03(\x0b\x32\x15.splendor.v1.Standing\x12\x0f\n\x07winners\x18\x13 \x03(\r\x12(\n\x06\x63ities\x18\x14 \x01(\x0b\x32\x18.splendor.v1.CitiesStateB\x0e\n\x0c_viewer_seatb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16splendor/v1/view.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/cities.proto\x1a\x18splendor/v1/common.proto\x1a\x18splendor/v1/config.proto\x1a\x18splendor/v1/orient.proto\x1a\x17splendor/v1/state.proto\x1a\x1dsplendor/v1/strongholds.proto\x1a\x1fsplendor/v1/trading_posts.proto\"\xee\x05\n\x08GameView\x12\x18\n\x0bviewer_seat\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x13\n\x0bnum_players\x18\x02 \x01(\r\x12$\n\x07modules\x18\x03 \x03(\x0e\x32\x13.splendor.v1.Module\x12\x12\n\nturn_limit\x18\x04 \x01(\r\x12&\n\x04\x62\x61nk\x18\x05 \x01(\x0b\x32\x18.splendor.v1.TokenCounts\x12\x12\n\ndeck_sizes\x18\x06 \x03(\r\x12&\n\x06market\x18\x07 \x03(\x0b\x32\x16.splendor.v1.MarketRow\x12\x11\n\tnoble_ids\x18\x08 \x03(\r\x12)\n\x07players\x18\t \x03(\x0b\x32\x18.splendor.v1.PlayerState\x12\x12\n\nfirst_seat\x18\n \x01(\r\x12\x0c\n\x04seat\x18\x0b \x01(\r\x12\x0c\n\x04turn\x18\x0c \x01(\r\x12\r\n\x05round\x18\r \x01(\r\x12\x36\n\x10pending_decision\x18\x0e \x01(\x0b\x32\x1c.splendor.v1.PendingDecision\x12\x13\n\x0b\x66inal_round\x18\x0f \x01(\x08\x12\x17\n\x0fpasses_in_a_row\x18\x10 \x01(\r\x12*\n\nend_reason\x18\x11 \x01(\x0e\x32\x16.splendor.v1.EndReason\x12&\n\x07ranking\x18\x12 \x03(\x0b\x32\x15.splendor.v1.Standing\x12\x0f\n\x07winners\x18\x13 \x03(\r\x12(\n\x06\x63ities\x18\x14 \x01(\x0b\x32\x18.splendor.v1.CitiesState\x12\x35\n\rtrading_posts\x18\x15 \x01(\x0b\x32\x1e.splendor.v1.TradingPostsState\x12\x32\n\x0bstrongholds\x18\x16 \x01(\x0b\x32\x1d.splendor.v1.StrongholdsState\x12(\n\x06orient\x18\x17 \x01(\x0b\x32\x18.splendor.v1.OrientStateB\x0e\n\x0c_viewer_seatb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.view_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAMEVIEW']._serialized_start=143
-  _globals['_GAMEVIEW']._serialized_end=744
+  _globals['_GAMEVIEW']._serialized_start=233
+  _globals['_GAMEVIEW']._serialized_end=983
 # @@protoc_insertion_point(module_scope)

@@ -10,7 +10,10 @@ from google.protobuf.internal import containers as _containers
 from splendor.v1 import cities_pb2 as _cities_pb2
 from splendor.v1 import common_pb2 as _common_pb2
 from splendor.v1 import config_pb2 as _config_pb2
+from splendor.v1 import orient_pb2 as _orient_pb2
 from splendor.v1 import state_pb2 as _state_pb2
+from splendor.v1 import strongholds_pb2 as _strongholds_pb2
+from splendor.v1 import trading_posts_pb2 as _trading_posts_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -50,6 +53,9 @@ class GameView(_message.Message):
     RANKING_FIELD_NUMBER: _builtins.int
     WINNERS_FIELD_NUMBER: _builtins.int
     CITIES_FIELD_NUMBER: _builtins.int
+    TRADING_POSTS_FIELD_NUMBER: _builtins.int
+    STRONGHOLDS_FIELD_NUMBER: _builtins.int
+    ORIENT_FIELD_NUMBER: _builtins.int
     viewer_seat: _builtins.int
     """The seat this view is for; absent for a spectator."""
     num_players: _builtins.int
@@ -112,6 +118,18 @@ class GameView(_message.Message):
     def cities(self) -> _cities_pb2.CitiesState:
         """The Cities module's state (public); absent in other games."""
 
+    @_builtins.property
+    def trading_posts(self) -> _trading_posts_pb2.TradingPostsState:
+        """The Trading Posts module's state (public); absent in other games."""
+
+    @_builtins.property
+    def strongholds(self) -> _strongholds_pb2.StrongholdsState:
+        """The Strongholds module's state (public); absent in other games."""
+
+    @_builtins.property
+    def orient(self) -> _orient_pb2.OrientState:
+        """The Orient module's state (public); absent in other games."""
+
     def __init__(
         self,
         *,
@@ -135,10 +153,13 @@ class GameView(_message.Message):
         ranking: _abc.Iterable[_state_pb2.Standing] | None = ...,
         winners: _abc.Iterable[_builtins.int] | None = ...,
         cities: _cities_pb2.CitiesState | None = ...,
+        trading_posts: _trading_posts_pb2.TradingPostsState | None = ...,
+        strongholds: _strongholds_pb2.StrongholdsState | None = ...,
+        orient: _orient_pb2.OrientState | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "pending_decision", b"pending_decision", "viewer_seat", b"viewer_seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "orient", b"orient", "pending_decision", b"pending_decision", "strongholds", b"strongholds", "trading_posts", b"trading_posts", "viewer_seat", b"viewer_seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "deck_sizes", b"deck_sizes", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "modules", b"modules", "noble_ids", b"noble_ids", "num_players", b"num_players", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "turn", b"turn", "turn_limit", b"turn_limit", "viewer_seat", b"viewer_seat", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "deck_sizes", b"deck_sizes", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "modules", b"modules", "noble_ids", b"noble_ids", "num_players", b"num_players", "orient", b"orient", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "strongholds", b"strongholds", "trading_posts", b"trading_posts", "turn", b"turn", "turn_limit", b"turn_limit", "viewer_seat", b"viewer_seat", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer_seat: _TypeAlias = _typing.Literal["viewer_seat"]  # noqa: Y015
     _WhichOneofArgType__viewer_seat: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat"]  # noqa: Y015

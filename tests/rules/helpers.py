@@ -245,6 +245,19 @@ NON_CARD_FIELDS = frozenset(
         "reason",
         "winners",
         "noble_id",
+        # module fields that hold no card id: city, post and noble ids, colours, seats
+        "available",
+        "held",
+        "city_id",
+        "shields",
+        "post",
+        "post_id",
+        "color",
+        "colors",
+        "reserved_nobles",
+        "owner",
+        "returned",
+        "prestige_gained",
     }
 )
 

@@ -1,6 +1,7 @@
 """Random-play throughput of the rules core: games/s and steps/s for 2, 3 and 4 players.
 
-    python benchmarks/engine_bench.py [--games 200] [--repeats 5] [--players 2 3 4]
+    python benchmarks/engine_bench.py [--games 200] [--repeats 5] [--players 2 3 4] [--module orient]
+    python benchmarks/engine_bench.py --compare-modules [--players 2]
 
 Each step lists the legal actions (pending decisions included) and applies one
 chosen uniformly at random, as a tree search or a random agent would. States are
@@ -55,13 +56,42 @@ def calibration_ops_per_second(iterations: int = 300_000) -> float:
     return iterations / elapsed
 
 
+MODULE_NAMES = ("cities", "trading_posts", "strongholds", "orient")
+
+
+def compare_modules(games: int, repeats: int, players: int) -> None:
+    """Each module next to the base game: every repeat plays them all, and ratios are taken within a repeat."""
+    variants = ("base game", *MODULE_NAMES)
+    rates: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
+    for repeat in range(repeats):
+        base_games_per_s = 0.0
+        for name in variants:
+            modules = frozenset() if name == "base game" else frozenset({name})
+            seconds, steps = play_random_games(players, games, repeat + 1, modules)
+            games_per_s = games / seconds
+            base_games_per_s = base_games_per_s or games_per_s
+            rates[name].append((games_per_s, steps / seconds, games_per_s / base_games_per_s))
+            print(f"repeat {repeat + 1}/{repeats}  {name:<14} {games_per_s:7.0f} games/s", file=sys.stderr)
+    print(f"\nRandom legal play, {players} players, {games} games per run, median of {repeats} runs")
+    print(f"{'variant':<14} {'games/s':>9} {'steps/s':>9} {'vs base (same run)':>19}")
+    for name, rows in rates.items():
+        games_per_s, steps_per_s, ratio = (statistics.median(col) for col in zip(*rows))
+        print(f"{name:<14} {games_per_s:>9.0f} {steps_per_s:>9.0f} {ratio:>19.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="games per player count and repeat")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--module", default="", help="a Cities of Splendor module to enable, e.g. cities")
+    parser.add_argument(
+        "--compare-modules", action="store_true", help="every module next to the base game (first --players count)"
+    )
     args = parser.parse_args()
+    if args.compare_modules:
+        compare_modules(args.games, args.repeats, args.players[0])
+        return
 
     modules = frozenset({args.module}) if args.module else frozenset()
     results: dict[int, list[tuple[float, float, float, float]]] = {n: [] for n in args.players}

@@ -76,7 +76,10 @@ class GameConfig(_message.Message):
     """
     @_builtins.property
     def modules(self) -> _containers.RepeatedScalarFieldContainer[Global___Module.ValueType]:
-        """Modules enabled for this game. Empty for the base game."""
+        """Modules enabled for this game. Empty for the base game. At most one: the
+        modules are played one at a time, as the publisher intends, and a
+        combination is refused (MODULE_COMBINATION_NOT_SUPPORTED).
+        """
 
     def __init__(
         self,

@@ -43,24 +43,39 @@ def default_payment(player: PlayerState, cost: tuple[int, ...]) -> tuple[int, ..
     return tuple(paid)
 
 
-def check_payment(player: PlayerState, cost: tuple[int, ...], payment: tuple[int, ...]) -> None:
-    """Raise PAYMENT_INVALID unless ``payment`` pays ``cost`` exactly from the player's tokens."""
+def cannot_afford(card_id: int, missing: int, how: str = "") -> RuleViolation:
+    """The CANNOT_AFFORD refusal: ``missing`` tokens more than the player can pay (``how``: with what)."""
+    return RuleViolation(
+        Reason.CANNOT_AFFORD,
+        f"card {card_id} needs {missing} more token(s) than the player can pay{how}",
+        card_id=str(card_id),
+        missing=str(missing),
+    )
+
+
+def check_payment_tokens(player: PlayerState, due: tuple[int, ...], payment: tuple[int, ...]) -> None:
+    """Raise PAYMENT_INVALID unless ``payment`` is six counts the player holds, no colour above ``due``.
+
+    What gold must make up is left to the caller: it depends on what a gold is worth.
+    """
     if len(payment) != TOKEN_KINDS or any(count < 0 for count in payment):
         raise RuleViolation(Reason.PAYMENT_INVALID, "a payment is six non-negative token counts, gold last")
-    for color, count in enumerate(payment):
-        if count > player.tokens[color]:
-            raise RuleViolation(
-                Reason.PAYMENT_INVALID,
-                f"the payment uses {format_tokens(payment)} but the player holds {format_tokens(player.tokens)}",
-            )
+    if any(count > held for count, held in zip(payment, player.tokens)):
+        raise RuleViolation(
+            Reason.PAYMENT_INVALID,
+            f"the payment uses {format_tokens(payment)} but the player holds {format_tokens(player.tokens)}",
+        )
+    if any(count > owed for count, owed in zip(payment, due)):
+        raise RuleViolation(
+            Reason.PAYMENT_INVALID,
+            f"the payment overpays a colour: {format_tokens(payment)} for a cost of {format_tokens(due)} after bonuses",
+        )
+
+
+def check_payment(player: PlayerState, cost: tuple[int, ...], payment: tuple[int, ...]) -> None:
+    """Raise PAYMENT_INVALID unless ``payment`` pays ``cost`` exactly from the player's tokens."""
     due = amount_due(cost, player.bonuses)
-    for color, owed in enumerate(due):
-        if payment[color] > owed:
-            raise RuleViolation(
-                Reason.PAYMENT_INVALID,
-                f"the payment overpays a colour: {format_tokens(payment)} "
-                f"for a cost of {format_tokens(due)} after bonuses",
-            )
+    check_payment_tokens(player, due, payment)
     gold_needed = sum(due) - sum(payment[:GOLD])
     if payment[GOLD] != gold_needed:
         raise RuleViolation(

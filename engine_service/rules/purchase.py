@@ -7,7 +7,7 @@ from .catalog import CARDS, is_known_card
 from .errors import Reason, RuleViolation
 from .events import CardPurchased, CardSource, Event
 from .market import find_in_market, remove_from_market
-from .payment import amount_due, can_afford, check_payment, default_payment, shortfall
+from .payment import amount_due, can_afford, cannot_afford, check_payment, default_payment, shortfall
 from .plugin import PaymentRules, Price
 from .state import GameState, add_tokens, sub_tokens, with_player
 
@@ -40,12 +40,7 @@ def resolve_purchase(
     cost = CARDS[card_id].cost
     if not can_afford(player, cost):
         missing = shortfall(amount_due(cost, player.bonuses), player.tokens) - player.tokens[-1]
-        raise RuleViolation(
-            Reason.CANNOT_AFFORD,
-            f"card {card_id} needs {missing} more token(s) than the player can pay",
-            card_id=str(card_id),
-            missing=str(missing),
-        )
+        raise cannot_afford(card_id, missing)
     if action.payment is None:
         return slot, Price(default_payment(player, cost))
     check_payment(player, cost, action.payment)

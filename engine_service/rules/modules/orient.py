@@ -25,7 +25,6 @@ from typing import Final, NamedTuple
 
 from ..actions import ChooseNoble, MainAction, PurchaseCard
 from ..catalog import CARDS, CARDS_BY_DECK, NOBLES, ORIENT_DECKS, CardKind, is_known_noble
-from ..colors import COLOR_NAMES
 from ..ending import rank_by_prestige
 from ..errors import Reason, RuleViolation
 from ..events import Event
@@ -35,7 +34,7 @@ from ..state import DecisionKind, GameState, Standing
 from ..turn import AwardOne, qualifying_nobles, visit
 from .orient_abilities import RESOLVE_ABILITY
 from .orient_cards import BONUS, IS_PAIRED, KIND, SACRIFICE, face_up, orient_of, partners
-from .orient_payment import ORIENT_PAYMENT
+from .orient_payment import ORIENT_PAYMENT, sacrifice_not_possible
 
 NAME: Final = "orient"
 ORIENT_SLOTS: Final = 2  # face-up Orient cards per level
@@ -87,14 +86,7 @@ def check_main_action(state: GameState, action: MainAction) -> None:
     color, count = sacrifice
     if player.bonuses[color] >= count or not _available(state, card_id):
         return
-    raise RuleViolation(
-        Reason.SACRIFICE_NOT_POSSIBLE,
-        f"card {card_id} needs {count} {COLOR_NAMES[color]} bonuses from purchased cards to discard, "
-        f"the seat has {player.bonuses[color]}",
-        card_id=str(card_id),
-        color=COLOR_NAMES[color],
-        needed=str(count),
-    )
+    raise sacrifice_not_possible(card_id, color, count, player.bonuses[color])
 
 
 def _available(state: GameState, card_id: int) -> bool:

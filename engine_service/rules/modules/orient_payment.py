@@ -27,10 +27,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..actions import PurchaseCard
-from ..colors import COLOR_NAMES, GOLD, NO_TOKENS, TOKEN_KINDS, format_tokens
+from ..colors import COLOR_NAMES, GOLD, NO_TOKENS
 from ..errors import Reason, RuleViolation
 from ..events import CardsDiscarded, Event
-from ..payment import amount_due, shortfall
+from ..payment import amount_due, cannot_afford, check_payment_tokens, shortfall
 from ..plugin import PaymentRules, Price
 from ..state import GameState, PlayerState, with_player
 from .orient_cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
@@ -82,12 +82,15 @@ def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
     return _token_price(state.players[seat], action.card_id, action.payment, spent)
 
 
-def _cannot_afford(card_id: int, missing: int, how: str = "") -> RuleViolation:
+def sacrifice_not_possible(card_id: int, color: int, count: int, held: int) -> RuleViolation:
+    """The SACRIFICE_NOT_POSSIBLE refusal: ``count`` bonuses of ``color`` needed, ``held`` owned."""
     return RuleViolation(
-        Reason.CANNOT_AFFORD,
-        f"card {card_id} needs {missing} more token(s) than the player can pay{how}",
+        Reason.SACRIFICE_NOT_POSSIBLE,
+        f"card {card_id} needs {count} {COLOR_NAMES[color]} bonuses from purchased cards to discard, "
+        f"the seat has {held}",
         card_id=str(card_id),
-        missing=str(missing),
+        color=COLOR_NAMES[color],
+        needed=str(count),
     )
 
 
@@ -99,7 +102,7 @@ def _token_price(
     gold_cards = sorted(card for card in player.purchased if IS_GOLD_CARD[card])
     missing = shortfall(due, tokens) - tokens[GOLD] - 2 * len(gold_cards)
     if missing > 0:
-        raise _cannot_afford(card_id, missing)
+        raise cannot_afford(card_id, missing)
     if spent is not None:
         for spent_id in spent:
             if not IS_GOLD_CARD[spent_id]:
@@ -116,11 +119,11 @@ def _token_price(
             return Price(coloured + (gold,), tuple(gold_cards[: (rest - gold + 1) // 2]))
         gold = max(0, rest - 2 * len(spent))
         if gold > tokens[GOLD]:
-            raise _cannot_afford(card_id, gold - tokens[GOLD], " with these gold cards")
+            raise cannot_afford(card_id, gold - tokens[GOLD], " with these gold cards")
         _check_cards_needed(spent, gold, rest)
         return Price(coloured + (gold,), spent)
     payment = tuple(payment)
-    _check_tokens(player, due, payment)
+    check_payment_tokens(player, due, payment)
     rest = sum(due) - sum(payment[:GOLD])
     gold = payment[GOLD]
     if gold > rest:
@@ -145,22 +148,6 @@ def _token_price(
     return Price(payment, spent)
 
 
-def _check_tokens(player: PlayerState, due: tuple[int, ...], payment: tuple[int, ...]) -> None:
-    """Six non-negative counts the seat holds, no colour above what is due after bonuses."""
-    if len(payment) != TOKEN_KINDS or any(count < 0 for count in payment):
-        raise RuleViolation(Reason.PAYMENT_INVALID, "a payment is six non-negative token counts, gold last")
-    if any(count > held for count, held in zip(payment, player.tokens)):
-        raise RuleViolation(
-            Reason.PAYMENT_INVALID,
-            f"the payment uses {format_tokens(payment)} but the player holds {format_tokens(player.tokens)}",
-        )
-    if any(count > owed for count, owed in zip(payment, due)):
-        raise RuleViolation(
-            Reason.PAYMENT_INVALID,
-            f"the payment overpays a colour: {format_tokens(payment)} for a cost of {format_tokens(due)} after bonuses",
-        )
-
-
 def _check_cards_needed(spent: tuple[int, ...], gold: int, rest: int) -> None:
     if spent and gold + 2 * (len(spent) - 1) >= rest:
         raise RuleViolation(
@@ -176,14 +163,7 @@ def _sacrifice(state: GameState, seat: int, card_id: int, spent: tuple[int, ...]
     color, count = sacrifice
     player = state.players[seat]
     if player.bonuses[color] < count:
-        raise RuleViolation(
-            Reason.SACRIFICE_NOT_POSSIBLE,
-            f"card {card_id} needs {count} {COLOR_NAMES[color]} bonuses from purchased cards to discard, "
-            f"the seat has {player.bonuses[color]}",
-            card_id=str(card_id),
-            color=COLOR_NAMES[color],
-            needed=str(count),
-        )
+        raise sacrifice_not_possible(card_id, color, count, player.bonuses[color])
     paired = sorted(card for card, partner in orient_of(state).pairs[seat] if BONUS[partner] == color)
     printed = [card for card in player.purchased if BONUS[card] == color]
     if spent is None:

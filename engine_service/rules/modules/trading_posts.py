@@ -38,7 +38,7 @@ from ..catalog import CARDS
 from ..colors import COLOR_NAMES, GEM_COLORS, GOLD, NO_BONUSES, format_tokens
 from ..errors import Reason, RuleViolation
 from ..events import Event, PowerGemTaken, ShieldPlaced
-from ..payment import amount_due, check_payment, default_payment, shortfall
+from ..payment import amount_due, cannot_afford, check_payment, check_payment_tokens, default_payment, shortfall
 from ..plugin import Module, PaymentRules, Price
 from ..state import DecisionKind, GameState, PendingDecision, PlayerState, add_tokens, sub_tokens, with_player
 from ..turn import ask, wrong_answer
@@ -301,29 +301,9 @@ def can_afford(state: GameState, seat: int, card_id: int) -> bool:
     return missing <= tokens[GOLD]
 
 
-def _cannot_afford(card_id: int, missing: int) -> RuleViolation:
-    return RuleViolation(
-        Reason.CANNOT_AFFORD,
-        f"card {card_id} needs {missing} more token(s) than the player can pay",
-        card_id=str(card_id),
-        missing=str(missing),
-    )
-
-
 def _check_double_gold_payment(player: PlayerState, due: tuple[int, ...], payment: tuple[int, ...]) -> None:
     """Raise PAYMENT_INVALID unless ``payment`` pays ``due`` exactly, each gold worth up to two gems."""
-    if len(payment) != len(player.tokens) or any(count < 0 for count in payment):
-        raise RuleViolation(Reason.PAYMENT_INVALID, "a payment is six non-negative token counts, gold last")
-    if any(count > held for count, held in zip(payment, player.tokens)):
-        raise RuleViolation(
-            Reason.PAYMENT_INVALID,
-            f"the payment uses {format_tokens(payment)} but the player holds {format_tokens(player.tokens)}",
-        )
-    if any(count > owed for count, owed in zip(payment, due)):
-        raise RuleViolation(
-            Reason.PAYMENT_INVALID,
-            f"the payment overpays a colour: {format_tokens(payment)} for a cost of {format_tokens(due)} after bonuses",
-        )
+    check_payment_tokens(player, due, payment)
     gold_needed = _gold_needed(due, payment[:GOLD])
     if payment[GOLD] != gold_needed:
         raise RuleViolation(
@@ -345,7 +325,7 @@ def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
     if GOLD_WORTH_TWO not in _shields(state, seat):
         missing = shortfall(due, tokens) - tokens[GOLD]
         if missing > 0:
-            raise _cannot_afford(card_id, missing)
+            raise cannot_afford(card_id, missing)
         if action.payment is None:
             return Price(default_payment(player, cost))
         check_payment(player, cost, action.payment)
@@ -353,7 +333,7 @@ def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
     paid = tuple(owed if owed < held else held for owed, held in zip(due, tokens))
     gold = _gold_needed(due, paid)
     if gold > tokens[GOLD]:
-        raise _cannot_afford(card_id, gold - tokens[GOLD])
+        raise cannot_afford(card_id, gold - tokens[GOLD])
     if action.payment is None:
         return Price(paid + (gold,))
     payment = tuple(action.payment)

@@ -44,7 +44,7 @@ class Price(NamedTuple):
 
 
 class PaymentRules(NamedTuple):
-    """How purchases are paid when a module changes it (Trading Posts power 3, the Orient).
+    """How purchases are paid when a module changes it (Trading Posts post 2, the Orient).
 
     ``can_afford(state, seat, card_id)`` tells whether the seat can buy the card at all
     (legality restrictions such as the Orient's pairing belong to ``check_main_action``).

@@ -27,7 +27,7 @@ class DecisionKind(IntEnum):
     RETURN_TOKENS = 1  # over ten tokens: choose which to return
     CHOOSE_NOBLE = 2  # several nobles qualify: choose the one that visits
     CHOOSE_CITY = 3  # the Cities: several cities qualify, choose the one to take
-    TAKE_GEM = 4  # Trading Posts powers 1 and 2: choose the colour of the gem granted (options: colours)
+    TAKE_GEM = 4  # Trading Posts posts 0 and 1: choose the colour of the gem granted (options: colours)
     PLACE_STRONGHOLD = 5  # Strongholds, after a purchase: place or move one of yours, or remove another's
     CONQUER = 6  # Strongholds: buy the card your three strongholds stand on, or decline (options: that card)
     PAIR_CARD = 7  # the Orient: choose the owned card a paired card attaches to (options: card ids)

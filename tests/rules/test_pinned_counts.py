@@ -16,8 +16,8 @@ import pytest
 from google.protobuf import json_format
 from splendor.v1 import state_pb2
 
+from engine_service.codec import state_from_proto
 from engine_service.rules import GameConfig, GameState, action_from_id, apply, legal_actions, new_game, state_digest
-from engine_service.server.convert import state_from_proto
 
 PINNED = Path(__file__).resolve().parent / "pinned"
 RULESETS = ("base", "cities", "trading_posts", "strongholds", "orient")

@@ -8,9 +8,9 @@ import grpc
 import pytest
 from splendor.v1 import config_pb2, engine_service_pb2
 
+from engine_service.codec import action_to_proto
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
 from engine_service.server import service
-from engine_service.server.convert import action_to_proto
 from engine_service.server.errors import Rejected
 
 CHECK_EVERY = 8  # instead of REPLAY_CHECK_EVERY, so that an ordinary game spans many checks

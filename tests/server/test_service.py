@@ -8,9 +8,9 @@ import grpc
 import pytest
 from splendor.v1 import engine_service_pb2
 
+from engine_service.codec import state_to_proto
 from engine_service.rules import DecisionKind, PendingDecision
 from engine_service.server import service
-from engine_service.server.convert import state_to_proto
 from engine_service.server.errors import Rejected
 from tests.server.positions import dealt, give_tokens
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from google.protobuf import json_format
 
+from engine_service.codec import state_to_proto
 from engine_service.rules import (
     GameConfig,
     GameState,
@@ -38,8 +39,7 @@ from engine_service.rules import (
     new_game,
     state_digest,
 )
-from engine_service.rules.actions import PlaceStronghold
-from engine_service.server.convert import state_to_proto
+from engine_service.rules.modules.strongholds import PlaceStronghold
 from tests.rules import test_module_strongholds as strongholds
 from tests.rules import test_nobles as nobles
 from tests.rules.helpers import tokens

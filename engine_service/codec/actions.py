@@ -56,14 +56,14 @@ class _Table:
     """Per oneof field, the codec of its record; per record type, its oneof field and codec."""
 
     def __init__(self) -> None:
-        self.by_field: dict[str, RecordCodec] = {}
+        self.by_field: dict[str, tuple[RecordCodec, str]] = {}
         self.by_type: dict[type, tuple[str, RecordCodec]] = {}
         self.rebuild()
         registry.on_change(self.rebuild)
 
     def rebuild(self) -> None:
         fields = {field.name: field for field in _ONEOF.fields}
-        by_field: dict[str, RecordCodec] = {}
+        by_field: dict[str, tuple[RecordCodec, str]] = {}
         by_type: dict[type, tuple[str, RecordCodec]] = {}
         for record in BASE_ACTIONS + tuple(a for module in registered_modules() for a in module.actions):
             name = snake_case(record.__name__)
@@ -71,7 +71,7 @@ class _Table:
             if field is None:  # a module outside the contract (a test's): in-process only
                 continue
             codec = RecordCodec(record, field_message(field), _bad_color)
-            by_field[name] = codec
+            by_field[name] = (codec, name + ".")  # the prefix of its fields in error paths
             by_type[record] = (name, codec)
         self.by_field = by_field
         self.by_type = by_type
@@ -85,9 +85,9 @@ def action_from_proto(msg: actions_pb2.Action) -> Action:
     kind = msg.WhichOneof("kind")
     if kind is None:
         raise RuleViolation(Reason.UNKNOWN_ACTION, "the action is empty: set one kind of action", field="")
-    codec = _TABLE.by_field.get(kind)
-    if codec is not None:
-        result: Action = codec.read(getattr(msg, kind), kind + ".")
+    entry = _TABLE.by_field.get(kind)
+    if entry is not None:
+        result: Action = entry[0].read(getattr(msg, kind), entry[1])
         return result
     if kind == "action_id":
         try:
@@ -105,9 +105,7 @@ def fill_action(out: actions_pb2.Action, action: Action) -> None:
     if entry is None:
         raise TypeError(f"the contract has no Action field for {type(action).__name__}")
     name, codec = entry
-    sub = getattr(out, name)
-    sub.SetInParent()  # an action without fields (Pass, Decline) is present all the same
-    codec.write(sub, action)
+    codec.write(getattr(out, name), action)
 
 
 def action_to_proto(action: Action) -> actions_pb2.Action:

@@ -67,14 +67,14 @@ def _bad_color(value: int, field: str) -> RuleViolation:
 
 class _Table:
     def __init__(self) -> None:
-        self.by_field: dict[str, RecordCodec] = {}
+        self.by_field: dict[str, tuple[RecordCodec, str]] = {}
         self.by_type: dict[type, tuple[str, RecordCodec]] = {}
         self.rebuild()
         registry.on_change(self.rebuild)
 
     def rebuild(self) -> None:
         fields = {field.name: field for field in _ONEOF.fields}
-        by_field: dict[str, RecordCodec] = {}
+        by_field: dict[str, tuple[RecordCodec, str]] = {}
         by_type: dict[type, tuple[str, RecordCodec]] = {}
         for record in BASE_EVENTS + tuple(e for module in registered_modules() for e in module.events):
             name = snake_case(record.__name__)
@@ -82,7 +82,7 @@ class _Table:
             if field is None:  # a module outside the contract (a test's): in-process only
                 continue
             codec = RecordCodec(record, field_message(field), _bad_color)
-            by_field[name] = codec
+            by_field[name] = (codec, name + ".")  # the prefix of its fields in error paths
             by_type[record] = (name, codec)
         self.by_field = by_field
         self.by_type = by_type
@@ -99,18 +99,16 @@ def fill_events(out: RepeatedCompositeFieldContainer[events_pb2.Event], events: 
         if entry is None:
             raise TypeError(f"the contract has no Event field for {type(event).__name__}")
         name, codec = entry
-        sub = getattr(out.add(), name)
-        sub.SetInParent()
-        codec.write(sub, event)
+        codec.write(getattr(out.add(), name), event)
 
 
 def event_from_proto(msg: events_pb2.Event, field: str) -> Event:
     """The core event; malformed input raises INVALID_STATE naming ``field``."""
     kind = msg.WhichOneof("kind")
-    codec = _TABLE.by_field.get(kind) if kind is not None else None
-    if kind is None or codec is None:
+    entry = _TABLE.by_field.get(kind) if kind is not None else None
+    if kind is None or entry is None:
         raise RuleViolation(Reason.INVALID_STATE, "the event is empty: set one kind of event", field=field)
-    event: Event = codec.read(getattr(msg, kind), f"{field}.{kind}.")
+    event: Event = entry[0].read(getattr(msg, kind), f"{field}.{entry[1]}")
     return event
 
 

@@ -59,6 +59,7 @@ class FieldCodec(NamedTuple):
     core: str
     read: Reader
     write: Writer
+    plain: str = ""  # the contract's name of a plain scalar, copied as it is (no conversion, never None)
 
 
 class RecordCodec:
@@ -71,19 +72,27 @@ class RecordCodec:
         if self._options_or_colors:
             self.fields = _options_or_colors(self.fields, bad_color)
         self._readers = tuple(field.read for field in self.fields)
-        self._writers = tuple(
-            (field.core, field.write)
-            for field in self.fields
+        written = [
+            (index, field)
+            for index, field in enumerate(self.fields)
             if not (self._options_or_colors and field.core == "options")
-        )
+        ]
+        # Plain scalars are copied by index in one loop; the others go through their writers.
+        self._plain = tuple((index, field.plain) for index, field in written if field.plain)
+        self._writers = tuple((index, field.write) for index, field in written if not field.plain)
+        self.empty = not self.fields  # a record without fields (Pass, Decline): its message must be marked present
 
     def read(self, msg: Any, path: str) -> Any:
         return self.record(*[read(msg, path) for read in self._readers])
 
     def write(self, out: Any, record: Any) -> None:
-        for name, write in self._writers:
-            write(out, getattr(record, name))
-        if self._options_or_colors:
+        for index, proto in self._plain:
+            setattr(out, proto, record[index])
+        for index, write in self._writers:
+            write(out, record[index])
+        if self.empty:
+            out.SetInParent()
+        elif self._options_or_colors:
             write_options(out, record.kind, record.options)
 
 
@@ -112,7 +121,9 @@ def _field_codec(record: type, name: str, descriptor: Descriptor, bad_color: Bad
                 setattr(out, proto, value)
 
         return FieldCodec(name, read_optional, write_optional)
-    return FieldCodec(name, lambda msg, path: getattr(msg, proto), lambda out, value: setattr(out, proto, value))
+    return FieldCodec(
+        name, lambda msg, path: getattr(msg, proto), lambda out, value: setattr(out, proto, value), plain=proto
+    )
 
 
 def _enum_field(proto: str, fd: FieldDescriptor, repeated: bool, bad_color: BadColor) -> tuple[Reader, Writer]:

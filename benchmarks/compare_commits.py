@@ -8,7 +8,7 @@ every measurement once in each tree, alternating which goes first, so a change
 in the machine's load hits both alike. Reported per measurement: the current
 tree's figure over the earlier one's, median, min and max over the rounds.
 
-* ``engine``: random legal play of the base game (2, 3 and 4 players) with
+* ``engine``: random legal play of the base game, or of ``--module``, (2, 3 and 4 players) with
   ``benchmarks/engine_bench.py``'s ``play_random_games``, as games per CPU
   second of the process (``time.process_time``: other load on the machine
   does not count).
@@ -34,20 +34,20 @@ import sys, time
 sys.path.insert(0, sys.argv[1])
 from benchmarks.engine_bench import play_random_games
 games = int(sys.argv[2])
+modules = frozenset(sys.argv[3:])
 total = 0.0
 for players in (2, 3, 4):
     start = time.process_time()
-    play_random_games(players, games, 7, frozenset())
+    play_random_games(players, games, 7, modules)
     total += time.process_time() - start
 print(3 * games / total)
 """
 
 
-def engine_games_per_cpu_second(tree: Path, games: int) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, "-c", ENGINE_SNIPPET, str(tree), str(games)], check=True, capture_output=True, text=True
-    )
-    return {"engine games per CPU s": float(out.stdout.strip())}
+def engine_games_per_cpu_second(tree: Path, games: int, module: str | None) -> dict[str, float]:
+    command = [sys.executable, "-c", ENGINE_SNIPPET, str(tree), str(games), *([module] if module else [])]
+    out = subprocess.run(command, check=True, capture_output=True, text=True)
+    return {f"engine games per CPU s ({module or 'base game'})": float(out.stdout.strip())}
 
 
 def service_figures(tree: Path, duration: float) -> dict[str, float]:
@@ -77,10 +77,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=60, help="engine: games per player count and run")
     parser.add_argument("--duration", type=float, default=2.0, help="service: seconds per phase")
     parser.add_argument("--suite", nargs="+", choices=("engine", "service"), default=["engine", "service"])
+    parser.add_argument("--module", help="engine: play this module instead of the base game")
     args = parser.parse_args()
     runs: dict[str, Callable[[Path], dict[str, float]]] = {}
     if "engine" in args.suite:
-        runs["engine"] = lambda tree: engine_games_per_cpu_second(tree, args.games)
+        runs["engine"] = lambda tree: engine_games_per_cpu_second(tree, args.games, args.module)
     if "service" in args.suite:
         runs["service"] = lambda tree: service_figures(tree, args.duration)
     ratios: dict[str, list[float]] = {}

@@ -71,7 +71,7 @@ def check_main_action(state: GameState, action: MainAction) -> None:
     card_id = action.card_id
     seat = state.seat
     # Runs on every candidate action of every legal-action list: a plain loop, no helper call.
-    for owner, cards in enumerate(placed_of(state)):
+    for owner, cards in enumerate(STATE.of(state).placed):
         if card_id in cards and owner != seat:
             raise RuleViolation(
                 Reason.CARD_OCCUPIED,

@@ -229,24 +229,18 @@ def can_afford(state: GameState, seat: int, card_id: int) -> bool:
     m2 = c2 - bonuses[2] - tokens[2]
     m3 = c3 - bonuses[3] - tokens[3]
     m4 = c4 - bonuses[4] - tokens[4]
-    if GOLD_WORTH_TWO in STATE.of(state).shields[seat]:
-        # A gold covers up to two missing gems of its colour: (m + 1) // 2 rounds up.
-        missing = (
-            ((m0 + 1) // 2 if m0 > 0 else 0)
-            + ((m1 + 1) // 2 if m1 > 0 else 0)
-            + ((m2 + 1) // 2 if m2 > 0 else 0)
-            + ((m3 + 1) // 2 if m3 > 0 else 0)
-            + ((m4 + 1) // 2 if m4 > 0 else 0)
-        )
-    else:
-        missing = (
-            (m0 if m0 > 0 else 0)
-            + (m1 if m1 > 0 else 0)
-            + (m2 if m2 > 0 else 0)
-            + (m3 if m3 > 0 else 0)
-            + (m4 if m4 > 0 else 0)
-        )
-    return missing <= tokens[GOLD]
+    missing = (m0 if m0 > 0 else 0) + (m1 if m1 > 0 else 0) + (m2 if m2 > 0 else 0)
+    missing += (m3 if m3 > 0 else 0) + (m4 if m4 > 0 else 0)
+    gold = tokens[GOLD]
+    if missing <= gold:
+        return True
+    # Short of gold: a post-2 shield holder's gold covers up to two missing gems of its colour,
+    # so with more than twice the gold missing nothing helps (the usual case, decided without the shields).
+    if missing > 2 * gold or GOLD_WORTH_TWO not in STATE.of(state).shields[seat]:
+        return False
+    halves = ((m0 + 1) // 2 if m0 > 0 else 0) + ((m1 + 1) // 2 if m1 > 0 else 0) + ((m2 + 1) // 2 if m2 > 0 else 0)
+    halves += ((m3 + 1) // 2 if m3 > 0 else 0) + ((m4 + 1) // 2 if m4 > 0 else 0)
+    return halves <= gold
 
 
 def _check_double_gold_payment(player: PlayerState, due: tuple[int, ...], payment: tuple[int, ...]) -> None:

@@ -7,6 +7,7 @@ from engine_service.codec import (
     fill_state,
     fill_view,
     state_from_proto,
+    state_to_proto,
     update_state,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "fill_state",
     "fill_view",
     "state_from_proto",
+    "state_to_proto",
     "update_state",
 ]

@@ -22,7 +22,7 @@ import structlog
 from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
+from splendor.v1 import engine_service_pb2
 
 from .interceptors import ObservabilityInterceptor
 from .metrics import (
@@ -33,7 +33,7 @@ from .metrics import (
     metrics_host,
     multiprocess_dir,
 )
-from .service import EngineService
+from .service import add_engine_service
 from .settings import Settings, grpc_server_options
 from .workers import supervise
 
@@ -76,7 +76,7 @@ def build_server(
         maximum_concurrent_rpcs=settings.max_concurrent_rpcs or None,
     )
     interceptor.attach(server)
-    engine_service_pb2_grpc.add_EngineServiceServicer_to_server(EngineService(), server)
+    add_engine_service(server)
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
         health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)

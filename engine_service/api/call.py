@@ -33,26 +33,24 @@ class Call:
     Metric facts, recorded when the call succeeds: ``game_created`` (counted by
     ``module`` and ``players``), ``action_applied`` (counted by ``action``), ``end_reason``
     (a finished game), ``state_bytes`` (the response state's serialized size).
+
+    The defaults are class attributes, so a call costs only the fields a handler sets
+    (one is made for every call, health checks included).
     """
 
-    __slots__ = (
-        "action",
-        "action_applied",
-        "actions",
-        "end_reason",
-        "game_created",
-        "is_active",
-        "method",
-        "module",
-        "players",
-        "reason",
-        "seat",
-        "state_bytes",
-        "time_remaining",
-        "turn",
-        "validate_only",
-        "viewer",
-    )
+    reason: str | None = None
+    seat: int | None = None
+    turn: int | None = None
+    action: str | None = None
+    validate_only: bool | None = None
+    end_reason: str | None = None
+    players: int | None = None
+    module: str | None = None
+    actions: int | None = None
+    viewer: int | str | None = None
+    game_created: bool = False
+    action_applied: bool = False
+    state_bytes: int | None = None
 
     def __init__(
         self,
@@ -65,28 +63,10 @@ class Call:
         # Is the caller still waiting, and how long it will wait (None: no deadline)?
         self.is_active = is_active
         self.time_remaining = time_remaining
-        self.reason: str | None = None
-        self.seat: int | None = None
-        self.turn: int | None = None
-        self.action: str | None = None
-        self.validate_only: bool | None = None
-        self.end_reason: str | None = None
-        self.players: int | None = None
-        self.module: str | None = None
-        self.actions: int | None = None
-        self.viewer: int | str | None = None
-        self.game_created = False
-        self.action_applied = False
-        self.state_bytes: int | None = None
 
     def log_fields(self) -> dict[str, object]:
         """The fields set, by their log names."""
-        fields: dict[str, object] = {}
-        for name in LOG_FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                fields[name] = value
-        return fields
+        return {name: value for name, value in vars(self).items() if name in _LOGGED and value is not None}
 
     def deadline_passed(self) -> bool:
         """For a caller that stopped waiting: was it its deadline (else it cancelled)?"""
@@ -106,6 +86,7 @@ LOG_FIELDS: Final = (
     "actions",
     "viewer",
 )
+_LOGGED: Final = frozenset(LOG_FIELDS)
 
 _current: ContextVar[Call | None] = ContextVar("splendor_api_call", default=None)
 

@@ -21,7 +21,7 @@ import grpc
 import structlog
 from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2
 from splendor.v1 import engine_service_pb2
 
 from .interceptors import ObservabilityInterceptor
@@ -30,6 +30,8 @@ from .metrics import (
     clean_multiprocess_dir,
     exposition_registry,
     get_metrics,
+    initialise_series,
+    method_labels,
     metrics_host,
     multiprocess_dir,
 )
@@ -40,6 +42,12 @@ from .workers import supervise
 log = structlog.get_logger(__name__)
 
 SERVICE_NAME: Final = engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name
+# Every service the server serves, for the metrics' series at zero.
+SERVED_SERVICES: Final = (
+    engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"],
+    health_pb2.DESCRIPTOR.services_by_name["Health"],
+    reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"],
+)
 # Health answers for the whole server ("") and for the engine service by name.
 HEALTH_SERVICES: Final = ("", SERVICE_NAME)
 # How often a worker process checks that its parent is still there.
@@ -67,7 +75,9 @@ def build_server(
     """
     if access_log is None:
         access_log = structlog.is_configured()
-    interceptor = ObservabilityInterceptor(get_metrics(), access_log=access_log, log_level=settings.log_level)
+    metrics = get_metrics()
+    initialise_series(metrics, method_labels(SERVED_SERVICES))
+    interceptor = ObservabilityInterceptor(metrics, access_log=access_log, log_level=settings.log_level)
     executor = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="engine")
     server = grpc.server(
         executor,

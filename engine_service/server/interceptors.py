@@ -30,7 +30,7 @@ import structlog
 from engine_service.api import Call, bind, unbind
 
 from .logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
-from .metrics import Metrics
+from .metrics import Metrics, grpc_type
 
 # Methods logged at debug level when they succeed: probes and tooling, not game traffic.
 QUIET_SERVICES: Final = frozenset({"grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"})
@@ -65,7 +65,7 @@ class _Method:
         self.handler = handler
         self.service = service
         self.name = name
-        self.grpc_type = _grpc_type(handler)
+        self.grpc_type = grpc_type(handler.request_streaming, handler.response_streaming)
         self.labels = (self.grpc_type, service, name)
         self.started = metrics.started.labels(*self.labels)
         self.received = metrics.msg_received.labels(*self.labels)
@@ -73,12 +73,6 @@ class _Method:
         self.histogram = metrics.handling_seconds.labels(*self.labels)
         self.handled: dict[str, Any] = {}
         self.quiet = service in QUIET_SERVICES
-
-
-def _grpc_type(handler: grpc.RpcMethodHandler[Any, Any]) -> str:
-    if handler.request_streaming:
-        return "bidi_stream" if handler.response_streaming else "client_stream"
-    return "server_stream" if handler.response_streaming else "unary"
 
 
 class _Counted:

@@ -43,7 +43,8 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
     add(
         "--max-concurrent-rpcs",
         "max_concurrent_rpcs",
-        "calls admitted at once per process, the rest answered RESOURCE_EXHAUSTED; 0: no limit",
+        "engine calls admitted at once per process, the rest answered RESOURCE_EXHAUSTED (health checks are never "
+        "refused); 0: no limit",
         type=int,
     )
     add("--max-message-bytes", "max_message_bytes", "largest request or response, in bytes", type=int)

@@ -13,7 +13,6 @@ import os
 import signal
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 from typing import Final
 
@@ -24,6 +23,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from splendor.v1 import engine_service_pb2
 
+from .admission import Admission, LaneExecutor
 from .interceptors import ObservabilityInterceptor
 from .metrics import (
     MetricsServer,
@@ -77,15 +77,16 @@ def build_server(
         access_log = structlog.is_configured()
     metrics = get_metrics()
     initialise_series(metrics, method_labels(SERVED_SERVICES))
-    interceptor = ObservabilityInterceptor(metrics, access_log=access_log, log_level=settings.log_level)
-    executor = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="engine")
+    # The concurrency limit is the interceptor's, not gRPC's: gRPC's would count health checks too.
+    admission = Admission(settings.max_concurrent_rpcs or None)
+    interceptor = ObservabilityInterceptor(
+        metrics, admission=admission, access_log=access_log, log_level=settings.log_level
+    )
     server = grpc.server(
-        executor,
+        LaneExecutor(settings.workers, admission),
         interceptors=[interceptor],
         options=grpc_server_options(settings, reuse_port=reuse_port),
-        maximum_concurrent_rpcs=settings.max_concurrent_rpcs or None,
     )
-    interceptor.attach(server)
     add_engine_service(server)
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:

@@ -11,10 +11,9 @@ everything per method is looked up once and cached.
 What is logged never includes hidden information: the ``Call`` holds only public facts,
 and no error message is logged (a malformed state's message may quote its cards).
 
-Calls the server refuses because ``maximum_concurrent_rpcs`` is reached never reach a
-handler; gRPC decides that just before it asks the interceptor for the handler, in the
-same thread and under the same lock, so the interceptor reads the same figures (from
-the server's private state, when present) to count and log them.
+Admission (``admission.py``): the interceptor applies the limit on concurrent engine calls
+when a call is dispatched, counting and logging the calls it refuses; health and reflection
+are never refused, and their unary calls run on a lane of threads of their own.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ import structlog
 
 from engine_service.api import Call, bind, unbind
 
+from .admission import ADMITTED, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
 from .logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from .metrics import Metrics, grpc_type
 
@@ -133,20 +133,23 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
     ``access_log``: write the per-call lines (at ``log_level`` and above). Metrics are always kept.
     """
 
-    def __init__(self, metrics: Metrics, *, access_log: bool = True, log_level: str = "info") -> None:
+    def __init__(
+        self,
+        metrics: Metrics,
+        *,
+        admission: Admission | None = None,
+        access_log: bool = True,
+        log_level: str = "info",
+    ) -> None:
         self._metrics = metrics
         self._game = _Game(metrics)
         self._methods: dict[str, _Method] = {}
-        self._server_state: Any = None
+        self._admission = admission or Admission(None)
+        # Admitted calls carry the ADMITTED lane (their place is released when they end) only under a limit.
+        self._admitted_lane = ADMITTED if self._admission.limit is not None else None
         self._min_level = _LEVELS[log_level] if access_log else 100
         self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None
         self._pid = os.getpid()
-
-    def attach(self, server: grpc.Server) -> None:
-        """Let the interceptor see the server's call count, to count calls refused for concurrency."""
-        state = getattr(server, "_state", None)
-        if hasattr(state, "active_rpc_count") and hasattr(state, "maximum_concurrent_rpcs"):
-            self._server_state = state
 
     # The gRPC side.
 
@@ -164,18 +167,15 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         if method is None or method.handler is not handler:
             method = _Method(full_name, handler, self._metrics)
             self._methods[full_name] = method
-        state = self._server_state
-        if (
-            state is not None
-            and state.maximum_concurrent_rpcs is not None
-            and state.active_rpc_count >= state.maximum_concurrent_rpcs
-        ):
+        if method.quiet:  # health and reflection: never refused; unary probes on the light lane
+            return self._wrap(method, handler, dispatched, LIGHT if method.grpc_type == "unary" else None)
+        if not self._admission.try_admit():
             self._refused(method, handler_call_details)
-            return handler  # gRPC answers RESOURCE_EXHAUSTED without running it
-        return self._wrap(method, handler, dispatched)
+            return _refusal(handler)
+        return self._wrap(method, handler, dispatched, self._admitted_lane)
 
     def _wrap(
-        self, method: _Method, handler: grpc.RpcMethodHandler[Any, Any], dispatched: float
+        self, method: _Method, handler: grpc.RpcMethodHandler[Any, Any], dispatched: float, lane: str | None
     ) -> grpc.RpcMethodHandler[Any, Any]:
         deserializer = handler.request_deserializer
         serializer = handler.response_serializer
@@ -185,14 +185,14 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             def unary_unary(request: Any, context: grpc.ServicerContext) -> Any:
                 return self._unary(method, behavior, request, context, dispatched=dispatched)
 
-            return grpc.unary_unary_rpc_method_handler(unary_unary, deserializer, serializer)
+            return grpc.unary_unary_rpc_method_handler(_laned(unary_unary, lane), deserializer, serializer)
         if handler.unary_stream is not None:
             streamer = handler.unary_stream
 
             def unary_stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
                 return self._streaming(method, lambda: streamer(request, context), context, dispatched=dispatched)
 
-            return grpc.unary_stream_rpc_method_handler(unary_stream, deserializer, serializer)
+            return grpc.unary_stream_rpc_method_handler(_laned(unary_stream, lane), deserializer, serializer)
         if handler.stream_unary is not None:
             consumer = handler.stream_unary
 
@@ -202,7 +202,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
                     method, lambda _r, c: consumer(counted, c), None, context, dispatched=dispatched, received=0
                 )
 
-            return grpc.stream_unary_rpc_method_handler(stream_unary, deserializer, serializer)
+            return grpc.stream_unary_rpc_method_handler(_laned(stream_unary, lane), deserializer, serializer)
         if handler.stream_stream is not None:
             bidi = handler.stream_stream
 
@@ -212,7 +212,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
                     method, lambda: bidi(counted, context), context, dispatched=dispatched, received=0
                 )
 
-            return grpc.stream_stream_rpc_method_handler(stream_stream, deserializer, serializer)
+            return grpc.stream_stream_rpc_method_handler(_laned(stream_stream, lane), deserializer, serializer)
         return handler
 
     # One call.
@@ -325,7 +325,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             getattr(self._log, level)("rpc", **fields)
 
     def _refused(self, method: _Method, details: grpc.HandlerCallDetails) -> None:
-        """A call gRPC refuses (RESOURCE_EXHAUSTED) before any handler runs."""
+        """A call refused (RESOURCE_EXHAUSTED) for the concurrency limit: its handler never runs."""
         code = "RESOURCE_EXHAUSTED"
         method.started.inc()
         handled = method.handled.get(code)
@@ -355,6 +355,31 @@ def _level(code: str, quiet: bool) -> str:
     if code in _WARNING_CODES:
         return "warning"
     return "debug" if quiet else "info"
+
+
+def _laned(behavior: Behavior, lane: str | None) -> Behavior:
+    return on_lane(behavior, lane) if lane is not None else behavior
+
+
+def _refusal(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
+    """A handler of the same shape that answers RESOURCE_EXHAUSTED on the light lane, the request unread
+    (no deserializer: a refused call costs no parsing)."""
+
+    def refuse(request: Any, context: grpc.ServicerContext) -> Any:
+        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
+
+    def refuse_streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
+        yield  # a generator, as a streaming handler must be
+
+    behavior = on_lane(refuse_streaming if handler.response_streaming else refuse, LIGHT)
+    if handler.request_streaming:
+        if handler.response_streaming:
+            return grpc.stream_stream_rpc_method_handler(behavior)
+        return grpc.stream_unary_rpc_method_handler(behavior)
+    if handler.response_streaming:
+        return grpc.unary_stream_rpc_method_handler(behavior)
+    return grpc.unary_unary_rpc_method_handler(behavior)
 
 
 def _counting(requests: Iterator[Any], counter: Any) -> Iterator[Any]:

@@ -82,6 +82,12 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         "time calls in flight on an aged connection get to finish",
         type=float,
     )
+    add(
+        "--otlp-endpoint",
+        "otlp_endpoint",
+        "OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; empty: OTEL_EXPORTER_OTLP_ENDPOINT, "
+        "else tracing off",
+    )
     return parser
 
 
@@ -108,6 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             min_ping_interval_seconds=args.min_ping_interval_seconds,
             max_connection_age_seconds=args.max_connection_age_seconds,
             max_connection_age_grace_seconds=args.max_connection_age_grace_seconds,
+            otlp_endpoint=args.otlp_endpoint,
         )
     except ValueError as error:
         print(f"splendor-engine: {error}", file=sys.stderr)

@@ -41,6 +41,7 @@ from engine_service.server.event_convert import events_from_proto, fill_events
 
 from .call import Call
 from .errors import INVALID_SEAT, STALE_STATE, abandoned, refusal, rejection
+from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
 # Every action by id, built once: a legal-action list is copied from these.
 _LEGAL_ACTIONS: Final[tuple[actions_pb2.LegalAction, ...]] = tuple(
@@ -70,7 +71,8 @@ def _state_of(present: bool, msg: state_pb2.GameState, call: Call) -> GameState:
 
 
 def get_catalog(request: engine_service_pb2.GetCatalogRequest, call: Call) -> engine_service_pb2.GetCatalogResponse:
-    return engine_service_pb2.GetCatalogResponse(catalog=catalog())
+    with span(BUILD_RESPONSE):
+        return engine_service_pb2.GetCatalogResponse(catalog=catalog())
 
 
 def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> engine_service_pb2.CreateGameResponse:
@@ -78,28 +80,35 @@ def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> en
     call.players = config.num_players
     call.module = module_label(config.modules)
     try:
-        state, events = new_game(config_from_proto(config))
+        with span(CONVERT_REQUEST):
+            core_config = config_from_proto(config)
+        with span(RULES):
+            state, events = new_game(core_config)
     except RuleViolation as violation:
         raise rejection(violation) from None
-    response = engine_service_pb2.CreateGameResponse()
-    fill_state(response.state, state)
-    fill_events(response.events, events)
+    with span(BUILD_RESPONSE):
+        response = engine_service_pb2.CreateGameResponse()
+        fill_state(response.state, state)
+        fill_events(response.events, events)
+        call.state_bytes = response.state.ByteSize()
     call.game_created = True
-    call.state_bytes = response.state.ByteSize()
     return response
 
 
 def list_legal_actions(
     request: engine_service_pb2.ListLegalActionsRequest, call: Call
 ) -> engine_service_pb2.ListLegalActionsResponse:
-    state = _state_of(request.HasField("state"), request.state, call)
+    with span(CONVERT_REQUEST):
+        state = _state_of(request.HasField("state"), request.state, call)
     try:
-        listed = [_LEGAL_ACTIONS[action_id(action)] for action in legal_actions(state)]
+        with span(RULES):
+            listed = [_LEGAL_ACTIONS[action_id(action)] for action in legal_actions(state)]
     except RuleViolation as violation:  # only a state no game reaches has an action without an id
         raise rejection(RuleViolation(Reason.INVALID_STATE, violation.message), prefix="state", field="state") from None
-    response = engine_service_pb2.ListLegalActionsResponse(seat=state.acting_seat)
-    response.actions.extend(listed)
     call.seat = state.acting_seat
+    with span(BUILD_RESPONSE):
+        response = engine_service_pb2.ListLegalActionsResponse(seat=state.acting_seat)
+        response.actions.extend(listed)
     return response
 
 
@@ -110,36 +119,40 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> 
     validate_only = request.validate_only
     if validate_only:
         call.validate_only = True
-    state = _state_of(request.HasField("state"), msg, call)
-    call.seat = state.acting_seat
-    if request.HasField("expected_turn") and request.expected_turn != state.turn:
-        message = f"the game is at turn {state.turn}, not {request.expected_turn}: reload the game"
-        metadata = {"expected_turn": str(request.expected_turn), "turn": str(state.turn)}
-        metadata["acting_seat"] = str(state.acting_seat)
-        raise refusal(STALE_STATE, message, field="expected_turn", metadata=metadata)
-    try:
-        action = action_from_proto(request.action)
-    except RuleViolation as violation:
-        raise rejection(violation, prefix="action", state=state) from None
+    with span(CONVERT_REQUEST):
+        state = _state_of(request.HasField("state"), msg, call)
+        call.seat = state.acting_seat
+        if request.HasField("expected_turn") and request.expected_turn != state.turn:
+            message = f"the game is at turn {state.turn}, not {request.expected_turn}: reload the game"
+            metadata = {"expected_turn": str(request.expected_turn), "turn": str(state.turn)}
+            metadata["acting_seat"] = str(state.acting_seat)
+            raise refusal(STALE_STATE, message, field="expected_turn", metadata=metadata)
+        try:
+            action = action_from_proto(request.action)
+        except RuleViolation as violation:
+            raise rejection(violation, prefix="action", state=state) from None
     seat = request.seat if request.HasField("seat") else None
     try:
-        new_state, events = apply(state, action, seat)
+        with span(RULES):
+            new_state, events = apply(state, action, seat)
     except RuleViolation as violation:
         field = "seat" if violation.reason is Reason.NOT_YOUR_TURN else None
         raise rejection(violation, prefix="action", state=state, action_kind=kind, field=field) from None
-    response = engine_service_pb2.ApplyActionResponse()
-    # Patching a copy of the request's state beats writing the whole state afresh.
-    out = response.state
-    out.CopyFrom(msg)
-    if validate_only:
-        update_state(out, state, state)
-    else:
-        update_state(out, state, new_state)
-        fill_events(response.events, events)
+    with span(BUILD_RESPONSE):
+        response = engine_service_pb2.ApplyActionResponse()
+        # Patching a copy of the request's state beats writing the whole state afresh.
+        out = response.state
+        out.CopyFrom(msg)
+        if validate_only:
+            update_state(out, state, state)
+        else:
+            update_state(out, state, new_state)
+            fill_events(response.events, events)
+        call.state_bytes = out.ByteSize()
+    if not validate_only:
         call.action_applied = True
         if new_state.end_reason is not None:
             call.end_reason = new_state.end_reason.name
-    call.state_bytes = out.ByteSize()
     return response
 
 
@@ -148,19 +161,24 @@ def get_player_view(
 ) -> engine_service_pb2.GetPlayerViewResponse:
     viewer = request.seat if request.HasField("seat") else None
     call.viewer = "spectator" if viewer is None else viewer
-    state = _state_of(request.HasField("state"), request.state, call)
-    num_players = state.config.num_players
-    if viewer is not None and viewer >= num_players:
-        message = f"seat {viewer} is not a seat of this {num_players}-player game"
-        metadata = {"seat": str(viewer), "num_players": str(num_players)}
-        raise refusal(INVALID_SEAT, message, field="seat", metadata=metadata)
-    try:
-        events = events_from_proto(request.events)
-    except RuleViolation as violation:
-        raise rejection(violation) from None
-    response = engine_service_pb2.GetPlayerViewResponse()
-    fill_view(response.view, view_for(state, viewer))
-    fill_events(response.events, events_for(events, viewer))
+    with span(CONVERT_REQUEST):
+        state = _state_of(request.HasField("state"), request.state, call)
+        num_players = state.config.num_players
+        if viewer is not None and viewer >= num_players:
+            message = f"seat {viewer} is not a seat of this {num_players}-player game"
+            metadata = {"seat": str(viewer), "num_players": str(num_players)}
+            raise refusal(INVALID_SEAT, message, field="seat", metadata=metadata)
+        try:
+            events = events_from_proto(request.events)
+        except RuleViolation as violation:
+            raise rejection(violation) from None
+    with span(RULES):
+        view = view_for(state, viewer)
+        seen = events_for(events, viewer)
+    with span(BUILD_RESPONSE):
+        response = engine_service_pb2.GetPlayerViewResponse()
+        fill_view(response.view, view)
+        fill_events(response.events, seen)
     return response
 
 
@@ -169,8 +187,21 @@ def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> en
     call.players = config.num_players
     call.module = module_label(config.modules)
     call.actions = len(request.actions)
+    with span(RULES):  # the actions are converted and their events written as the game is replayed
+        response, state, digests = _replay(request, call)
+    with span(BUILD_RESPONSE):
+        fill_state(response.state, state)
+        response.state_digests.extend(digests)
+        call.state_bytes = response.state.ByteSize()
+    return response
+
+
+def _replay(
+    request: engine_service_pb2.ReplayGameRequest, call: Call
+) -> tuple[engine_service_pb2.ReplayGameResponse, GameState, list[str]]:
+    """The events of the replayed game in a new response, its final state and the digest after each action."""
     try:
-        state, dealt = new_game(config_from_proto(config))
+        state, dealt = new_game(config_from_proto(request.config))
     except RuleViolation as violation:
         raise rejection(violation) from None
     response = engine_service_pb2.ReplayGameResponse()
@@ -194,10 +225,7 @@ def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> en
             raise rejection(violation, prefix=prefix, state=state, action_kind=kind, metadata=metadata) from None
         fill_events(response.events, events)
         digests.append(state_digest(state))
-    fill_state(response.state, state)
-    response.state_digests.extend(digests)
-    call.state_bytes = response.state.ByteSize()
-    return response
+    return response, state, digests
 
 
 def module_label(modules: Iterable[config_pb2.Module.ValueType]) -> str:

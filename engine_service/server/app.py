@@ -37,6 +37,7 @@ from .metrics import (
 )
 from .service import add_engine_service
 from .settings import Settings, grpc_server_options
+from .telemetry import otlp_endpoint, start_tracing
 from .workers import supervise
 
 log = structlog.get_logger(__name__)
@@ -162,6 +163,9 @@ def run_server(
     except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
         log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
         return 1
+    stop_tracing = start_tracing(settings)
+    if stop_tracing is not None:
+        log.info("tracing_enabled", otlp_endpoint=otlp_endpoint(settings), pid=os.getpid())
     stop_requested = threading.Event()
     received: list[str] = []
 
@@ -197,4 +201,6 @@ def run_server(
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if stop_tracing is not None:
+            stop_tracing()  # flushes the spans still waiting
     return 0

@@ -26,7 +26,7 @@ from typing import Any, Final
 import grpc
 import structlog
 
-from engine_service.api import Call, bind, unbind
+from engine_service.api import Call, bind, tracing, unbind
 
 from .admission import ADMITTED, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
 from .logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
@@ -118,11 +118,12 @@ class _Game:
 class _Outcome:
     """How one call ended, filled by the wrapper."""
 
-    __slots__ = ("call", "code", "context", "failed")
+    __slots__ = ("call", "code", "context", "failed", "span")
 
-    def __init__(self, context: grpc.ServicerContext, call: Call | None) -> None:
+    def __init__(self, context: grpc.ServicerContext, call: Call | None, span: tracing.ServerSpan | None) -> None:
         self.context = context
         self.call = call
+        self.span = span
         self.failed = False
         self.code = _OK
 
@@ -231,7 +232,12 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         if received:
             method.received.inc()
         call = Call(method.name, is_active=context.is_active, time_remaining=context.time_remaining)
-        outcome = _Outcome(context, call)
+        span = (
+            tracing.server_span(method.service, method.name, context.invocation_metadata())
+            if tracing.enabled()
+            else None
+        )
+        outcome = _Outcome(context, call, span)
         token = bind(call)
         try:
             return behavior(request, context)
@@ -254,7 +260,10 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         method.started.inc()
         if received:
             method.received.inc()
-        outcome = _Outcome(context, None)
+        span = None
+        if tracing.enabled():
+            span = tracing.server_span(method.service, method.name, context.invocation_metadata(), current=False)
+        outcome = _Outcome(context, None, span)
         try:
             for response in start():
                 method.sent.inc()
@@ -271,6 +280,8 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
     def _finish_safely(self, method: _Method, outcome: _Outcome, dispatched: float, *, sent: int) -> None:
         try:
             self._finish(method, outcome, dispatched, sent=sent)
+            if outcome.span is not None:
+                outcome.span.end(outcome.code, _span_attributes(outcome.code), outcome.call)
         except Exception:  # observability must never fail a call
             if self._log is not None:
                 self._log.exception("call_observation_failed", method=method.name)
@@ -289,6 +300,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             if not context.is_active():  # the client went away or the deadline passed: nothing was sent
                 remaining = context.time_remaining()
                 code = "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
+        outcome.code = code
         request_id, trace_id = correlation_ids(context.invocation_metadata())
         trailing = context.trailing_metadata()
         echo = ((REQUEST_ID_KEY, request_id),)
@@ -333,6 +345,10 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             handled = self._metrics.handled.labels(*method.labels, code)
             method.handled[code] = handled
         handled.inc()
+        if tracing.enabled():
+            span = tracing.server_span(method.service, method.name, details.invocation_metadata or (), current=False)
+            if span is not None:
+                span.end(code, _span_attributes(code), None)
         if _LEVELS["warning"] >= self._min_level:
             request_id, trace_id = correlation_ids(details.invocation_metadata or ())
             fields: Fields = {
@@ -355,6 +371,11 @@ def _level(code: str, quiet: bool) -> str:
     if code in _WARNING_CODES:
         return "warning"
     return "debug" if quiet else "info"
+
+
+def _span_attributes(code: str) -> dict[str, object]:
+    """A gRPC server span's attributes (OpenTelemetry's RPC conventions) for a call that ended with ``code``."""
+    return {"rpc.system": "grpc", "rpc.grpc.status_code": grpc.StatusCode[code].value[0]}
 
 
 def _laned(behavior: Behavior, lane: str | None) -> Behavior:

@@ -30,6 +30,7 @@ ENV: Final = {
     "min_ping_interval_seconds": "SPLENDOR_MIN_PING_INTERVAL_SECONDS",
     "max_connection_age_seconds": "SPLENDOR_MAX_CONNECTION_AGE_SECONDS",
     "max_connection_age_grace_seconds": "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS",
+    "otlp_endpoint": "SPLENDOR_OTLP_ENDPOINT",
 }
 
 
@@ -57,6 +58,9 @@ class Settings:
     # replicas; 0: never.
     max_connection_age_seconds: float = 300.0
     max_connection_age_grace_seconds: float = 30.0  # calls in flight on an aged connection may finish within this
+    # OTLP/gRPC collector for traces (e.g. http://otel-collector:4317); empty: the standard
+    # OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT variables, and tracing is off when none is set.
+    otlp_endpoint: str = ""
 
     def __post_init__(self) -> None:
         if self.max_message_bytes <= 0:
@@ -108,6 +112,7 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
         max_connection_age_grace_seconds=float(
             get("max_connection_age_grace_seconds", base.max_connection_age_grace_seconds)
         ),
+        otlp_endpoint=get("otlp_endpoint", base.otlp_endpoint),
     )
 
 

@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check bench bench-service clean
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules bench bench-service clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ install: $(STAMP)
 serve: install
 	$(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules
 	$(BIN)/python -m pytest
 
 lint: install
@@ -53,6 +53,13 @@ generate: install
 # Fail if the committed stubs differ from what the protos produce.
 generate-check: install
 	$(BIN)/python clients/python/codegen.py --check
+
+# Check and unit-test the SLO recording and alerting rules with promtool (from Debian's
+# prometheus package, installed here when missing and running as root).
+prometheus-rules:
+	scripts/ensure-debian-packages promtool:prometheus
+	promtool check rules deploy/prometheus/splendor-engine-rules.yaml
+	promtool test rules deploy/prometheus/splendor-engine-rules.test.yaml
 
 bench: install
 	$(BIN)/python benchmarks/engine_bench.py

@@ -78,7 +78,8 @@ class CreateGameRequest(_message.Message):
     sealed: _builtins.bool
     """Return the game as a token (sealed_state, with its binding and the view of
     seat) instead of the plain state: for games whose state goes to players or
-    bots the platform does not trust.
+    bots the platform does not trust. Use an unpredictable seed (64 random
+    bits): a guessable seed gives away every deck order the token hides.
     """
     seat: _builtins.int
     """With sealed: the seat whose view the response carries; absent for a

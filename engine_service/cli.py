@@ -88,6 +88,8 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         "otlp_endpoint",
         "OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; empty: OTEL_EXPORTER_OTLP_ENDPOINT, "
         "else tracing off",
+    )
+    add(
         "--sealing-keys-file",
         "sealing_keys_file",
         "file of the key ring that seals game tokens: lines KEY_ID:BASE64KEY (32 random bytes), the first "

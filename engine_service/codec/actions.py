@@ -29,8 +29,8 @@ from engine_service.rules import (
     action_from_id,
     registered_modules,
     registry,
+    snake_case,
 )
-from engine_service.rules.action_ids import snake_case
 
 from .records import RecordCodec, field_message, message_descriptor
 

@@ -36,8 +36,8 @@ from engine_service.rules import (
     TurnEnded,
     registered_modules,
     registry,
+    snake_case,
 )
-from engine_service.rules.action_ids import snake_case
 
 from .common import invalid_state
 from .records import RecordCodec, field_message, message_descriptor

@@ -13,7 +13,7 @@ from typing import Final
 
 from . import modules as _built_in_modules  # noqa: F401  (registers the four modules: last)
 from . import registry
-from .action_ids import MAX_DECKS, IdLayout, IdRange, id_range, single_id
+from .action_ids import MAX_DECKS, IdLayout, IdRange, id_range, single_id, snake_case
 from .actions import (
     Action,
     ChooseNoble,
@@ -152,6 +152,7 @@ __all__ = [
     "registry",
     "ruleset_for",
     "single_id",
+    "snake_case",
     "state_digest",
     "validate_state",
     "view_for",

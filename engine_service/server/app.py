@@ -13,7 +13,6 @@ import os
 import signal
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 from typing import Final
 
@@ -21,25 +20,35 @@ import grpc
 import structlog
 from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
-from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
+from grpc_reflection.v1alpha import reflection, reflection_pb2
+from splendor.v1 import engine_service_pb2
 
+from .admission import Admission, LaneExecutor
 from .interceptors import ObservabilityInterceptor
 from .metrics import (
     MetricsServer,
     clean_multiprocess_dir,
     exposition_registry,
     get_metrics,
+    initialise_series,
+    method_labels,
     metrics_host,
     multiprocess_dir,
 )
-from .service import EngineService
+from .service import add_engine_service
 from .settings import Settings, grpc_server_options
+from .telemetry import otlp_endpoint, start_tracing
 from .workers import supervise
 
 log = structlog.get_logger(__name__)
 
 SERVICE_NAME: Final = engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name
+# Every service the server serves, for the metrics' series at zero.
+SERVED_SERVICES: Final = (
+    engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"],
+    health_pb2.DESCRIPTOR.services_by_name["Health"],
+    reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"],
+)
 # Health answers for the whole server ("") and for the engine service by name.
 HEALTH_SERVICES: Final = ("", SERVICE_NAME)
 # How often a worker process checks that its parent is still there.
@@ -67,16 +76,19 @@ def build_server(
     """
     if access_log is None:
         access_log = structlog.is_configured()
-    interceptor = ObservabilityInterceptor(get_metrics(), access_log=access_log, log_level=settings.log_level)
-    executor = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="engine")
+    metrics = get_metrics()
+    initialise_series(metrics, method_labels(SERVED_SERVICES))
+    # The concurrency limit is the interceptor's, not gRPC's: gRPC's would count health checks too.
+    admission = Admission(settings.max_concurrent_rpcs or None)
+    interceptor = ObservabilityInterceptor(
+        metrics, admission=admission, access_log=access_log, log_level=settings.log_level
+    )
     server = grpc.server(
-        executor,
+        LaneExecutor(settings.workers, admission),
         interceptors=[interceptor],
         options=grpc_server_options(settings, reuse_port=reuse_port),
-        maximum_concurrent_rpcs=settings.max_concurrent_rpcs or None,
     )
-    interceptor.attach(server)
-    engine_service_pb2_grpc.add_EngineServiceServicer_to_server(EngineService(), server)
+    add_engine_service(server)
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
         health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -151,6 +163,9 @@ def run_server(
     except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
         log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
         return 1
+    stop_tracing = start_tracing(settings)
+    if stop_tracing is not None:
+        log.info("tracing_enabled", otlp_endpoint=otlp_endpoint(settings), pid=os.getpid())
     stop_requested = threading.Event()
     received: list[str] = []
 
@@ -186,4 +201,6 @@ def run_server(
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if stop_tracing is not None:
+            stop_tracing()  # flushes the spans still waiting
     return 0

@@ -1,42 +1,39 @@
 """Metrics and one log line per call, as a ``grpc.ServerInterceptor``.
 
-The interceptor wraps each method's behaviour: it sees the request, the response or
-the abort, the status code and the time. It is on the hot path (ApplyAction takes a
-few hundred microseconds), so everything per method is looked up once and cached;
-the costly parts happen only when needed (the rich error status is parsed only for
-refusals, the action-kind table is built on first use).
+The interceptor wraps each method's behaviour: it sees the response or the abort, the
+status code and the time. It is generic: for each unary call it binds an API ``Call``
+(``engine_service.api.call``) for the handler to fill in with the call's public facts
+(seat, turn, action kind, rejection reason, players, module, end reason, state size),
+and afterwards turns those into metrics and log fields; it never reads requests or error
+statuses. It is on the hot path (ApplyAction takes a few hundred microseconds), so
+everything per method is looked up once and cached.
 
-What is logged never includes hidden information: no state, no deck, no card drawn
-blind, no seed, no error message (a malformed state's message may quote its cards).
-Only the method, status, timing, correlation ids, seat, turn, action kind, rejection
-reason and, for game creation, the player count and module.
+What is logged never includes hidden information: the ``Call`` holds only public facts,
+and no error message is logged (a malformed state's message may quote its cards).
 
-Calls the server refuses because ``maximum_concurrent_rpcs`` is reached never reach a
-handler; gRPC decides that just before it asks the interceptor for the handler, in the
-same thread and under the same lock, so the interceptor reads the same figures (from
-the server's private state, when present) to count and log them.
+Admission (``admission.py``): the interceptor applies the limit on concurrent engine calls
+when a call is dispatched, counting and logging the calls it refuses; health and reflection
+are never refused, and their unary calls run on a lane of threads of their own.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import grpc
 import structlog
-from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
-from splendor.v1 import config_pb2, engine_service_pb2, state_pb2
 
+from engine_service.api import Call, bind, tracing, unbind
+
+from .admission import ADMITTED, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
 from .logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
-from .metrics import Metrics
+from .metrics import Metrics, grpc_type
 
-ENGINE_SERVICE: Final = "splendor.v1.EngineService"
 # Methods logged at debug level when they succeed: probes and tooling, not game traffic.
 QUIET_SERVICES: Final = frozenset({"grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"})
-_STATUS_DETAILS_KEY: Final = "grpc-status-details-bin"
 _LEVELS: Final = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 _ERROR_CODES: Final = frozenset({"UNKNOWN", "INTERNAL", "DATA_LOSS", "UNIMPLEMENTED"})
 _WARNING_CODES: Final = frozenset({"RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "CANCELLED", "UNAVAILABLE"})
@@ -50,7 +47,6 @@ class _Method:
     """A method's labels and metric children, resolved once."""
 
     __slots__ = (
-        "domain",
         "grpc_type",
         "handled",
         "handler",
@@ -69,7 +65,7 @@ class _Method:
         self.handler = handler
         self.service = service
         self.name = name
-        self.grpc_type = _grpc_type(handler)
+        self.grpc_type = grpc_type(handler.request_streaming, handler.response_streaming)
         self.labels = (self.grpc_type, service, name)
         self.started = metrics.started.labels(*self.labels)
         self.received = metrics.msg_received.labels(*self.labels)
@@ -77,13 +73,6 @@ class _Method:
         self.histogram = metrics.handling_seconds.labels(*self.labels)
         self.handled: dict[str, Any] = {}
         self.quiet = service in QUIET_SERVICES
-        self.domain: Callable[[_Call], None] | None = _DOMAIN.get(name) if service == ENGINE_SERVICE else None
-
-
-def _grpc_type(handler: grpc.RpcMethodHandler[Any, Any]) -> str:
-    if handler.request_streaming:
-        return "bidi_stream" if handler.response_streaming else "client_stream"
-    return "server_stream" if handler.response_streaming else "unary"
 
 
 class _Counted:
@@ -103,7 +92,7 @@ class _Counted:
 
 
 class _Game:
-    """The game's metrics."""
+    """The game's metrics, fed from each call's ``Call``."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.games_created = _Counted(metrics.games_created)
@@ -112,37 +101,31 @@ class _Game:
         self.games_finished = _Counted(metrics.games_finished)
         self.state_size_bytes = metrics.state_size_bytes
 
+    def record(self, call: Call, code: str) -> None:
+        if code == _OK:
+            if call.state_bytes is not None:
+                self.state_size_bytes.observe(call.state_bytes)
+            if call.game_created:
+                self.games_created.inc(str(call.module), str(call.players))
+            if call.action_applied:
+                self.actions_applied.inc(str(call.action))
+            if call.end_reason is not None:
+                self.games_finished.inc(call.end_reason)
+        elif call.reason is not None and code in _REJECTION_CODES:
+            self.rejections.inc(call.reason)
 
-class _Call:
-    """What one call's record needs; filled by the wrapper and the method's domain hook."""
 
-    __slots__ = ("code", "context", "error", "fields", "metrics", "request", "response")
+class _Outcome:
+    """How one call ended, filled by the wrapper."""
 
-    def __init__(self, metrics: _Game, request: Any, context: grpc.ServicerContext) -> None:
-        self.metrics = metrics
-        self.request = request
+    __slots__ = ("call", "code", "context", "failed", "span")
+
+    def __init__(self, context: grpc.ServicerContext, call: Call | None, span: tracing.ServerSpan | None) -> None:
         self.context = context
-        self.response: Any = None
-        self.error: BaseException | None = None
+        self.call = call
+        self.span = span
+        self.failed = False
         self.code = _OK
-        self.fields: Fields = {}
-
-    def rejection(self) -> tuple[str | None, str | None]:
-        """The ErrorInfo reason and ``acting_seat`` of a refusal, from the rich status the handler sent."""
-        if self.code not in _REJECTION_CODES:
-            return None, None
-        for key, value in self.context.trailing_metadata() or ():
-            if key == _STATUS_DETAILS_KEY and isinstance(value, bytes):
-                try:
-                    status = status_pb2.Status.FromString(value)
-                    for detail in status.details:
-                        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-                            info = error_details_pb2.ErrorInfo()
-                            detail.Unpack(info)
-                            return str(info.reason), info.metadata.get("acting_seat")
-                except Exception:  # a malformed status is not the log's problem
-                    return None, None
-        return None, None
 
 
 class ObservabilityInterceptor(grpc.ServerInterceptor):
@@ -151,20 +134,23 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
     ``access_log``: write the per-call lines (at ``log_level`` and above). Metrics are always kept.
     """
 
-    def __init__(self, metrics: Metrics, *, access_log: bool = True, log_level: str = "info") -> None:
+    def __init__(
+        self,
+        metrics: Metrics,
+        *,
+        admission: Admission | None = None,
+        access_log: bool = True,
+        log_level: str = "info",
+    ) -> None:
         self._metrics = metrics
         self._game = _Game(metrics)
         self._methods: dict[str, _Method] = {}
-        self._server_state: Any = None
+        self._admission = admission or Admission(None)
+        # Admitted calls carry the ADMITTED lane (their place is released when they end) only under a limit.
+        self._admitted_lane = ADMITTED if self._admission.limit is not None else None
         self._min_level = _LEVELS[log_level] if access_log else 100
         self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None
         self._pid = os.getpid()
-
-    def attach(self, server: grpc.Server) -> None:
-        """Let the interceptor see the server's call count, to count calls refused for concurrency."""
-        state = getattr(server, "_state", None)
-        if hasattr(state, "active_rpc_count") and hasattr(state, "maximum_concurrent_rpcs"):
-            self._server_state = state
 
     # The gRPC side.
 
@@ -182,18 +168,15 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         if method is None or method.handler is not handler:
             method = _Method(full_name, handler, self._metrics)
             self._methods[full_name] = method
-        state = self._server_state
-        if (
-            state is not None
-            and state.maximum_concurrent_rpcs is not None
-            and state.active_rpc_count >= state.maximum_concurrent_rpcs
-        ):
+        if method.quiet:  # health and reflection: never refused; unary probes on the light lane
+            return self._wrap(method, handler, dispatched, LIGHT if method.grpc_type == "unary" else None)
+        if not self._admission.try_admit():
             self._refused(method, handler_call_details)
-            return handler  # gRPC answers RESOURCE_EXHAUSTED without running it
-        return self._wrap(method, handler, dispatched)
+            return _refusal(handler)
+        return self._wrap(method, handler, dispatched, self._admitted_lane)
 
     def _wrap(
-        self, method: _Method, handler: grpc.RpcMethodHandler[Any, Any], dispatched: float
+        self, method: _Method, handler: grpc.RpcMethodHandler[Any, Any], dispatched: float, lane: str | None
     ) -> grpc.RpcMethodHandler[Any, Any]:
         deserializer = handler.request_deserializer
         serializer = handler.response_serializer
@@ -203,16 +186,14 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             def unary_unary(request: Any, context: grpc.ServicerContext) -> Any:
                 return self._unary(method, behavior, request, context, dispatched=dispatched)
 
-            return grpc.unary_unary_rpc_method_handler(unary_unary, deserializer, serializer)
+            return grpc.unary_unary_rpc_method_handler(_laned(unary_unary, lane), deserializer, serializer)
         if handler.unary_stream is not None:
             streamer = handler.unary_stream
 
             def unary_stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-                return self._streaming(
-                    method, lambda: streamer(request, context), request, context, dispatched=dispatched
-                )
+                return self._streaming(method, lambda: streamer(request, context), context, dispatched=dispatched)
 
-            return grpc.unary_stream_rpc_method_handler(unary_stream, deserializer, serializer)
+            return grpc.unary_stream_rpc_method_handler(_laned(unary_stream, lane), deserializer, serializer)
         if handler.stream_unary is not None:
             consumer = handler.stream_unary
 
@@ -222,17 +203,17 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
                     method, lambda _r, c: consumer(counted, c), None, context, dispatched=dispatched, received=0
                 )
 
-            return grpc.stream_unary_rpc_method_handler(stream_unary, deserializer, serializer)
+            return grpc.stream_unary_rpc_method_handler(_laned(stream_unary, lane), deserializer, serializer)
         if handler.stream_stream is not None:
             bidi = handler.stream_stream
 
             def stream_stream(requests: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
                 counted = _counting(requests, method.received)
                 return self._streaming(
-                    method, lambda: bidi(counted, context), None, context, dispatched=dispatched, received=0
+                    method, lambda: bidi(counted, context), context, dispatched=dispatched, received=0
                 )
 
-            return grpc.stream_stream_rpc_method_handler(stream_stream, deserializer, serializer)
+            return grpc.stream_stream_rpc_method_handler(_laned(stream_stream, lane), deserializer, serializer)
         return handler
 
     # One call.
@@ -250,21 +231,27 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         method.started.inc()
         if received:
             method.received.inc()
-        call = _Call(self._game, request, context)
+        call = Call(method.name, is_active=context.is_active, time_remaining=context.time_remaining)
+        span = (
+            tracing.server_span(method.service, method.name, context.invocation_metadata())
+            if tracing.enabled()
+            else None
+        )
+        outcome = _Outcome(context, call, span)
+        token = bind(call)
         try:
-            call.response = behavior(request, context)
-            return call.response
-        except BaseException as error:
-            call.error = error
+            return behavior(request, context)
+        except BaseException:
+            outcome.failed = True
             raise
         finally:
-            self._finish_safely(method, call, dispatched, sent=1)
+            unbind(token)
+            self._finish_safely(method, outcome, dispatched, sent=1)
 
     def _streaming(
         self,
         method: _Method,
         start: Callable[[], Iterator[Any]],
-        request: Any,
         context: grpc.ServicerContext,
         *,
         dispatched: float,
@@ -273,32 +260,37 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         method.started.inc()
         if received:
             method.received.inc()
-        call = _Call(self._game, request, context)
+        span = None
+        if tracing.enabled():
+            span = tracing.server_span(method.service, method.name, context.invocation_metadata(), current=False)
+        outcome = _Outcome(context, None, span)
         try:
             for response in start():
                 method.sent.inc()
                 yield response
         except GeneratorExit:  # the call ended (cancelled) while the server was streaming
-            call.code = "CANCELLED"
+            outcome.code = "CANCELLED"
             raise
-        except BaseException as error:
-            call.error = error
+        except BaseException:
+            outcome.failed = True
             raise
         finally:
-            self._finish_safely(method, call, dispatched, sent=0)
+            self._finish_safely(method, outcome, dispatched, sent=0)
 
-    def _finish_safely(self, method: _Method, call: _Call, dispatched: float, *, sent: int) -> None:
+    def _finish_safely(self, method: _Method, outcome: _Outcome, dispatched: float, *, sent: int) -> None:
         try:
-            self._finish(method, call, dispatched, sent=sent)
+            self._finish(method, outcome, dispatched, sent=sent)
+            if outcome.span is not None:
+                outcome.span.end(outcome.code, _span_attributes(outcome.code), outcome.call)
         except Exception:  # observability must never fail a call
             if self._log is not None:
                 self._log.exception("call_observation_failed", method=method.name)
 
-    def _finish(self, method: _Method, call: _Call, dispatched: float, *, sent: int) -> None:
-        context = call.context
+    def _finish(self, method: _Method, outcome: _Outcome, dispatched: float, *, sent: int) -> None:
+        context = outcome.context
         duration = time.perf_counter() - dispatched
-        code = call.code
-        if call.error is not None:
+        code = outcome.code
+        if outcome.failed:
             set_code = context.code()  # type: ignore[attr-defined]  # the server context has it; the stubs don't
             code = set_code.name if set_code is not None else "UNKNOWN"
         elif code == _OK:
@@ -308,7 +300,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             if not context.is_active():  # the client went away or the deadline passed: nothing was sent
                 remaining = context.time_remaining()
                 code = "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
-        call.code = code
+        outcome.code = code
         request_id, trace_id = correlation_ids(context.invocation_metadata())
         trailing = context.trailing_metadata()
         echo = ((REQUEST_ID_KEY, request_id),)
@@ -322,15 +314,9 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         method.histogram.observe(duration)
         if sent and code == _OK:
             method.sent.inc()
-        if code in _REJECTION_CODES:
-            reason, seat = call.rejection()
-            if reason is not None:
-                self._game.rejections.inc(reason)
-                call.fields["reason"] = reason
-                if seat is not None:
-                    call.fields["seat"] = int(seat) if seat.isdigit() else seat
-        if method.domain is not None:
-            method.domain(call)
+        call = outcome.call
+        if call is not None:
+            self._game.record(call, code)
 
         level = _level(code, method.quiet)
         if _LEVELS[level] >= self._min_level:
@@ -346,11 +332,12 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
                 fields["trace_id"] = trace_id
             if self._min_level <= _LEVELS["debug"]:  # costly (a call into gRPC's core): only when debugging
                 fields["peer"] = context.peer()
-            fields.update(call.fields)
+            if call is not None:
+                fields.update(call.log_fields())
             getattr(self._log, level)("rpc", **fields)
 
     def _refused(self, method: _Method, details: grpc.HandlerCallDetails) -> None:
-        """A call gRPC refuses (RESOURCE_EXHAUSTED) before any handler runs."""
+        """A call refused (RESOURCE_EXHAUSTED) for the concurrency limit: its handler never runs."""
         code = "RESOURCE_EXHAUSTED"
         method.started.inc()
         handled = method.handled.get(code)
@@ -358,6 +345,10 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             handled = self._metrics.handled.labels(*method.labels, code)
             method.handled[code] = handled
         handled.inc()
+        if tracing.enabled():
+            span = tracing.server_span(method.service, method.name, details.invocation_metadata or (), current=False)
+            if span is not None:
+                span.end(code, _span_attributes(code), None)
         if _LEVELS["warning"] >= self._min_level:
             request_id, trace_id = correlation_ids(details.invocation_metadata or ())
             fields: Fields = {
@@ -382,120 +373,37 @@ def _level(code: str, quiet: bool) -> str:
     return "debug" if quiet else "info"
 
 
+def _span_attributes(code: str) -> dict[str, object]:
+    """A gRPC server span's attributes (OpenTelemetry's RPC conventions) for a call that ended with ``code``."""
+    return {"rpc.system": "grpc", "rpc.grpc.status_code": grpc.StatusCode[code].value[0]}
+
+
+def _laned(behavior: Behavior, lane: str | None) -> Behavior:
+    return on_lane(behavior, lane) if lane is not None else behavior
+
+
+def _refusal(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
+    """A handler of the same shape that answers RESOURCE_EXHAUSTED on the light lane, the request unread
+    (no deserializer: a refused call costs no parsing)."""
+
+    def refuse(request: Any, context: grpc.ServicerContext) -> Any:
+        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
+
+    def refuse_streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
+        yield  # a generator, as a streaming handler must be
+
+    behavior = on_lane(refuse_streaming if handler.response_streaming else refuse, LIGHT)
+    if handler.request_streaming:
+        if handler.response_streaming:
+            return grpc.stream_stream_rpc_method_handler(behavior)
+        return grpc.stream_unary_rpc_method_handler(behavior)
+    if handler.response_streaming:
+        return grpc.unary_stream_rpc_method_handler(behavior)
+    return grpc.unary_unary_rpc_method_handler(behavior)
+
+
 def _counting(requests: Iterator[Any], counter: Any) -> Iterator[Any]:
     for request in requests:
         counter.inc()
         yield request
-
-
-# The game's metrics and log fields, by EngineService method. Each runs after the call, with
-# call.code set; it reads only public parts of the request and response.
-
-
-def _acting_seat(state: state_pb2.GameState) -> int:
-    return state.pending_decision.seat if state.HasField("pending_decision") else state.seat
-
-
-def _module_label(modules: Any) -> str:
-    """``base``, or the modules' names (``cities``); an unknown value (refused by the call) as its number."""
-    if not modules:
-        return "base"
-    names = []
-    for value in modules:
-        try:
-            names.append(config_pb2.Module.Name(value).removeprefix("MODULE_").lower())
-        except ValueError:
-            names.append(str(value))
-    return "+".join(sorted(names))
-
-
-_KINDS_BY_ID: list[str] = []
-_kinds_lock = threading.Lock()
-
-
-def _action_kind(action: Any) -> str:
-    """The Action oneof field; for an action given by id, the kind the id stands for."""
-    kind = action.WhichOneof("kind")
-    if kind != "action_id":
-        return str(kind) if kind is not None else "none"
-    if not _KINDS_BY_ID:
-        with _kinds_lock:
-            if not _KINDS_BY_ID:
-                from engine_service.rules import ACTION_ID_COUNT, action_from_id  # noqa: PLC0415
-
-                from .convert import action_to_proto  # noqa: PLC0415 (only when ids are used)
-
-                _KINDS_BY_ID.extend(
-                    str(action_to_proto(action_from_id(value)).WhichOneof("kind")) for value in range(ACTION_ID_COUNT)
-                )
-    value = action.action_id
-    return _KINDS_BY_ID[value] if 0 <= value < len(_KINDS_BY_ID) else "action_id"
-
-
-def _create_game(call: _Call) -> None:
-    request: engine_service_pb2.CreateGameRequest = call.request
-    module = _module_label(request.config.modules)
-    players = request.config.num_players
-    call.fields["players"] = players
-    call.fields["module"] = module
-    if call.code == _OK:
-        call.metrics.games_created.inc(module, str(players))
-        call.metrics.state_size_bytes.observe(call.response.state.ByteSize())
-
-
-def _apply_action(call: _Call) -> None:
-    request: engine_service_pb2.ApplyActionRequest = call.request
-    kind = _action_kind(request.action)
-    fields = call.fields
-    fields["action"] = kind
-    if request.HasField("state"):
-        before = request.state
-        fields.setdefault("seat", _acting_seat(before))
-        fields["turn"] = before.turn
-    validate_only = request.validate_only
-    if validate_only:
-        fields["validate_only"] = True
-    if call.code != _OK:
-        return
-    after = call.response.state
-    call.metrics.state_size_bytes.observe(after.ByteSize())
-    if validate_only:
-        return
-    call.metrics.actions_applied.inc(kind)
-    if after.end_reason != state_pb2.END_REASON_UNSPECIFIED:
-        end_reason = state_pb2.EndReason.Name(after.end_reason).removeprefix("END_REASON_")
-        call.metrics.games_finished.inc(end_reason)
-        fields["end_reason"] = end_reason
-
-
-def _list_legal_actions(call: _Call) -> None:
-    request: engine_service_pb2.ListLegalActionsRequest = call.request
-    if call.code == _OK:
-        call.fields["seat"] = call.response.seat
-    if request.HasField("state"):
-        call.fields["turn"] = request.state.turn
-
-
-def _get_player_view(call: _Call) -> None:
-    request: engine_service_pb2.GetPlayerViewRequest = call.request
-    call.fields["viewer"] = request.seat if request.HasField("seat") else "spectator"
-    if request.HasField("state"):
-        call.fields["turn"] = request.state.turn
-
-
-def _replay_game(call: _Call) -> None:
-    request: engine_service_pb2.ReplayGameRequest = call.request
-    call.fields["players"] = request.config.num_players
-    call.fields["module"] = _module_label(request.config.modules)
-    call.fields["actions"] = len(request.actions)
-    if call.code == _OK:
-        call.metrics.state_size_bytes.observe(call.response.state.ByteSize())
-
-
-_DOMAIN: Final[dict[str, Callable[[_Call], None]]] = {
-    "CreateGame": _create_game,
-    "ApplyAction": _apply_action,
-    "ListLegalActions": _list_legal_actions,
-    "GetPlayerView": _get_player_view,
-    "ReplayGame": _replay_game,
-}

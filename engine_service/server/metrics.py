@@ -21,11 +21,15 @@ from __future__ import annotations
 import glob
 import os
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
+import grpc
 import prometheus_client
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, values
+
+from engine_service.api.labels import ACTION_KINDS, END_REASONS, MODULES, PLAYER_COUNTS, REJECTION_REASONS
 
 MULTIPROC_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -117,6 +121,50 @@ def _create(registry: CollectorRegistry | None) -> Metrics:
             registry=registry,
         ),
     )
+
+
+GRPC_CODES: Final = tuple(code.name for code in grpc.StatusCode)
+
+
+def grpc_type(client_streaming: bool, server_streaming: bool) -> str:
+    """The ``grpc_type`` label of a method."""
+    if client_streaming:
+        return "bidi_stream" if server_streaming else "client_stream"
+    return "server_stream" if server_streaming else "unary"
+
+
+def method_labels(services: Iterable[Any]) -> list[tuple[str, str, str]]:
+    """The (``grpc_type``, ``grpc_service``, ``grpc_method``) labels of every method of ``services``
+    (protobuf ``ServiceDescriptor``s, typed Any: the upb and Python descriptor types differ)."""
+    return [
+        (grpc_type(method.client_streaming, method.server_streaming), service.full_name, method.name)
+        for service in services
+        for method in service.methods
+    ]
+
+
+def initialise_series(metrics: Metrics, methods: Iterable[tuple[str, str, str]]) -> None:
+    """Create, at zero, every labelled series an operator queries: each method's gRPC series
+    (every status code of ``grpc_server_handled_total``), every module and player count,
+    action kind, rejection reason and end reason. A rate or a ratio over a series that does
+    not exist yet is "no data", not 0, and an alert on it never fires (go-grpc-prometheus
+    does the same). In multiprocess mode each worker writes its zeros to its own files."""
+    for labels in methods:
+        metrics.started.labels(*labels)
+        metrics.msg_received.labels(*labels)
+        metrics.msg_sent.labels(*labels)
+        metrics.handling_seconds.labels(*labels)
+        for code in GRPC_CODES:
+            metrics.handled.labels(*labels, code)
+    for module in MODULES:
+        for players in PLAYER_COUNTS:
+            metrics.games_created.labels(module, players)
+    for kind in ACTION_KINDS:
+        metrics.actions_applied.labels(kind)
+    for reason in REJECTION_REASONS:
+        metrics.rejections.labels(reason)
+    for end_reason in END_REASONS:
+        metrics.games_finished.labels(end_reason)
 
 
 _lock = threading.Lock()

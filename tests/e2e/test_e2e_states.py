@@ -7,7 +7,7 @@ import pytest
 from splendor.v1 import state_pb2
 from splendor_client import EngineClient, InvalidRequest
 
-from engine_service.server.errors import proto_field
+from engine_service.api.errors import proto_field
 from tests.e2e.support import BLUE, GREEN, RED, refusal, take_gems
 from tests.server.test_convert import MALFORMED, _base
 

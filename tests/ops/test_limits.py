@@ -11,7 +11,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from splendor.v1 import config_pb2, engine_service_pb2
 
-from tests.ops.support import ENGINE, Server, codes, delta, replay_request, stub
+from tests.ops.support import ENGINE, Server, codes, delta, outcome, replay_request, stub
 from tests.ops.test_shutdown import slow_view_request
 
 pytestmark = pytest.mark.e2e
@@ -125,3 +125,61 @@ def test_a_call_past_its_deadline_is_recorded_as_such(aging: Server) -> None:
         == 1
     )
     assert delta(before, after, "grpc_server_msg_sent_total", grpc_method="GetPlayerView") == 0
+
+
+@pytest.fixture(scope="module")
+def saturable() -> Iterator[Server]:
+    """A server admitting 2 engine calls at once on 2 threads."""
+    with Server("--threads", "2", "--max-concurrent-rpcs", "2") as server:
+        yield server
+        assert server.stop() == 0
+
+
+def test_health_is_answered_while_engine_calls_are_shed(saturable: Server) -> None:
+    """A saturated process still answers its liveness probe: health never counts against the limit."""
+    channels = [saturable.channel() for _ in range(3)]
+    for channel in channels:
+        grpc.channel_ready_future(channel).result(timeout=5)
+    slow = slow_view_request(events=250_000)  # most of a second of CPU each, ~2.9 MB
+    before = saturable.scrape()
+    busy = [stub(channels[n]).GetPlayerView.future(slow, timeout=60) for n in range(2)]
+    view = {"grpc_method": "GetPlayerView", "grpc_service": ENGINE}
+
+    def both_running() -> bool:
+        return delta(before, saturable.scrape(), "grpc_server_started_total", **view) == 2
+
+    saturable.wait_for(both_running, timeout=30)
+    health: Any = health_pb2_grpc.HealthStub(channels[2])
+    engine = stub(channels[2])
+    probes = []
+    shed = []
+    for n in range(3):
+        probes.append(health.Check(health_pb2.HealthCheckRequest(service=ENGINE), timeout=5).status)
+        shed.append(
+            outcome(
+                lambda n=n: engine.GetCatalog(
+                    engine_service_pb2.GetCatalogRequest(), metadata=[("x-request-id", f"shed-{n}")], timeout=5
+                )
+            )
+        )
+    during = saturable.scrape()
+    assert delta(before, during, "grpc_server_handled_total", **view) == 0, "the busy calls must still be running"
+    assert probes == [health_pb2.HealthCheckResponse.SERVING] * 3
+    assert codes(shed) == ["RESOURCE_EXHAUSTED"] * 3
+    assert [future.result().view.num_players for future in busy] == [4, 4]
+
+    # Shed calls are counted and logged as before; the probes count as answered health checks.
+    after = saturable.scrape()
+    catalog = {"grpc_method": "GetCatalog", "grpc_service": ENGINE}
+    assert delta(before, after, "grpc_server_handled_total", **catalog, grpc_code="RESOURCE_EXHAUSTED") == 3
+    assert delta(before, after, "grpc_server_started_total", **catalog) == 3
+    check = {"grpc_service": "grpc.health.v1.Health", "grpc_method": "Check"}
+    assert delta(before, after, "grpc_server_handled_total", **check, grpc_code="OK") == 3
+    assert delta(before, after, "grpc_server_handled_total", **check, grpc_code="RESOURCE_EXHAUSTED") == 0
+    for n in range(3):
+        line = saturable.call_log(f"shed-{n}")
+        assert (line["code"], line["level"], line["reason"]) == ("RESOURCE_EXHAUSTED", "warning", "MAX_CONCURRENT_RPCS")
+    # The places of the busy calls are free again.
+    assert engine.GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5).catalog.cards
+    for channel in channels:
+        channel.close()

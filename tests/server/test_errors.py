@@ -1,4 +1,4 @@
-"""Refusals as rich gRPC statuses: codes, ErrorInfo, BadRequest paths."""
+"""Refusals (``ApiError``) and their rich gRPC statuses: codes, ErrorInfo, BadRequest paths."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ import pytest
 from google.rpc import code_pb2, error_details_pb2, status_pb2  # type: ignore[import-untyped]
 from splendor.v1 import errors_pb2
 
-from engine_service.rules import Reason, RuleViolation
-from engine_service.server.errors import (
+from engine_service.api.errors import (
     DOMAIN,
     INVALID_ARGUMENT_REASONS,
     INVALID_SEAT,
     STALE_STATE,
-    error_status,
-    internal_status,
+    ApiError,
+    internal_error,
     proto_field,
+    refusal,
     rejection,
 )
+from engine_service.rules import Reason, RuleViolation
+from engine_service.server.errors import grpc_status
 from tests.server.positions import dealt
 
 _BAD_INPUT = {
@@ -36,7 +38,10 @@ _BAD_INPUT = {
 PUBLISHED = {name.removeprefix("REJECTION_REASON_") for name in errors_pb2.RejectionReason.DESCRIPTOR.values_by_name}
 
 
-def _decode(status: grpc.Status) -> tuple[status_pb2.Status, error_details_pb2.ErrorInfo, list[tuple[str, str]]]:
+def _decode(error: ApiError) -> tuple[status_pb2.Status, error_details_pb2.ErrorInfo, list[tuple[str, str]]]:
+    """The gRPC status of ``error``, checked against the error, and its details."""
+    status = grpc_status(error)
+    assert (status.code.value[0], status.details) == (error.code.value, error.message)
     (key, value), *_ = status.trailing_metadata
     assert key == "grpc-status-details-bin"
     rich = status_pb2.Status.FromString(value)
@@ -81,33 +86,33 @@ def test_invalid_seat_is_published() -> None:
 
 @pytest.mark.parametrize("reason", list(Reason), ids=lambda reason: reason.name)
 def test_code_follows_the_reason(reason: Reason) -> None:
-    status = rejection(RuleViolation(reason, "refused", color="red")).status
+    error = rejection(RuleViolation(reason, "refused", color="red"))
     expected = grpc.StatusCode.INVALID_ARGUMENT if reason in _BAD_INPUT else grpc.StatusCode.FAILED_PRECONDITION
-    assert status.code == expected
-    _, info, _ = _decode(status)
+    assert grpc_status(error).code == expected
+    _, info, _ = _decode(error)
     assert (info.reason, info.domain) == (reason.name, DOMAIN)
     assert dict(info.metadata) == {"color": "red"}
     assert (reason.name in INVALID_ARGUMENT_REASONS) == (reason in _BAD_INPUT)
 
 
 def test_stale_state_is_a_failed_precondition() -> None:
-    status = error_status(STALE_STATE, "old", field="expected_turn", metadata={"turn": "4"})
-    assert status.code == grpc.StatusCode.FAILED_PRECONDITION
-    _, info, violations = _decode(status)
+    error = refusal(STALE_STATE, "old", field="expected_turn", metadata={"turn": "4"})
+    assert grpc_status(error).code == grpc.StatusCode.FAILED_PRECONDITION
+    _, info, violations = _decode(error)
     assert info.reason == STALE_STATE and info.metadata["turn"] == "4"
     assert violations == [("expected_turn", "old")]
 
 
 def test_invalid_state_points_at_the_proto_field_under_the_request_path() -> None:
     violation = RuleViolation(Reason.INVALID_STATE, "bad", field="pending.seat")
-    _, info, violations = _decode(rejection(violation, prefix="state").status)
+    _, info, violations = _decode(rejection(violation, prefix="state"))
     assert violations == [("state.pending_decision.seat", "bad")]
     assert "field" not in info.metadata
 
 
 def test_state_metadata_names_the_acting_seat_and_turn() -> None:
     state = dealt(3, seed=2, first_seat=2)
-    _, info, violations = _decode(rejection(RuleViolation(Reason.RESERVE_LIMIT, "full"), state=state).status)
+    _, info, violations = _decode(rejection(RuleViolation(Reason.RESERVE_LIMIT, "full"), state=state))
     assert dict(info.metadata) == {"acting_seat": "2", "turn": "0"}
     assert violations == []  # the whole move is refused, no single field is wrong
 
@@ -144,14 +149,14 @@ def test_state_metadata_names_the_acting_seat_and_turn() -> None:
     ],
 )
 def test_rule_refusals_point_at_the_part_of_the_action(reason: Reason, kind: str, prefix: str, field: str) -> None:
-    _, _, violations = _decode(rejection(RuleViolation(reason, "no"), prefix=prefix, action_kind=kind).status)
+    _, _, violations = _decode(rejection(RuleViolation(reason, "no"), prefix=prefix, action_kind=kind))
     assert violations == [(field, "no")]
 
 
 def test_config_refusals_name_the_config_field() -> None:
     violation = RuleViolation(Reason.INVALID_PLAYER_COUNT, "five")
-    assert _decode(rejection(violation).status)[2] == [("config.num_players", "five")]
-    assert _decode(rejection(violation, prefix="state").status)[2] == [("state.config.num_players", "five")]
+    assert _decode(rejection(violation))[2] == [("config.num_players", "five")]
+    assert _decode(rejection(violation, prefix="state"))[2] == [("state.config.num_players", "five")]
 
 
 def test_proto_field_renames_only_core_names() -> None:
@@ -162,7 +167,7 @@ def test_proto_field_renames_only_core_names() -> None:
 
 
 def test_internal_status_reveals_nothing() -> None:
-    status = internal_status()
+    status = grpc_status(internal_error())
     assert status.code == grpc.StatusCode.INTERNAL
     (_, value), *_ = status.trailing_metadata
     rich = status_pb2.Status.FromString(value)

@@ -1,0 +1,64 @@
+"""The method table every transport adapter serves: name -> handler, request and response types."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Generic, TypeVar
+
+import structlog
+from google.protobuf.message import Message
+from splendor.v1 import engine_service_pb2
+
+from . import handlers
+from .call import Call
+from .errors import ApiError, internal_error
+
+log = structlog.get_logger(__name__)
+
+Request = TypeVar("Request", bound=Message)
+Response = TypeVar("Response", bound=Message)
+
+SERVICE: Final = engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name
+
+
+@dataclass(frozen=True)
+class Method(Generic[Request, Response]):
+    """One RPC of the service."""
+
+    name: str  # as in the proto: ApplyAction
+    handler: Callable[[Request, Call], Response]
+    request_type: type[Request]
+    response_type: type[Response]
+
+    @property
+    def full_name(self) -> str:
+        """``/splendor.v1.EngineService/ApplyAction``, the gRPC path."""
+        return f"/{SERVICE}/{self.name}"
+
+
+def invoke(method: Method[Request, Response], request: Request, call: Call) -> Response:
+    """Run ``method``'s handler: its response, or an ``ApiError`` (its reason recorded on ``call``).
+
+    Any other exception is a bug: logged in full here, the caller gets a bare INTERNAL.
+    """
+    try:
+        return method.handler(request, call)
+    except ApiError as error:
+        call.reason = error.reason
+        raise
+    except Exception:
+        log.exception("handler_failed", handler=method.handler.__name__)
+        raise internal_error() from None
+
+
+pb = engine_service_pb2
+METHODS: Final[tuple[Method[Any, Any], ...]] = (
+    Method("GetCatalog", handlers.get_catalog, pb.GetCatalogRequest, pb.GetCatalogResponse),
+    Method("CreateGame", handlers.create_game, pb.CreateGameRequest, pb.CreateGameResponse),
+    Method("ListLegalActions", handlers.list_legal_actions, pb.ListLegalActionsRequest, pb.ListLegalActionsResponse),
+    Method("ApplyAction", handlers.apply_action, pb.ApplyActionRequest, pb.ApplyActionResponse),
+    Method("GetPlayerView", handlers.get_player_view, pb.GetPlayerViewRequest, pb.GetPlayerViewResponse),
+    Method("ReplayGame", handlers.replay_game, pb.ReplayGameRequest, pb.ReplayGameResponse),
+)
+METHODS_BY_NAME: Final[dict[str, Method[Any, Any]]] = {method.name: method for method in METHODS}

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 REQUESTS = 2000  # random mutations, after the systematic ones (~460)
 # The Deployment's memory limit (deploy/kubernetes/deployment.yaml): a request that pushes the
 # server past it gets the pod killed.
-RSS_LIMIT_BYTES = 512 * 2**20
+RSS_LIMIT_BYTES = 256 * 2**20
 
 
 @pytest.fixture(scope="module")

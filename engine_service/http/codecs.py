@@ -9,6 +9,7 @@ zero value (proto3 JSON).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from connectrpc.codec import Codec
@@ -25,8 +26,11 @@ class CompactJsonCodec(Codec[Message, Any]):
         return json_format.MessageToJson(message, indent=None).encode()
 
     def decode(self, data: bytes | bytearray, message_class: type[Any]) -> Any:
+        value = json.loads(data)
+        if not isinstance(value, dict):  # json_format would take [] or null for an empty message
+            raise TypeError(f"a message is a JSON object, not {type(value).__name__}")
         message = message_class()
-        json_format.Parse(bytes(data), message, ignore_unknown_fields=False)
+        json_format.ParseDict(value, message, ignore_unknown_fields=False)
         return message
 
 

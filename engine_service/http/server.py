@@ -82,7 +82,7 @@ class HttpServer:
         self._socket = bind_socket(settings.http_address, reuse_port=reuse_port)
         self.port: int = self._socket.getsockname()[1]
         limit = settings.max_concurrent_rpcs or None
-        observer = HttpObserver(
+        self._observer = observer = HttpObserver(
             get_metrics(),
             max_concurrent_rpcs=limit,
             waiting=self._waiting,

@@ -24,6 +24,10 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from tests.deploy.exported_metrics import SCRAPE_SERIES, ExportedMetrics
+from tests.deploy.promql import promql_metric_names
+from tests.deploy.rule_files import recorded_names
+
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
 K8S = DEPLOY / "kubernetes"
@@ -37,21 +41,6 @@ DASHBOARD = COMPOSE_DIR / "grafana" / "dashboards" / "splendor-engine.json"
 K8S_VERSIONS = ("1.30.0", kubernetes_validate.latest_version())
 
 HEALTH_SERVICE = "splendor.v1.EngineService"
-
-# The service's metrics, as exported by prometheus-client: counters with their _total
-# name, histograms only through their _bucket/_sum/_count series.
-COUNTERS = {
-    "grpc_server_started_total",
-    "grpc_server_handled_total",
-    "grpc_server_msg_received_total",
-    "grpc_server_msg_sent_total",
-    "splendor_games_created_total",
-    "splendor_actions_applied_total",
-    "splendor_rejections_total",
-    "splendor_games_finished_total",
-}
-HISTOGRAMS = {"grpc_server_handling_seconds", "splendor_state_size_bytes"}
-KNOWN_SERIES = COUNTERS | {f"{name}{suffix}" for name in HISTOGRAMS for suffix in ("_bucket", "_sum", "_count")}
 
 # Series each of the dashboard's required panels is built from.
 REQUIRED_DASHBOARD_SERIES = {
@@ -421,39 +410,6 @@ def test_compose_grafana_provisioning_points_at_the_dashboard_and_prometheus() -
 
 # -------------------------------------------------------------------------- dashboard
 
-PROMQL_KEYWORDS = {
-    "by",
-    "without",
-    "on",
-    "ignoring",
-    "group_left",
-    "group_right",
-    "bool",
-    "offset",
-    "and",
-    "or",
-    "unless",
-    "atan2",
-    "inf",
-    "nan",
-}
-
-
-def promql_metric_names(expr: str) -> set[str]:
-    """The metric names a PromQL expression selects (not functions, labels or keywords)."""
-    text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', expr)  # string literals
-    text = re.sub(r"\{[^}]*\}", "", text)  # label matchers
-    text = re.sub(r"\[[^\]]*\]", "", text)  # range and subquery durations
-    text = re.sub(r"\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)", "", text)  # label lists
-    text = re.sub(r"\$\{?\w+\}?", "", text)  # Grafana variables outside matchers
-    names = set()
-    for match in re.finditer(r"(?<![\w.])[A-Za-z_:][\w:]*", text):
-        following = text[match.end() :].lstrip()
-        if following.startswith("(") or match.group() in PROMQL_KEYWORDS:
-            continue  # a function or aggregation, or a keyword
-        names.add(match.group())
-    return names
-
 
 def dashboard() -> dict[str, Any]:
     return json.loads(DASHBOARD.read_text())
@@ -479,39 +435,45 @@ def test_promql_metric_name_extraction() -> None:
     assert promql_metric_names("sum(rate(x_total[5m])) by (le)") == {"x_total"}
 
 
-def test_dashboard_uses_only_metrics_the_service_exports() -> None:
+@pytest.mark.e2e
+def test_dashboard_uses_only_metrics_the_service_exports_or_the_rules_record(exported: ExportedMetrics) -> None:
+    known = exported.series | recorded_names() | SCRAPE_SERIES
     exprs = dashboard_exprs()
     assert exprs
     used = set()
     for expr in exprs:
         names = promql_metric_names(expr)
         assert names, expr
-        assert names <= KNOWN_SERIES, (expr, names - KNOWN_SERIES)
+        assert names <= known, (expr, names - known)
         used |= names
     assert used >= REQUIRED_DASHBOARD_SERIES, REQUIRED_DASHBOARD_SERIES - used
 
 
-def test_dashboard_variable_queries_use_exported_metrics() -> None:
+@pytest.mark.e2e
+def test_dashboard_variable_queries_use_exported_metrics(exported: ExportedMetrics) -> None:
     for variable in dashboard()["templating"]["list"]:
         if variable["type"] != "query":
             continue
         query = variable["query"]["query"] if isinstance(variable["query"], dict) else variable["query"]
         inner = re.fullmatch(r"label_values\((.*),\s*\w+\)", query)
         assert inner is not None, query
-        assert promql_metric_names(inner.group(1)) <= KNOWN_SERIES, query
+        assert promql_metric_names(inner.group(1)) <= exported.series, query
 
 
-def test_dashboard_queries_are_well_formed() -> None:
+@pytest.mark.e2e
+def test_dashboard_queries_are_well_formed(exported: ExportedMetrics) -> None:
     for expr in dashboard_exprs():
         assert expr.count("(") == expr.count(")"), expr
         assert expr.count("{") == expr.count("}"), expr
         assert expr.count("[") == expr.count("]"), expr
-        # Counters are only meaningful through rate()/increase() or as a difference.
-        for name in promql_metric_names(expr) - {"grpc_server_started_total", "grpc_server_handled_total"}:
+        # Counters are only meaningful through rate()/increase()/resets() or as a difference.
+        counters = promql_metric_names(expr) & exported.counters
+        for name in counters - {"grpc_server_started_total", "grpc_server_handled_total"}:
             assert re.search(rf"(?:rate|increase)\(\s*{name}\b", expr), (name, expr)
 
 
-def test_dashboard_quantiles_aggregate_buckets_by_le() -> None:
+@pytest.mark.e2e
+def test_dashboard_quantiles_aggregate_buckets_by_le(exported: ExportedMetrics) -> None:
     quantile_exprs = [expr for expr in dashboard_exprs() if "histogram_quantile" in expr]
     assert {q for expr in quantile_exprs for q in re.findall(r"histogram_quantile\(\s*([\d.]+)", expr)} >= {
         "0.50",
@@ -525,7 +487,7 @@ def test_dashboard_quantiles_aggregate_buckets_by_le() -> None:
         assert match is not None, expr
         assert "le" in [label.strip() for label in match.group(1).split(",")], expr
         assert match.group(2).endswith("_bucket"), expr
-        assert match.group(2).removesuffix("_bucket") in HISTOGRAMS, expr
+        assert match.group(2).removesuffix("_bucket") in exported.histograms, expr
 
 
 def test_dashboard_in_flight_panel_subtracts_handled_from_started() -> None:

@@ -19,10 +19,9 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
 from splendor_client import connect
 
-from engine_service.rules.events import CardReserved, GemsTaken
+from engine_service.codec import fill_events, state_to_proto
+from engine_service.rules import CardReserved, GemsTaken
 from engine_service.server.app import SERVICE_NAME, build_server, drain, start
-from engine_service.server.convert import state_to_proto
-from engine_service.server.event_convert import fill_events
 from engine_service.server.settings import Settings
 from tests.server.positions import dealt
 
@@ -88,7 +87,7 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
     command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0", "--metrics-port", "0"]
     process = subprocess.Popen(
-        [*command, "--grace-seconds", str(grace)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+        [*command, "--http-address", "127.0.0.1:0", "--grace-seconds", str(grace)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
     )
     try:
         assert process.stdout is not None  # the logs: JSON lines on stdout

@@ -1,0 +1,288 @@
+"""Cities of Splendor, module "The Strongholds": three strongholds per player on the face-up cards.
+
+* Setup: the base game's; every seat's three strongholds start in its supply.
+* Occupation: a face-up card holding another seat's stronghold can be neither
+  reserved nor bought (``CARD_OCCUPIED``); blind reserves are unaffected. A card
+  that leaves the market (bought or reserved by the owner, or conquered) gives
+  its strongholds back to their owner.
+* After every purchase (from the market or the reserve), before the bought card
+  is replaced, the buyer must place one of their strongholds from the supply or
+  move one of them to another face-up card holding no other seat's stronghold
+  (stacking their own is allowed), or give one opponent's stronghold back to its
+  owner (a PLACE_STRONGHOLD decision; applied at once when only one answer
+  exists, skipped when none does).
+* Conquest: after any main action (once its card is replaced), a player whose
+  three strongholds stand on one face-up card they can afford may buy it (a
+  CONQUER decision, or ``Decline``): the strongholds come back, one must be
+  placed again before that card is replaced. All of it happens before the noble
+  visit and the return of tokens above ten (rules README decision 8).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ...actions import Action, Decline, MainAction, PurchaseCard, ReserveCard
+from ...catalog import BASE_CARDS, BASE_DECKS, CARDS
+from ...errors import Reason, RuleViolation
+from ...events import Event
+from ...market import refill_market
+from ...payment import can_afford
+from ...purchase import purchase_card
+from ...state import GameState, PendingDecision
+from ...turn import ask, wrong_answer
+from .actions import PlaceStronghold, RemoveStronghold
+from .decisions import CONQUER, PLACE_STRONGHOLD
+from .events import CardConquered, StrongholdPlaced, StrongholdRemoved, StrongholdsReturned
+from .state import STATE, StrongholdsState
+
+NAME: Final = "strongholds"
+STRONGHOLDS_PER_PLAYER: Final = 3
+
+
+BASE_ROWS: Final = len(BASE_DECKS)  # strongholds stand on base cards only
+_COSTS: Final = tuple(card.cost for card in CARDS)
+
+
+def setup(state: GameState) -> GameState:
+    """The base setup; every stronghold starts in its owner's supply."""
+    return STATE.put(state, StrongholdsState(((),) * state.config.num_players))
+
+
+def placed_of(state: GameState) -> tuple[tuple[int, ...], ...]:
+    return STATE.of(state).placed
+
+
+def _owner(placed: tuple[tuple[int, ...], ...], card_id: int, besides: int) -> int | None:
+    """The seat other than ``besides`` whose strongholds stand on the card (at most one can)."""
+    for owner, cards in enumerate(placed):
+        if owner != besides and card_id in cards:
+            return owner
+    return None
+
+
+# --- occupation ----------------------------------------------------------------
+
+
+def check_main_action(state: GameState, action: MainAction) -> None:
+    """Only a stronghold's owner may reserve or buy the face-up card it stands on."""
+    if not isinstance(action, (ReserveCard, PurchaseCard)):
+        return
+    card_id = action.card_id
+    seat = state.seat
+    # Runs on every candidate action of every legal-action list: a plain loop, no helper call.
+    for owner, cards in enumerate(STATE.of(state).placed):
+        if card_id in cards and owner != seat:
+            raise RuleViolation(
+                Reason.CARD_OCCUPIED,
+                f"card {card_id} holds a stronghold of seat {owner}: only that seat may reserve or buy it",
+                card_id=str(card_id),
+                owner=str(owner),
+            )
+
+
+def _give_back(state: GameState, card_id: int, events: list[Event]) -> GameState:
+    """The strongholds standing on a card that left the market go back to their owner."""
+    placed = placed_of(state)
+    for owner, cards in enumerate(placed):
+        if card_id in cards:
+            events.append(StrongholdsReturned(owner, card_id, cards.count(card_id)))
+            kept = tuple(card for card in cards if card != card_id)
+            placed = placed[:owner] + (kept,) + placed[owner + 1 :]
+            return STATE.put(state, StrongholdsState(placed))  # no other seat can stand there
+    return state
+
+
+# --- placing, moving, removing ---------------------------------------------------------
+
+
+def _others(placed: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
+    """The cards under the other seats' strongholds (repeats for stacks)."""
+    others: tuple[int, ...] = ()
+    for owner, cards in enumerate(placed):
+        if cards and owner != seat:
+            others += cards
+    return others
+
+
+def _targets(state: GameState, blocked: tuple[int, ...]) -> list[int]:
+    """The face-up cards (sorted) outside ``blocked``, the other seats' cards: where the seat may put one."""
+    return sorted(
+        [card for row in state.market[:BASE_ROWS] for card in row if card is not None and card not in blocked]
+    )
+
+
+# Answers are immutable, so each possible one is built once and shared (this runs after every purchase).
+_PLACE: Final = tuple(PlaceStronghold(card) for card in range(len(BASE_CARDS)))
+_MOVE: Final = tuple(
+    tuple(PlaceStronghold(card, source) for card in range(len(BASE_CARDS))) for source in range(len(BASE_CARDS))
+)
+_REMOVE: Final = tuple(RemoveStronghold(card) for card in range(len(BASE_CARDS)))
+
+
+def placement_answers(state: GameState, seat: int) -> list[Action]:
+    """Every answer to PLACE_STRONGHOLD: place from the supply, move one of the seat's own, remove another's."""
+    placed = placed_of(state)
+    own = placed[seat]
+    others = _others(placed, seat)
+    targets = _targets(state, others)
+    answers: list[Action] = []
+    if len(own) < STRONGHOLDS_PER_PLAYER:
+        answers += [_PLACE[card] for card in targets]
+    for source in sorted(set(own)):
+        moves = _MOVE[source]
+        answers += [moves[card] for card in targets if card != source]
+    if others:
+        answers += [_REMOVE[card] for card in sorted(set(others))]
+    return answers
+
+
+def placement_options(state: GameState, seat: int) -> tuple[int, ...]:
+    """The cards a stronghold of the seat may be placed or moved onto (the PLACE_STRONGHOLD options)."""
+    placed = placed_of(state)
+    own = placed[seat]
+    targets = _targets(state, _others(placed, seat))
+    sources = set(own)
+    if len(own) < STRONGHOLDS_PER_PLAYER or len(sources) > 1:
+        return tuple(targets)
+    # All three stacked on one card: they can only move off it.
+    return tuple(card for card in targets if card not in sources)
+
+
+def _not_allowed(message: str, card_id: int, **details: str) -> RuleViolation:
+    return RuleViolation(Reason.STRONGHOLD_NOT_ALLOWED, message, card_id=str(card_id), **details)
+
+
+def _answer_placement(state: GameState, seat: int, action: Action, events: list[Event]) -> GameState:
+    """Apply a PLACE_STRONGHOLD answer after checking it (raises, leaving ``state`` untouched)."""
+    placed = placed_of(state)
+    own = placed[seat]
+    if type(action) is PlaceStronghold:
+        card_id, source = action.card_id, action.from_card_id
+        if source is None:
+            if len(own) >= STRONGHOLDS_PER_PLAYER:
+                raise _not_allowed(
+                    f"all {STRONGHOLDS_PER_PLAYER} of your strongholds are placed: move one instead", card_id
+                )
+            kept = own
+        else:
+            if source not in own:
+                raise _not_allowed(
+                    f"none of your strongholds stands on card {source}", card_id, from_card_id=str(source)
+                )
+            if source == card_id:
+                raise _not_allowed("a moved stronghold must go to another card", card_id, from_card_id=str(source))
+            index = own.index(source)
+            kept = own[:index] + own[index + 1 :]
+        if card_id not in _targets(state, _others(placed, seat)):
+            raise _not_allowed(f"card {card_id} is not a face-up card free of other players' strongholds", card_id)
+        events.append(StrongholdPlaced(seat, card_id, source))
+        placed = placed[:seat] + (kept + (card_id,),) + placed[seat + 1 :]
+    elif type(action) is RemoveStronghold:
+        card_id = action.card_id
+        owner = _owner(placed, card_id, seat)
+        if owner is None:
+            raise _not_allowed(f"no other player's stronghold stands on card {card_id}", card_id)
+        theirs = placed[owner]
+        index = theirs.index(card_id)
+        events.append(StrongholdRemoved(seat, card_id, owner))
+        placed = placed[:owner] + (theirs[:index] + theirs[index + 1 :],) + placed[owner + 1 :]
+    else:
+        assert state.pending is not None
+        raise wrong_answer(state.pending)
+    return STATE.put(state, StrongholdsState(placed))
+
+
+def _place_after_purchase(state: GameState, events: list[Event]) -> GameState:
+    """The mandatory placement after a purchase: asked, applied when only one answer exists, skipped when none."""
+    seat = state.seat
+    answers = placement_answers(state, seat)
+    if not answers:
+        return state
+    if len(answers) == 1:
+        return _answer_placement(state, seat, answers[0], events)
+    decision = PendingDecision(PLACE_STRONGHOLD, seat, options=placement_options(state, seat))
+    return ask(state, decision, events)
+
+
+# --- conquest ---------------------------------------------------------------------
+
+
+def conquerable(state: GameState, seat: int) -> int | None:
+    """The card under all three of the seat's strongholds, if the seat can afford it."""
+    own = placed_of(state)[seat]
+    if len(own) != STRONGHOLDS_PER_PLAYER or not own[0] == own[1] == own[2]:
+        return None
+    card_id = own[0]
+    return card_id if can_afford(state.players[seat], _COSTS[card_id]) else None
+
+
+def _refill_then_offer_conquest(state: GameState, events: list[Event]) -> GameState:
+    """Replace the cards taken this turn, then offer the conquest if it is possible."""
+    state = refill_market(state, events)
+    card_id = conquerable(state, state.seat)
+    if card_id is None:
+        return state
+    return ask(state, PendingDecision(CONQUER, state.seat, options=(card_id,)), events)
+
+
+def _conquer(state: GameState, card_id: int, action: PurchaseCard, events: list[Event]) -> GameState:
+    """Buy the card under the three strongholds, take them back, and place one again."""
+    if action.card_id != card_id:
+        raise RuleViolation(
+            Reason.CARD_NOT_AVAILABLE,
+            f"only card {card_id}, under your three strongholds, can be conquered",
+            card_id=str(action.card_id),
+        )
+    bought: list[Event] = []
+    state = purchase_card(state, action, bought)  # validates first: raises before anything is announced
+    events.append(CardConquered(state.seat, card_id))
+    events.extend(bought)
+    state = _give_back(state, card_id, events)
+    return _place_after_purchase(state, events)
+
+
+# --- the follow-up step ------------------------------------------------------------
+
+
+class StrongholdStep:
+    """Hears every main action: gives back strongholds, asks the placement and offers the conquest."""
+
+    decisions = (PLACE_STRONGHOLD, CONQUER)
+
+    def follow(self, state: GameState, action: MainAction, events: list[Event]) -> GameState:
+        if isinstance(action, (PurchaseCard, ReserveCard)):
+            state = _give_back(state, action.card_id, events)
+            if type(action) is PurchaseCard:
+                state = _place_after_purchase(state, events)
+                if state.pending is not None:
+                    return state
+        return _refill_then_offer_conquest(state, events)
+
+    def begin(self, state: GameState, events: list[Event]) -> GameState:
+        return state  # everything happens in ``follow`` and ``resolve``
+
+    def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
+        pending = state.pending
+        assert pending is not None
+        if pending.kind is PLACE_STRONGHOLD:
+            state = _answer_placement(state, pending.seat, action, events)._replace(pending=None)
+        elif type(action) is Decline:
+            return state._replace(pending=None)
+        elif type(action) is PurchaseCard:
+            state = _conquer(state._replace(pending=None), pending.options[0], action, events)
+        else:
+            raise wrong_answer(pending)
+        if state.pending is not None:  # the placement after the conquest
+            return state
+        return _refill_then_offer_conquest(state, events)
+
+    def choices(self, state: GameState) -> list[Action]:
+        pending = state.pending
+        assert pending is not None
+        if pending.kind is PLACE_STRONGHOLD:
+            return placement_answers(state, pending.seat)
+        return [PurchaseCard(pending.options[0]), Decline()]
+
+
+STRONGHOLD_STEP: Final = StrongholdStep()

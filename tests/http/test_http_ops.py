@@ -70,7 +70,7 @@ def test_every_worker_process_serves_http_on_the_shared_port() -> None:
         assert server.stop() == 0
 
 
-def test_sigterm_lets_a_kept_alive_connection_finish_and_the_server_exits_cleanly() -> None:
+def test_sigterm_closes_the_http_listener_and_the_server_exits_cleanly() -> None:
     with Server() as server:
         port = port_of(server)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)

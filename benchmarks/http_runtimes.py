@@ -118,7 +118,11 @@ def serve(runtime: str) -> None:
     sock = _listening_socket()
     port = sock.getsockname()[1]
     if runtime == "waitress":
+        import logging
+
         from waitress.server import create_server
+
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # a line per queued request otherwise
 
         server: Any = create_server(wsgi_app(), sockets=[sock], threads=HANDLER_THREADS, ident=None)
         threading.Thread(target=server.run, daemon=True).start()

@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="a Cities of Splendor module: cities, trading_posts, strongholds or orient (default: base game)",
     )
+    parser.add_argument(
+        "--turn-limit", type=int, default=0, help="end each game after this many turns (default: 0, no limit)"
+    )
     parser.add_argument("--processes", type=int, default=1, help="worker processes (default: %(default)s)")
     parser.add_argument(
         "--out", type=Path, default=Path("tournament-results"), help="output folder (default: %(default)s)"
@@ -77,8 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 2 <= len(args.bots) <= 4:
         parser.error(f"a game has 2 to 4 seats: give 2 to 4 bots, not {len(args.bots)}")
-    if args.games < 1 or args.processes < 1:
-        parser.error("--games and --processes must be positive")
+    if args.games < 1 or args.processes < 1 or args.turn_limit < 0:
+        parser.error("--games and --processes must be positive, --turn-limit 0 or more")
     modules = [name.strip() for value in args.modules for name in value.split(",") if name.strip()]
     try:
         for bot in args.bots:
@@ -86,7 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     labels = _labels(args.bots)
-    specs = schedule(labels, args.bots, args.games, args.seed, modules=modules, server=args.server)
+    specs = schedule(
+        labels, args.bots, args.games, args.seed, modules=modules, turn_limit=args.turn_limit, server=args.server
+    )
     progress = _Progress(sys.stderr, len(specs), labels, quiet=args.quiet)
     records: list[GameRecord] = []
     try:
@@ -110,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "games": args.games,
         "seed": args.seed,
         "modules": modules,
+        "turn_limit": args.turn_limit,
         "mode": "server" if args.server else "in-process",
         "server": args.server,
         "processes": args.processes,

@@ -41,6 +41,7 @@ class GameSpec:
     labels: tuple[str, ...]  # the tournament's name of each seat's bot
     bot_seeds: tuple[int, ...]
     modules: tuple[str, ...] = ()
+    turn_limit: int = 0  # 0: none
     server: str | None = None  # host:port, or None for in-process
 
 
@@ -72,6 +73,7 @@ def schedule(
     seed: int,
     *,
     modules: Sequence[str] = (),
+    turn_limit: int = 0,
     server: str | None = None,
 ) -> list[GameSpec]:
     """The games of a tournament, seats rotated over each deal."""
@@ -88,6 +90,7 @@ def schedule(
                 labels=tuple(labels[bot] for bot in order),
                 bot_seeds=tuple(seed * 1_000_003 + index * players + seat for seat in range(players)),
                 modules=tuple(modules),
+                turn_limit=turn_limit,
                 server=server,
             )
         )
@@ -137,7 +140,13 @@ def _play_in_process(spec: GameSpec) -> GameRecord:
     from engine_service.rules import GameConfig, action_from_id, apply, new_game  # noqa: PLC0415
 
     players = len(spec.bots)
-    config = GameConfig(num_players=players, seed=spec.deal_seed, first_seat=0, modules=frozenset(spec.modules))
+    config = GameConfig(
+        num_players=players,
+        seed=spec.deal_seed,
+        first_seat=0,
+        modules=frozenset(spec.modules),
+        turn_limit=spec.turn_limit,
+    )
     state = new_game(config)[0]
     externals = _start_programs(spec)
     policies = {
@@ -198,7 +207,9 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
     assert spec.server is not None
     with connect(spec.server) as client:
         catalog = client.get_catalog()
-        state = client.new_game(num_players=players, seed=spec.deal_seed, first_seat=0, modules=spec.modules).state
+        state = client.new_game(
+            num_players=players, seed=spec.deal_seed, first_seat=0, modules=spec.modules, turn_limit=spec.turn_limit
+        ).state
         externals = _start_programs(spec)
         bots = {
             seat: make_bot(bot, catalog, spec.bot_seeds[seat])

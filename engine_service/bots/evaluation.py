@@ -20,7 +20,7 @@ GOLD_WEIGHT: Final = 0.25
 RESERVED_WEIGHT: Final = 0.2
 NOBLE_NEARNESS_WEIGHT: Final = 0.4  # per noble, times how much of its requirement is met
 # A lead of this many points gives a reward of about 0.73.
-LEAD_SCALE: Final = 4.0
+LEAD_SCALE: Final = 2.0
 
 
 def material(state: GameState, player: PlayerState) -> float:
@@ -43,7 +43,7 @@ def material(state: GameState, player: PlayerState) -> float:
     return score
 
 
-def rewards(state: GameState) -> tuple[float, ...]:
+def rewards(state: GameState, lead_scale: float = LEAD_SCALE) -> tuple[float, ...]:
     """Each seat's reward in [0, 1]: the result of a finished game, else the logistic of its lead."""
     seats = len(state.players)
     if state.end_reason is not None:
@@ -54,5 +54,5 @@ def rewards(state: GameState) -> tuple[float, ...]:
     for seat in range(seats):
         best_other = max(score for other, score in enumerate(scores) if other != seat)
         lead = scores[seat] - best_other
-        result.append(1.0 / (1.0 + math.exp(-lead / LEAD_SCALE)))
+        result.append(1.0 / (1.0 + math.exp(-lead / lead_scale)))
     return tuple(result)

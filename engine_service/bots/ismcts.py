@@ -21,7 +21,7 @@ from typing import Final, NamedTuple
 from engine_service.rules import Action, GameState, action_id, apply, legal_actions
 
 from .determinize import determinize
-from .evaluation import rewards
+from .evaluation import LEAD_SCALE, rewards
 from .greedy import greedy_action
 
 _SEED_BITS: Final = 64
@@ -32,9 +32,10 @@ class SearchSettings(NamedTuple):
 
     iterations: int = 400  # per move; the search also stops at ``time_budget`` if one is set
     time_budget: float | None = None  # seconds per move (None: iterations only, reproducible)
-    exploration: float = 0.6  # the UCB1 constant (rewards are in [0, 1])
+    exploration: float = 0.25  # the UCB1 constant (rewards are in [0, 1])
     playout_depth: int = 8  # plies of playout after the new node before the position is scored
     playout_epsilon: float = 0.15  # chance of a uniformly random playout move instead of the greedy one
+    lead_scale: float = LEAD_SCALE  # prestige lead worth a reward of 0.73 when a playout is cut off
 
 
 class _Node:
@@ -97,7 +98,7 @@ def _iterate(root: _Node, state: GameState, settings: SearchSettings, rng: rando
         path.append(node)
         state = apply(state, legal[index])[0]
     state = _playout(state, settings, rng)
-    scores = rewards(state)
+    scores = rewards(state, settings.lead_scale)
     for visited in path:
         visited.visits += 1
         visited.reward += scores[visited.seat]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections import Counter
@@ -94,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     progress = _Progress(sys.stderr, len(specs), labels, quiet=args.quiet)
     records: list[GameRecord] = []
+    # A terminated runner unwinds like an interrupted one, so its worker processes are stopped with it.
+    previous_handler = signal.signal(signal.SIGTERM, _interrupt)
     try:
         for record in _played(specs, args.processes):
             records.append(record)
@@ -106,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress.finish()
         print(f"splendor-tournament: a game could not be played: {error}", file=sys.stderr)
         return EXIT_GAME_FAILED
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
     progress.finish()
     summaries = summarize(labels, records)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -137,6 +142,10 @@ def _print_results(summaries: Sequence[BotSummary], out: Path, charted: bool) ->
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     return EXIT_OK
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _labels(bots: Sequence[str]) -> list[str]:

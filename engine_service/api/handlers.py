@@ -19,13 +19,13 @@ from engine_service.codec import (
     config_from_proto,
     events_from_proto,
     fill_events,
+    fill_observation,
     fill_state,
     fill_view,
     state_from_proto,
     update_state,
 )
 from engine_service.rules import (
-    ACTION_ID_COUNT,
     Action,
     GameState,
     Reason,
@@ -36,19 +36,16 @@ from engine_service.rules import (
     events_for,
     legal_actions,
     new_game,
+    observe,
     state_digest,
     view_for,
 )
 
+from .bot_choice import policy_for
 from .call import Call
-from .errors import INVALID_SEAT, STALE_STATE, abandoned, refusal, rejection
+from .errors import INVALID_BOT_CHOICE, INVALID_SEAT, STALE_STATE, abandoned, refusal, rejection
+from .next_move import LEGAL_ACTIONS, fill_applied, fill_next_move
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
-
-# Every action by id, built once: a legal-action list is copied from these.
-_LEGAL_ACTIONS: Final[tuple[actions_pb2.LegalAction, ...]] = tuple(
-    actions_pb2.LegalAction(action_id=value, action=action_to_proto(action_from_id(value)))
-    for value in range(ACTION_ID_COUNT)
-)
 
 # ReplayGame is the one long call (about 70 µs an action): it checks every this many
 # actions that the caller still waits, since no transport interrupts a running handler.
@@ -103,7 +100,7 @@ def list_legal_actions(
         state = _state_of(request.HasField("state"), request.state, call)
     try:
         with span(RULES):
-            listed = [_LEGAL_ACTIONS[action_id(action)] for action in legal_actions(state)]
+            listed = [LEGAL_ACTIONS[action_id(action)] for action in legal_actions(state)]
     except RuleViolation as violation:  # only a state no game reaches has an action without an id
         raise rejection(RuleViolation(Reason.INVALID_STATE, violation.message), prefix="state", field="state") from None
     call.seat = state.acting_seat
@@ -115,7 +112,8 @@ def list_legal_actions(
 
 def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> engine_service_pb2.ApplyActionResponse:
     msg = request.state
-    kind = request.action.WhichOneof("kind")
+    by_bot = request.HasField("bot")
+    kind: str | None = request.action.WhichOneof("kind")
     call.action = action_kind(request.action, kind)
     validate_only = request.validate_only
     if validate_only:
@@ -128,10 +126,14 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> 
             metadata = {"expected_turn": str(request.expected_turn), "turn": str(state.turn)}
             metadata["acting_seat"] = str(state.acting_seat)
             raise refusal(STALE_STATE, message, field="expected_turn", metadata=metadata)
-        try:
-            action = action_from_proto(request.action)
-        except RuleViolation as violation:
-            raise rejection(violation, prefix="action", state=state) from None
+        if by_bot:
+            action = _bot_action(request, state, call)
+            kind = call.action = _class_kind(action)
+        else:
+            try:
+                action = action_from_proto(request.action)
+            except RuleViolation as violation:
+                raise rejection(violation, prefix="action", state=state) from None
     seat = request.seat if request.HasField("seat") else None
     try:
         with span(RULES):
@@ -150,11 +152,28 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> 
             update_state(out, state, new_state)
             fill_events(response.events, events)
         call.state_bytes = out.ByteSize()
+        fill_applied(response.applied, action, None if by_bot else request.action)
+        fill_next_move(
+            response,
+            state if validate_only else new_state,
+            legal=request.include_legal_actions,
+            observation=request.include_observation,
+        )
     if not validate_only:
         call.action_applied = True
         if new_state.end_reason is not None:
             call.end_reason = new_state.end_reason.name
     return response
+
+
+def _bot_action(request: engine_service_pb2.ApplyActionRequest, state: GameState, call: Call) -> Action:
+    """The action the request's server-side bot chooses for the acting seat."""
+    if request.HasField("action"):
+        raise refusal(INVALID_BOT_CHOICE, "send action or bot, not both", field="bot")
+    policy = policy_for(request.bot, "bot", call)
+    if state.end_reason is not None:
+        raise rejection(RuleViolation(Reason.GAME_OVER, "the game is over: there is no action to choose"), state=state)
+    return policy.choose(state)
 
 
 def get_player_view(
@@ -169,6 +188,9 @@ def get_player_view(
             message = f"seat {viewer} is not a seat of this {num_players}-player game"
             metadata = {"seat": str(viewer), "num_players": str(num_players)}
             raise refusal(INVALID_SEAT, message, field="seat", metadata=metadata)
+        if viewer is None and request.include_observation:
+            message = "a spectator has no observation: set seat"
+            raise refusal(INVALID_SEAT, message, field="seat", metadata={"num_players": str(num_players)})
         try:
             events = events_from_proto(request.events)
         except RuleViolation as violation:
@@ -180,6 +202,8 @@ def get_player_view(
         response = engine_service_pb2.GetPlayerViewResponse()
         fill_view(response.view, view)
         fill_events(response.events, seen)
+        if viewer is not None and request.include_observation:
+            fill_observation(response.observation, observe(state, viewer))
     return response
 
 

@@ -232,6 +232,7 @@ def _replay(
     response = engine_service_pb2.ReplayGameResponse()
     fill_events(response.events, dealt)
     digests = []
+    with_digests = not request.skip_state_digests
     for index, msg in enumerate(request.actions):
         if index % REPLAY_CHECK_EVERY == 0 and index and not call.is_active():
             raise abandoned(call.deadline_passed())
@@ -249,7 +250,8 @@ def _replay(
             kind = msg.WhichOneof("kind")
             raise rejection(violation, prefix=prefix, state=state, action_kind=kind, metadata=metadata) from None
         fill_events(response.events, events)
-        digests.append(state_digest(state))
+        if with_digests:
+            digests.append(state_digest(state))
     return response, state, digests
 
 

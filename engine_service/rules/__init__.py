@@ -32,7 +32,7 @@ from .catalog import BASE_CARDS, BASE_DECKS, CARDS, NOBLES, Card, CardKind, Nobl
 from .colors import COLOR_NAMES, GOLD, Color
 from .config import GameConfig
 from .decisions import DecisionKind, decision_kind
-from .digest import state_digest
+from .digest import IncrementalDigest, state_digest
 from .engine import apply
 from .errors import Reason, RuleViolation
 from .events import (
@@ -116,6 +116,7 @@ __all__ = [
     "GameView",
     "GemsReturned",
     "GemsTaken",
+    "IncrementalDigest",
     "GoldReceived",
     "IdLayout",
     "IdRange",

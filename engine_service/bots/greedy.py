@@ -106,8 +106,8 @@ def target_need(state: GameState, player: PlayerState) -> tuple[int, ...]:
 
 
 def _field(action: Action, name: str) -> int | None:
-    value = getattr(action, name, None)  # Action is a plain tuple type on main: read the field by name
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    value = getattr(action, name, None)  # module answers are records with named fields
+    return value if isinstance(value, int) else None
 
 
 def _card_points(card_id: int | None) -> int:

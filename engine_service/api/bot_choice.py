@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from splendor.v1 import bots_pb2
+from splendor.v1 import bots_pb2, engine_service_pb2
 
 from engine_service.bots import POLICY_NAMES, GreedyPolicy, IsmctsPolicy, Policy, RandomPolicy, SearchSettings
+from engine_service.rules import Action, GameState, Reason, RuleViolation
 
 from .call import Call
-from .errors import INVALID_BOT_CHOICE, ApiError, refusal
+from .errors import INVALID_BOT_CHOICE, ApiError, refusal, rejection
 
 # The most ISMCTS iterations one move may ask for (about 0.5 s on one core at ~2 ms an iteration).
 MAX_BOT_ITERATIONS: Final = 1000
@@ -50,3 +51,13 @@ def policy_for(choice: bots_pb2.BotChoice, field: str, call: Call, *, search_all
     if remaining is not None:
         settings = settings._replace(time_budget=max(0.0, remaining * SEARCH_SHARE_OF_DEADLINE))
     return IsmctsPolicy(choice.seed, settings)
+
+
+def bot_action(request: engine_service_pb2.ApplyActionRequest, state: GameState, call: Call) -> Action:
+    """The action the request's server-side bot chooses for the acting seat (from what that seat may see)."""
+    if request.HasField("action"):
+        raise refusal(INVALID_BOT_CHOICE, "send action or bot, not both", field="bot")
+    policy = policy_for(request.bot, "bot", call)
+    if state.end_reason is not None:
+        raise rejection(RuleViolation(Reason.GAME_OVER, "the game is over: there is no action to choose"), state=state)
+    return policy.choose(state)

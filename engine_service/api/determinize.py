@@ -16,8 +16,8 @@ from engine_service.bots import determinize as sample
 from engine_service.codec import fill_state
 
 from .call import Call
-from .errors import BUDGET_EXCEEDED, INVALID_SEAT, refusal
-from .handlers import _state_of
+from .errors import BUDGET_EXCEEDED, refusal
+from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
 MAX_SAMPLES: Final = 64
@@ -26,12 +26,8 @@ _SEED_BITS: Final = 64
 
 def determinize(request: engine_service_pb2.DeterminizeRequest, call: Call) -> engine_service_pb2.DeterminizeResponse:
     with span(CONVERT_REQUEST):
-        state = _state_of(request.HasField("state"), request.state, call)
-        seats = len(state.players)
-        if request.seat >= seats:
-            message = f"seat {request.seat} is not a seat of this {seats}-player game"
-            metadata = {"seat": str(request.seat), "num_players": str(seats)}
-            raise refusal(INVALID_SEAT, message, field="seat", metadata=metadata)
+        state = game_of(request, call).state
+        check_seat(request.seat, len(state.players))
         if not 1 <= request.count <= MAX_SAMPLES:
             raise refusal(BUDGET_EXCEEDED, f"count must be 1 to {MAX_SAMPLES}, not {request.count}", field="count")
     call.viewer = request.seat

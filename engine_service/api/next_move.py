@@ -8,27 +8,19 @@ cards (which blind reserves it can afford).
 
 from __future__ import annotations
 
-from typing import Final
-
 from splendor.v1 import actions_pb2, engine_service_pb2
 
-from engine_service.codec import action_to_proto, fill_observation, fill_view
+from engine_service.codec import fill_observation, fill_view
 from engine_service.rules import (
-    ACTION_ID_COUNT,
     Action,
     GameState,
-    action_from_id,
     action_id,
     legal_actions,
     observe,
     view_for,
 )
 
-# Every action by id, built once: a legal-action list is copied from these.
-LEGAL_ACTIONS: Final[tuple[actions_pb2.LegalAction, ...]] = tuple(
-    actions_pb2.LegalAction(action_id=value, action=action_to_proto(action_from_id(value)))
-    for value in range(ACTION_ID_COUNT)
-)
+from .handlers import LEGAL_ACTIONS
 
 
 def fill_applied(out: actions_pb2.LegalAction, action: Action, sent: actions_pb2.Action | None) -> None:

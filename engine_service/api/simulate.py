@@ -21,7 +21,7 @@ from engine_service.rules import GameState, apply
 from .bot_choice import policy_for
 from .call import Call
 from .errors import BUDGET_EXCEEDED, INVALID_BOT_CHOICE, INVALID_SEAT, abandoned, refusal
-from .handlers import _state_of
+from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
 MAX_PLAYOUTS: Final = 1000
@@ -62,12 +62,14 @@ def _policies(request: engine_service_pb2.SimulateRequest, seats: int, call: Cal
 
 def simulate(request: engine_service_pb2.SimulateRequest, call: Call) -> engine_service_pb2.SimulateResponse:
     with span(CONVERT_REQUEST):
-        state = _state_of(request.HasField("state"), request.state, call)
+        game = game_of(request, call)
+        state = game.state
         seats = len(state.players)
         seat = request.seat if request.HasField("seat") else None
-        if seat is not None and seat >= seats:
-            message = f"seat {seat} is not a seat of this {seats}-player game"
-            raise refusal(INVALID_SEAT, message, field="seat", metadata={"seat": str(seat), "num_players": str(seats)})
+        check_seat(seat, seats)
+        if game.sealed and seat is None:
+            message = "a sealed game is simulated from one seat's knowledge: set seat"
+            raise refusal(INVALID_SEAT, message, field="seat", metadata={"num_players": str(seats)})
         max_actions = _budget(request)
         policies = _policies(request, seats, call)
         seeds = [choice.seed for choice in request.policies] * (seats if len(request.policies) == 1 else 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from splendor.v1 import bots_pb2, engine_service_pb2
 
-from engine_service.api import ApiError, Call, Code, handlers
+from engine_service.api import ApiError, Call, Code, apply, handlers
 from engine_service.api.bot_choice import MAX_BOT_ITERATIONS
 from engine_service.api.next_move import fill_next_move
 from engine_service.codec import state_from_proto, state_to_proto
@@ -24,7 +24,7 @@ def _bot(policy: str, seed: int = 1, iterations: int = 0) -> bots_pb2.BotChoice:
 def test_a_game_plays_to_its_end_with_one_call_a_move_and_the_lists_match_list_legal_actions() -> None:
     request = _state()
     request.include_legal_actions = True
-    response = handlers.apply_action(
+    response = apply.apply_action(
         engine_service_pb2.ApplyActionRequest(state=request.state, bot=_bot("random"), include_legal_actions=True),
         Call("t"),
     )
@@ -38,7 +38,7 @@ def test_a_game_plays_to_its_end_with_one_call_a_move_and_the_lists_match_list_l
         chosen = response.legal_actions[moves * 7 % len(response.legal_actions)]
         request = engine_service_pb2.ApplyActionRequest(state=response.state, include_legal_actions=True)
         request.action.action_id = chosen.action_id
-        response = handlers.apply_action(request, Call("t"))
+        response = apply.apply_action(request, Call("t"))
         assert response.applied == chosen
         moves += 1
     assert not response.legal_actions and not response.view.HasField("viewer_seat")  # a spectator's view at the end
@@ -49,8 +49,8 @@ def test_a_game_plays_to_its_end_with_one_call_a_move_and_the_lists_match_list_l
 def test_a_bot_chooses_a_legal_action_reproducibly_and_returns_it_in_applied(policy: str) -> None:
     request = _state()
     request.bot.CopyFrom(_bot(policy, seed=9, iterations=20 if policy == "ismcts" else 0))
-    first = handlers.apply_action(request, Call("t"))
-    again = handlers.apply_action(request, Call("t"))
+    first = apply.apply_action(request, Call("t"))
+    again = apply.apply_action(request, Call("t"))
     legal_ids = {action_id(action) for action in legal_actions(state_from_proto(request.state))}
     assert first.applied.action_id in legal_ids
     assert first.applied == again.applied and first.state == again.state
@@ -61,7 +61,7 @@ def test_validate_only_with_a_bot_returns_its_choice_without_applying_it() -> No
     request = _state()
     request.bot.CopyFrom(_bot("greedy"))
     request.validate_only = True
-    response = handlers.apply_action(request, Call("t"))
+    response = apply.apply_action(request, Call("t"))
     assert response.state == request.state and not response.events
     assert response.applied.HasField("action")
 
@@ -78,7 +78,7 @@ def test_a_bot_choice_the_server_cannot_run_is_invalid_argument(choice: bots_pb2
     request = _state()
     request.bot.CopyFrom(choice)
     with pytest.raises(ApiError) as caught:
-        handlers.apply_action(request, Call("t"))
+        apply.apply_action(request, Call("t"))
     assert caught.value.code is Code.INVALID_ARGUMENT and caught.value.reason == "INVALID_BOT_CHOICE"
     assert [violation.field for violation in caught.value.field_violations] == [field]
 
@@ -88,7 +88,7 @@ def test_action_and_bot_together_are_refused() -> None:
     request.bot.CopyFrom(_bot("random"))
     request.action.action_id = 0
     with pytest.raises(ApiError) as caught:
-        handlers.apply_action(request, Call("t"))
+        apply.apply_action(request, Call("t"))
     assert caught.value.reason == "INVALID_BOT_CHOICE"
 
 
@@ -96,7 +96,7 @@ def test_the_observation_is_the_next_seats_in_plain_mode() -> None:
     request = _state()
     request.action.action_id = 0
     request.include_observation = True
-    response = handlers.apply_action(request, Call("t"))
+    response = apply.apply_action(request, Call("t"))
     expected = observe(state_from_proto(response.state), response.acting_seat)
     assert response.observation.seat == response.acting_seat == response.view.viewer_seat
     assert tuple(response.observation.values) == pytest.approx(expected.values)
@@ -139,7 +139,7 @@ def test_an_explicit_payment_paying_gold_first_is_applied_and_kept_in_applied() 
     payment = request.action.purchase_card.payment
     payment.white, payment.blue, payment.green, payment.red, payment.black = coloured
     payment.gold = 2
-    response = handlers.apply_action(request, Call("t"))
+    response = apply.apply_action(request, Call("t"))
     assert response.applied.action == request.action
     assert response.applied.action_id == action_id(PurchaseCard(card))
     assert response.state.players[0].tokens.gold == 0

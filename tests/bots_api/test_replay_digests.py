@@ -7,7 +7,7 @@ import random
 import pytest
 from splendor.v1 import engine_service_pb2
 
-from engine_service.api import Call, handlers
+from engine_service.api import Call, replay
 from engine_service.codec import action_to_proto, fill_config
 from engine_service.rules import GameConfig, IncrementalDigest, apply, legal_actions, new_game, state_digest
 
@@ -38,7 +38,7 @@ def test_replay_returns_the_digest_after_each_action_or_none_when_skipped() -> N
         request.actions.append(action_to_proto(action))
         state = apply(state, action)[0]
         expected.append(state_digest(state))
-    assert list(handlers.replay_game(request, Call("t")).state_digests) == expected
+    assert list(replay.replay_game(request, Call("t")).state_digests) == expected
     request.skip_state_digests = True
-    skipped = handlers.replay_game(request, Call("t"))
+    skipped = replay.replay_game(request, Call("t"))
     assert not skipped.state_digests and skipped.state.turn == state.turn

@@ -66,4 +66,31 @@ def build_corpus(channel: grpc.Channel, rng: random.Random, steps: int = 60) -> 
                 state, events = applied.state, list(applied.events)
                 played.append(chosen.action)
             seeds.append(Seed("ReplayGame", engine_service_pb2.ReplayGameRequest(config=config, actions=played)))
+            seeds += sealed_seeds(stub, config, played, rng)
+    return seeds
+
+
+def sealed_seeds(stub: Any, config: config_pb2.GameConfig, played: list[Any], rng: random.Random) -> list[Seed]:
+    """The same game in sealed mode: a sealed deal, a sealed replay, and requests carrying its tokens
+    (so that byte- and protobuf-level mutations reach the tokens too)."""
+    seat = rng.randrange(config.num_players)
+    seeds = [
+        Seed("CreateGame", engine_service_pb2.CreateGameRequest(config=config, sealed=True, seat=seat)),
+        Seed("ReplayGame", engine_service_pb2.ReplayGameRequest(config=config, actions=played, sealed=True, seat=seat)),
+    ]
+    for cut in (0, len(played) // 2):
+        replayed = stub.ReplayGame(
+            engine_service_pb2.ReplayGameRequest(config=config, actions=played[:cut], sealed=True)
+        )
+        token = replayed.sealed_state
+        listed = stub.ListLegalActions(engine_service_pb2.ListLegalActionsRequest(sealed_state=token))
+        if not listed.actions:
+            continue
+        acting = listed.seat
+        action = rng.choice(listed.actions).action
+        seeds += [
+            Seed("ListLegalActions", engine_service_pb2.ListLegalActionsRequest(sealed_state=token, seat=acting)),
+            Seed("ApplyAction", engine_service_pb2.ApplyActionRequest(sealed_state=token, action=action, seat=acting)),
+            Seed("GetPlayerView", engine_service_pb2.GetPlayerViewRequest(sealed_state=token, seat=acting)),
+        ]
     return seeds

@@ -50,7 +50,16 @@ def test_reflection_lists_the_services(channel: grpc.Channel) -> None:
     from google.protobuf.descriptor_pool import DescriptorPool
 
     methods = {method.name for method in DescriptorPool(database).FindServiceByName(SERVICE_NAME).methods}
-    assert methods == {"GetCatalog", "CreateGame", "ListLegalActions", "ApplyAction", "GetPlayerView", "ReplayGame"}
+    assert methods == {
+        "GetCatalog",
+        "CreateGame",
+        "ListLegalActions",
+        "ApplyAction",
+        "GetPlayerView",
+        "ReplayGame",
+        "Simulate",
+        "Determinize",
+    }
 
 
 def _slow_view_request(events: int = SLOW_EVENTS) -> engine_service_pb2.GetPlayerViewRequest:

@@ -12,16 +12,19 @@ from engine_service.codec import action_from_proto, fill_events, update_state
 from engine_service.rules import Action, Event, GameState, Reason, RuleViolation, apply
 from engine_service.sealing import Binding
 
+from .bot_choice import bot_action
 from .call import Call
 from .errors import STALE_STATE, refusal, rejection
-from .handlers import action_kind
+from .handlers import action_kind, class_kind
+from .next_move import fill_applied, fill_next_move
 from .sealed import fill_sealed, seal_message
 from .source import Game, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
 
 def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> engine_service_pb2.ApplyActionResponse:
-    kind = request.action.WhichOneof("kind")
+    by_bot = request.HasField("bot")
+    kind: str | None = request.action.WhichOneof("kind")
     call.action = action_kind(request.action, kind)
     validate_only = request.validate_only
     if validate_only:
@@ -31,7 +34,11 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> 
         state = game.state
         call.seat = state.acting_seat
         check_expected_turn(request, state)
-        action = action_of(request, state)
+        if by_bot:
+            action = bot_action(request, state, call)
+            kind = call.action = class_kind(action)
+        else:
+            action = action_of(request, state)
     seat = request.seat if request.HasField("seat") else None
     with span(RULES):
         new_state, events = apply_checked(state, action, seat, kind)
@@ -43,6 +50,11 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> 
             sealed_response(response, game, new_state, events, viewer=seat, call=call, applied=not validate_only)
         else:
             plain_response(response, game, new_state, events, call)
+        # A choice not applied shows no event: in sealed mode only the acting seat may see it (a blind purchase).
+        if not (game.sealed and validate_only and seat != state.acting_seat):
+            fill_applied(response.applied, action, None if by_bot else request.action)
+        legal, observation = request.include_legal_actions, request.include_observation
+        fill_next_move(response, new_state, legal=legal, observation=observation, sealed=game.sealed, viewer=seat)
     if not validate_only:
         record_applied(new_state, call)
     return response

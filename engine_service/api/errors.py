@@ -19,7 +19,8 @@ paths of the request, e.g. ``state.players[1].tokens`` or ``action.take_gems.col
 |                     | (unspecified or unknown colour); INVALID_SEAT (a viewing seat not in the game); |
 |                     | SEALED_STATE_* (a sealed_state that does not open); REQUEST_UNDECODABLE (bytes that are not |
 |                     | the request message); REPLAY_TOO_LONG (more actions than a game can have); |
-|                     | RESPONSE_TOO_LARGE (the answer would exceed the largest message the service sends) |
+|                     | RESPONSE_TOO_LARGE (the answer would exceed the largest message the service sends); |
+|                     | INVALID_BOT_CHOICE (server-side bots); BUDGET_EXCEEDED (Simulate, Determinize) |
 | FAILED_PRECONDITION | every other reason: a well-formed move the rules refuse in this position (GAME_OVER, |
 |                     | NOT_YOUR_TURN, PILE_BELOW_FOUR, ...), and STALE_STATE (expected_turn differs from the turn) |
 | DEADLINE_EXCEEDED,  | a long call (ReplayGame) stopped because its caller stopped waiting; no reason |
@@ -43,6 +44,8 @@ DOMAIN: Final = "splendor.v1"
 # Reasons the service adds to the core's (see errors.proto).
 STALE_STATE: Final = "STALE_STATE"
 INVALID_SEAT: Final = "INVALID_SEAT"
+INVALID_BOT_CHOICE: Final = "INVALID_BOT_CHOICE"
+BUDGET_EXCEEDED: Final = "BUDGET_EXCEEDED"
 REQUEST_UNDECODABLE: Final = "REQUEST_UNDECODABLE"
 REPLAY_TOO_LONG: Final = "REPLAY_TOO_LONG"
 RESPONSE_TOO_LARGE: Final = "RESPONSE_TOO_LARGE"
@@ -116,6 +119,8 @@ INVALID_ARGUMENT_REASONS: Final = frozenset(
         Reason.UNKNOWN_ACTION.name,
         Reason.INVALID_COLOR.name,
         INVALID_SEAT,
+        INVALID_BOT_CHOICE,
+        BUDGET_EXCEEDED,
         REQUEST_UNDECODABLE,
         REPLAY_TOO_LONG,
         RESPONSE_TOO_LARGE,

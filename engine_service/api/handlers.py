@@ -19,6 +19,7 @@ from engine_service.codec import (
     config_from_proto,
     events_from_proto,
     fill_events,
+    fill_observation,
     fill_state,
     fill_view,
     state_to_proto,
@@ -35,19 +36,20 @@ from engine_service.rules import (
     events_for,
     legal_actions,
     new_game,
+    observe,
     view_for,
 )
 from engine_service.sealing import Binding, new_game_id
 
 from .call import Call
-from .errors import rejection
+from .errors import INVALID_SEAT, refusal, rejection
 from .limits import check_size
 from .sealed import fill_sealed, seal_message
 from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
 # Every action by id, built once: a legal-action list is copied from these.
-_LEGAL_ACTIONS: Final[tuple[actions_pb2.LegalAction, ...]] = tuple(
+LEGAL_ACTIONS: Final[tuple[actions_pb2.LegalAction, ...]] = tuple(
     actions_pb2.LegalAction(action_id=value, action=action_to_proto(action_from_id(value)))
     for value in range(ACTION_ID_COUNT)
 )
@@ -99,7 +101,7 @@ def list_legal_actions(
             legal: Sequence[Action] = legal_actions(state)
             if game.sealed and seat != state.acting_seat:
                 legal = without_blind_purchases(legal, state)
-            listed = [_LEGAL_ACTIONS[action_id(action)] for action in legal]
+            listed = [LEGAL_ACTIONS[action_id(action)] for action in legal]
     except RuleViolation as violation:  # only a state no game reaches has an action without an id
         raise rejection(RuleViolation(Reason.INVALID_STATE, violation.message), prefix="state", field="state") from None
     call.seat = state.acting_seat
@@ -126,6 +128,9 @@ def get_player_view(
     with span(CONVERT_REQUEST):
         state = game_of(request, call).state
         check_seat(viewer, state.config.num_players)
+        if viewer is None and request.include_observation:
+            message = "a spectator has no observation: set seat"
+            raise refusal(INVALID_SEAT, message, field="seat", metadata={"num_players": str(state.config.num_players)})
         try:
             events = events_from_proto(request.events)
         except RuleViolation as violation:
@@ -137,6 +142,8 @@ def get_player_view(
         response = engine_service_pb2.GetPlayerViewResponse()
         fill_view(response.view, view)
         fill_events(response.events, seen)
+        if viewer is not None and request.include_observation:
+            fill_observation(response.observation, observe(state, viewer))
         check_size(response, call, "events")
     return response
 
@@ -167,10 +174,10 @@ def action_kind(msg: actions_pb2.Action, kind: str | None) -> str:
         action = action_from_id(msg.action_id)
     except RuleViolation:
         return kind
-    return _class_kind(action)
+    return class_kind(action)
 
 
-def _class_kind(action: Action) -> str:
+def class_kind(action: Action) -> str:
     known = _KIND_OF_CLASS.get(type(action))
     if known is None:  # at most once per class (a race computes the same value twice: harmless)
         known = _KIND_OF_CLASS[type(action)] = str(action_to_proto(action).WhichOneof("kind"))

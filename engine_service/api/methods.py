@@ -10,7 +10,7 @@ import structlog
 from google.protobuf.message import Message
 from splendor.v1 import engine_service_pb2
 
-from . import apply, handlers, replay
+from . import apply, determinize, handlers, replay, simulate
 from .call import Call
 from .errors import REQUEST_UNDECODABLE, ApiError, internal_error, refusal
 
@@ -78,5 +78,7 @@ METHODS: Final[tuple[Method[Any, Any], ...]] = (
     Method("ApplyAction", apply.apply_action, pb.ApplyActionRequest, pb.ApplyActionResponse),
     Method("GetPlayerView", handlers.get_player_view, pb.GetPlayerViewRequest, pb.GetPlayerViewResponse),
     Method("ReplayGame", replay.replay_game, pb.ReplayGameRequest, pb.ReplayGameResponse),
+    Method("Simulate", simulate.simulate, pb.SimulateRequest, pb.SimulateResponse),
+    Method("Determinize", determinize.determinize, pb.DeterminizeRequest, pb.DeterminizeResponse),
 )
 METHODS_BY_NAME: Final[dict[str, Method[Any, Any]]] = {method.name: method for method in METHODS}

@@ -13,7 +13,7 @@ from typing import Final
 from splendor.v1 import engine_service_pb2
 
 from engine_service.codec import action_from_proto, config_from_proto, fill_events, fill_state, state_to_proto
-from engine_service.rules import GameState, RuleViolation, apply, events_for, new_game, state_digest
+from engine_service.rules import GameState, IncrementalDigest, RuleViolation, apply, events_for, new_game
 from engine_service.sealing import Binding, new_game_id
 
 from .call import Call
@@ -67,6 +67,8 @@ def _replay(
     response = engine_service_pb2.ReplayGameResponse()
     fill_events(response.events, events_for(dealt, viewer) if sealed else dealt)
     digests = []
+    with_digests = not request.skip_state_digests
+    digester = IncrementalDigest()  # rewrites only the parts of the state each action changed
     for index, msg in enumerate(request.actions):
         if index % REPLAY_CHECK_EVERY == 0 and index:
             if not call.is_active():
@@ -86,5 +88,6 @@ def _replay(
             kind = msg.WhichOneof("kind")
             raise rejection(violation, prefix=prefix, state=state, action_kind=kind, metadata=metadata) from None
         fill_events(response.events, events_for(events, viewer) if sealed else events)
-        digests.append(state_digest(state))
+        if with_digests:
+            digests.append(digester.digest(state))
     return response, state, digests

@@ -23,6 +23,8 @@ StateRequest = (
     engine_service_pb2.ListLegalActionsRequest
     | engine_service_pb2.ApplyActionRequest
     | engine_service_pb2.GetPlayerViewRequest
+    | engine_service_pb2.SimulateRequest
+    | engine_service_pb2.DeterminizeRequest
 )
 
 

@@ -50,7 +50,16 @@ def test_reflection_lists_the_services(channel: grpc.Channel) -> None:
     from google.protobuf.descriptor_pool import DescriptorPool
 
     methods = {method.name for method in DescriptorPool(database).FindServiceByName(SERVICE_NAME).methods}
-    assert methods == {"GetCatalog", "CreateGame", "ListLegalActions", "ApplyAction", "GetPlayerView", "ReplayGame"}
+    assert methods == {
+        "GetCatalog",
+        "CreateGame",
+        "ListLegalActions",
+        "ApplyAction",
+        "GetPlayerView",
+        "ReplayGame",
+        "Simulate",
+        "Determinize",
+    }
 
 
 def _slow_view_request(events: int = SLOW_EVENTS) -> engine_service_pb2.GetPlayerViewRequest:
@@ -89,7 +98,11 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
     command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0", "--metrics-port", "0"]
     process = subprocess.Popen(
-        [*command, "--grace-seconds", str(grace)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+        [*command, "--http-address", "127.0.0.1:0", "--grace-seconds", str(grace)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert process.stdout is not None  # the logs: JSON lines on stdout

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import grpc
 import pytest
-from splendor.v1 import actions_pb2, common_pb2, config_pb2, errors_pb2, state_pb2
+from splendor.v1 import actions_pb2, bots_pb2, common_pb2, config_pb2, engine_service_pb2, errors_pb2, state_pb2
 from splendor_client import EngineClient, EngineError, InvalidRequest, RuleRejected, connect, from_rpc_error
 
 from engine_service.api.config import DEFAULT_MAX_REPLAY_ACTIONS
@@ -235,6 +235,17 @@ def _invalid_seat(client: EngineClient) -> EngineError:
     return refusal(lambda: client.view(_fresh(client), seat=2))
 
 
+def _invalid_bot_choice(client: EngineClient) -> EngineError:
+    request = engine_service_pb2.ApplyActionRequest(state=_fresh(client), bot=bots_pb2.BotChoice(policy="nobody"))
+    return refusal(lambda: client.apply_request(request))
+
+
+def _budget_exceeded(client: EngineClient) -> EngineError:
+    request = engine_service_pb2.SimulateRequest(state=_fresh(client), playouts=1001)
+    request.policies.add(policy="random")
+    return refusal(lambda: client.simulate(request))
+
+
 def _apply(action: actions_pb2.Action, **options: object) -> Callable[[EngineClient], EngineError]:
     def run(client: EngineClient) -> EngineError:
         state = _fresh(client)
@@ -382,6 +393,8 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
     "INVALID_STATE": (_invalid_state, grpc.StatusCode.INVALID_ARGUMENT, "state.bank"),
     "STALE_STATE": (_stale_state, grpc.StatusCode.FAILED_PRECONDITION, "expected_turn"),
     INVALID_SEAT: (_invalid_seat, grpc.StatusCode.INVALID_ARGUMENT, "seat"),
+    "INVALID_BOT_CHOICE": (_invalid_bot_choice, grpc.StatusCode.INVALID_ARGUMENT, "bot.policy"),
+    "BUDGET_EXCEEDED": (_budget_exceeded, grpc.StatusCode.INVALID_ARGUMENT, "playouts"),
     "SEALED_STATE_MALFORMED": (_refused_token(b"\x01" * 40), grpc.StatusCode.INVALID_ARGUMENT, "sealed_state"),
     "SEALED_STATE_TOO_LARGE": (
         _refused_token(b"\x01" * (MAX_TOKEN_BYTES + 1)),

@@ -406,6 +406,28 @@ class EngineClient:
             return SealedReplay(_sealed(response), list(response.state_digests))
         return ReplayResult(response.state, list(response.events), list(response.state_digests))
 
+    def apply_request(self, request: engine_service_pb2.ApplyActionRequest) -> engine_service_pb2.ApplyActionResponse:
+        """The full ``ApplyAction`` response to a request of your own (server-side bots, legal actions, observation)."""
+        response: engine_service_pb2.ApplyActionResponse = self._call(self._stub.ApplyAction, request)
+        return response
+
+    def view_request(
+        self, request: engine_service_pb2.GetPlayerViewRequest
+    ) -> engine_service_pb2.GetPlayerViewResponse:
+        """The full ``GetPlayerView`` response to a request of your own (e.g. with ``include_observation``)."""
+        response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request)
+        return response
+
+    def simulate(self, request: engine_service_pb2.SimulateRequest) -> engine_service_pb2.SimulateResponse:
+        """Playouts on the server from a position (see ``SimulateRequest``)."""
+        response: engine_service_pb2.SimulateResponse = self._call(self._stub.Simulate, request)
+        return response
+
+    def determinize(self, request: engine_service_pb2.DeterminizeRequest) -> engine_service_pb2.DeterminizeResponse:
+        """Full states consistent with what one seat sees (see ``DeterminizeRequest``)."""
+        response: engine_service_pb2.DeterminizeResponse = self._call(self._stub.Determinize, request)
+        return response
+
     def health(self, service: str = "") -> str:
         """The ``grpc.health.v1`` status of ``service`` (``""``: the whole server): ``"SERVING"``, ``"NOT_SERVING"``...
 

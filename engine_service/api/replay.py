@@ -43,8 +43,9 @@ def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> en
         response.state_digests.extend(digests)
         if request.sealed:
             binding = Binding(new_game_id(), state.turn, len(request.actions))
-            token = seal_message(state_to_proto(state), binding, call)
-            fill_sealed(response, token, binding, state, viewer=viewer)
+            msg = state_to_proto(state)
+            token = seal_message(msg, binding, call)
+            fill_sealed(response, token, binding, state, msg, viewer=viewer)
         else:
             fill_state(response.state, state)
             call.state_bytes = response.state.ByteSize()

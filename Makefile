@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules bench bench-service clean
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ install: $(STAMP)
 serve: install
 	$(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test
 	$(BIN)/python -m pytest
 
 lint: install
@@ -61,6 +61,22 @@ prometheus-rules:
 	promtool check rules deploy/prometheus/splendor-engine-rules.yaml
 	promtool test rules deploy/prometheus/splendor-engine-rules.test.yaml
 
+# The TypeScript client: dependencies from its lock file, stale-codegen check, prettier check, strict type check,
+# then its tests (node --test), which start the engine from .venv on a loopback port.
+TS_DIR := clients/typescript
+
+ts-test: install
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(TS_DIR) && npm run --silent codegen:check
+	cd $(TS_DIR) && npm run --silent format:check
+	cd $(TS_DIR) && npm run --silent typecheck
+	cd $(TS_DIR) && npm test --silent
+
+# Regenerate clients/typescript/src/gen from proto/ (commit the result; `make ts-test` fails when it is stale).
+ts-generate: install
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(TS_DIR) && npm run --silent codegen
+
 bench: install
 	$(BIN)/python benchmarks/engine_bench.py
 
@@ -68,4 +84,4 @@ bench-service: install
 	$(BIN)/python benchmarks/service_bench.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist

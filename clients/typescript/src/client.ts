@@ -1,0 +1,231 @@
+/**
+ * `EngineClient`: one method per call of the `splendor.v1.EngineService`, with typed errors.
+ *
+ *     const client = new EngineClient(grpcTransport("127.0.0.1:50051"));
+ *     let game = await client.newGame({ numPlayers: 2, seed: 7 });
+ *     const legal = await client.legalActions(game.game);
+ *     game = await client.apply(game.game, legal[0]!);
+ *
+ * Every call takes the game the previous call returned (`result.game`). Every failed call
+ * throws a `SplendorError` (see `errors.ts`). The transport decides the protocol: gRPC,
+ * Connect or gRPC-Web (see `node.ts` and `web.ts`).
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { type CallOptions, type Client, createClient, type Transport } from "@connectrpc/connect";
+import { type ActionLike, asAction } from "./actions.js";
+import { fromConnectError } from "./errors.js";
+import { type Game, gameOf, isFinished, stateSource } from "./game.js";
+import type { LegalAction } from "./gen/splendor/v1/actions_pb.js";
+import type { Catalog } from "./gen/splendor/v1/catalog_pb.js";
+import { type GameConfig, GameConfigSchema, Module } from "./gen/splendor/v1/config_pb.js";
+import { EngineService, type ListLegalActionsResponse } from "./gen/splendor/v1/engine_service_pb.js";
+import type { Event } from "./gen/splendor/v1/events_pb.js";
+import type { GameState } from "./gen/splendor/v1/state_pb.js";
+import type { GameView } from "./gen/splendor/v1/view_pb.js";
+
+/** The default deadline of each call, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** A module name (`"cities"`, `"trading_posts"`, `"MODULE_ORIENT"`) or a `Module` value. */
+export type ModuleLike = string | Module;
+
+/** A game after a call: what to send back next, the full state, and the events that led to it. */
+export interface GameResult {
+  /** The game to send back with the next call. */
+  readonly game: Game;
+  /** The full state: the whole truth, for the platform (pass it through `view` before showing it). */
+  readonly state: GameState;
+  /** What the call caused, in order. */
+  readonly events: readonly Event[];
+  /** True once the game has ended. */
+  readonly finished: boolean;
+}
+
+/** What one seat (or a spectator) may see: the redacted game and the redacted events. */
+export interface ViewResult {
+  readonly view: GameView;
+  readonly events: readonly Event[];
+}
+
+/** A replayed game: the final state, every event, and the SHA-256 hex digest of the state after each action. */
+export interface ReplayResult {
+  readonly state: GameState;
+  readonly events: readonly Event[];
+  readonly stateDigests: readonly string[];
+}
+
+/** A game to deal; everything omitted takes the engine's default. */
+export interface NewGameOptions {
+  /** 2 to 4; default 2. */
+  readonly numPlayers?: number;
+  /** The seed of every shuffle, a uint64 (a bigint, or a safe integer or decimal string); default 0. */
+  readonly seed?: bigint | number | string;
+  /** The seat that plays first; omitted, it is drawn from the seed. */
+  readonly firstSeat?: number;
+  /** At most one module: they are played one at a time. */
+  readonly modules?: readonly ModuleLike[];
+  /** Turns (all seats together) after which the game ends; 0 (the default) means no limit. */
+  readonly turnLimit?: number;
+}
+
+/** How to apply an action. */
+export interface ApplyOptions {
+  /** The sender: refused with `NOT_YOUR_TURN` unless it must act. */
+  readonly seat?: number;
+  /** Only check: the result holds the unchanged game and no events. */
+  readonly validateOnly?: boolean;
+  /** Refused with `STALE_STATE` unless the game is at this turn. */
+  readonly expectedTurn?: number;
+}
+
+/** Whose view to take. */
+export interface ViewOptions {
+  /** The seat to see the game as; omitted for a spectator. */
+  readonly seat?: number;
+  /** Events to redact for the same viewer, typically those `apply` returned. */
+  readonly events?: readonly Event[];
+}
+
+/** Options of every call of a client. */
+export interface ClientOptions {
+  /** Each call's deadline in milliseconds (`DEFAULT_TIMEOUT_MS` by default; 0: no deadline). */
+  readonly timeoutMs?: number;
+  /** Headers (gRPC metadata) sent with every call. */
+  readonly headers?: HeadersInit;
+}
+
+/** A transport the client can release when it closes (see `node.ts`). */
+export interface ClosableTransport extends Transport {
+  close(): void;
+}
+
+/** The `Module` value of a module name or value. Throws `RangeError` for an unknown one. */
+export function moduleValue(module: ModuleLike): Module {
+  if (typeof module === "number") {
+    if (Module[module] === undefined || module === Module.UNSPECIFIED)
+      throw new RangeError(`unknown module value ${module}`);
+    return module;
+  }
+  const key = module
+    .trim()
+    .toUpperCase()
+    .replace(/[- ]/g, "_")
+    .replace(/^MODULE_/, "");
+  const value: unknown = Module[key as keyof typeof Module];
+  if (typeof value !== "number" || value === Module.UNSPECIFIED) {
+    const known = Object.keys(Module).filter((name) => Number.isNaN(Number(name)) && name !== "UNSPECIFIED");
+    throw new RangeError(
+      `unknown module ${JSON.stringify(module)}: use one of ${known.map((name) => name.toLowerCase()).join(", ")}`,
+    );
+  }
+  return value as Module;
+}
+
+/** A `GameConfig` from plain options (see `NewGameOptions`). */
+export function gameConfig(options: NewGameOptions = {}): GameConfig {
+  const init: MessageInitShape<typeof GameConfigSchema> = {
+    numPlayers: options.numPlayers ?? 2,
+    seed: BigInt(options.seed ?? 0),
+    modules: (options.modules ?? []).map(moduleValue),
+    turnLimit: options.turnLimit ?? 0,
+  };
+  if (options.firstSeat !== undefined) init.firstSeat = options.firstSeat;
+  return create(GameConfigSchema, init);
+}
+
+/** A client of the engine service over a Connect transport (gRPC, Connect or gRPC-Web). */
+export class EngineClient {
+  private readonly service: Client<typeof EngineService>;
+  private readonly callOptions: CallOptions;
+
+  constructor(
+    private readonly transport: Transport | ClosableTransport,
+    options: ClientOptions = {},
+  ) {
+    this.service = createClient(EngineService, transport);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.callOptions = {
+      ...(timeoutMs > 0 ? { timeoutMs } : {}),
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+    };
+  }
+
+  /** Release the transport's connection, if the transport has one to release. */
+  close(): void {
+    if ("close" in this.transport) this.transport.close();
+  }
+
+  /** The static game data: cards, nobles and the action-id layout. */
+  async getCatalog(): Promise<Catalog> {
+    const response = await this.call(() => this.service.getCatalog({}, this.callOptions));
+    if (response.catalog === undefined) throw new TypeError("the engine's response carries no catalog");
+    return response.catalog;
+  }
+
+  /** Deal a game: its state and the deal's events (`GameStarted`, then each revealed card). */
+  async createGame(config: GameConfig): Promise<GameResult> {
+    const response = await this.call(() => this.service.createGame({ config }, this.callOptions));
+    return gameResult(response);
+  }
+
+  /** Deal a game from plain options (see `gameConfig`). */
+  async newGame(options: NewGameOptions = {}): Promise<GameResult> {
+    return this.createGame(gameConfig(options));
+  }
+
+  /** The full `ListLegalActions` response: the legal actions and the seat that must act. */
+  async listLegalActions(game: Game): Promise<ListLegalActionsResponse> {
+    return this.call(() => this.service.listLegalActions({ stateSource: stateSource(game) }, this.callOptions));
+  }
+
+  /** Every legal action of the seat that must act (the pending decision's answers while one is pending). */
+  async legalActions(game: Game): Promise<LegalAction[]> {
+    return (await this.listLegalActions(game)).actions;
+  }
+
+  /** Apply an action (an `Action`, a `LegalAction` or an action id). Throws `RuleRejected` for an illegal move. */
+  async apply(game: Game, action: ActionLike, options: ApplyOptions = {}): Promise<GameResult> {
+    const request = {
+      stateSource: stateSource(game),
+      action: asAction(action),
+      validateOnly: options.validateOnly ?? false,
+      ...(options.seat === undefined ? {} : { seat: options.seat }),
+      ...(options.expectedTurn === undefined ? {} : { expectedTurn: options.expectedTurn }),
+    };
+    return gameResult(await this.call(() => this.service.applyAction(request, this.callOptions)));
+  }
+
+  /** The game (and `events`) as `seat` may see them; no seat for a spectator. */
+  async view(game: Game, options: ViewOptions = {}): Promise<ViewResult> {
+    const request = {
+      stateSource: stateSource(game),
+      events: [...(options.events ?? [])],
+      ...(options.seat === undefined ? {} : { seat: options.seat }),
+    };
+    const response = await this.call(() => this.service.getPlayerView(request, this.callOptions));
+    if (response.view === undefined) throw new TypeError("the engine's response carries no view");
+    return { view: response.view, events: response.events };
+  }
+
+  /** Replay an action log from its config: the final state, every event and a digest after each action. */
+  async replay(config: GameConfig, actions: Iterable<ActionLike>): Promise<ReplayResult> {
+    const request = { config, actions: Array.from(actions, asAction) };
+    const response = await this.call(() => this.service.replayGame(request, this.callOptions));
+    if (response.state === undefined) throw new TypeError("the engine's response carries no state");
+    return { state: response.state, events: response.events, stateDigests: response.stateDigests };
+  }
+
+  private async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw fromConnectError(error);
+    }
+  }
+}
+
+function gameResult(response: { readonly state?: GameState | undefined; readonly events: Event[] }): GameResult {
+  const game = gameOf(response);
+  // Today the game handed out is the full state itself.
+  return { game, state: game, events: response.events, finished: isFinished(game) };
+}

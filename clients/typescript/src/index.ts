@@ -1,0 +1,62 @@
+/**
+ * TypeScript client of the stateless Splendor rules engine (`splendor.v1.EngineService`).
+ *
+ * This entry point is transport-neutral (Node and browsers); the transports are in
+ * `splendor-engine-client/node` (gRPC, Connect, gRPC-Web) and `splendor-engine-client/web`
+ * (Connect, gRPC-Web). The generated messages are re-exported here.
+ */
+export * as actions from "./actions.js";
+export type { ActionKind, ActionLike, PurchaseOptions } from "./actions.js";
+export { RandomBot, type Bot } from "./bots.js";
+export {
+  DEFAULT_TIMEOUT_MS,
+  EngineClient,
+  gameConfig,
+  moduleValue,
+  type ApplyOptions,
+  type ClientOptions,
+  type ClosableTransport,
+  type GameResult,
+  type ModuleLike,
+  type NewGameOptions,
+  type ReplayResult,
+  type ViewOptions,
+  type ViewResult,
+} from "./client.js";
+export {
+  color,
+  colorName,
+  countsOf,
+  tokenCounts,
+  GEM_NAMES,
+  TOKEN_NAMES,
+  type ColorLike,
+  type Counts,
+  type GemName,
+  type TokenName,
+} from "./colors.js";
+export {
+  codeName,
+  DOMAIN,
+  fromConnectError,
+  InvalidRequest,
+  RuleRejected,
+  SplendorError,
+  type FieldViolation,
+} from "./errors.js";
+export { actingSeat, gameOf, isFinished, stateSource, type Game, type StateSource } from "./game.js";
+export * from "./gen/google/rpc/error_details_pb.js";
+export * from "./gen/google/rpc/status_pb.js";
+export * from "./gen/splendor/v1/actions_pb.js";
+export * from "./gen/splendor/v1/catalog_pb.js";
+export * from "./gen/splendor/v1/cities_pb.js";
+export * from "./gen/splendor/v1/common_pb.js";
+export * from "./gen/splendor/v1/config_pb.js";
+export * from "./gen/splendor/v1/engine_service_pb.js";
+export * from "./gen/splendor/v1/errors_pb.js";
+export * from "./gen/splendor/v1/events_pb.js";
+export * from "./gen/splendor/v1/orient_pb.js";
+export * from "./gen/splendor/v1/state_pb.js";
+export * from "./gen/splendor/v1/strongholds_pb.js";
+export * from "./gen/splendor/v1/trading_posts_pb.js";
+export * from "./gen/splendor/v1/view_pb.js";

@@ -1,0 +1,87 @@
+/**
+ * The real Python engine, started on a free loopback port for a test file and stopped after it.
+ *
+ * The server is the project's `splendor-engine` command from its virtual environment
+ * (SPLENDOR_VENV overrides <repository>/.venv). It binds port 0 and reports the port it got
+ * in its `server_started` log line, so parallel test files never collide.
+ */
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { once } from "node:events";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+
+const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
+const venvDir = process.env["SPLENDOR_VENV"] ?? join(repoDir, ".venv");
+const STARTUP_TIMEOUT_MS = 30_000;
+
+/** A running engine. */
+export interface EngineServer {
+  /** Its gRPC address, `127.0.0.1:<port>`. */
+  readonly grpcAddress: string;
+  /** Stop it and wait until it has exited. */
+  stop(): Promise<void>;
+}
+
+/** Start the engine on a free loopback port; resolves once it serves. */
+export async function startEngine(): Promise<EngineServer> {
+  const args = [
+    "serve",
+    "--address",
+    "127.0.0.1:0",
+    "--metrics-port",
+    "0",
+    "--grace-seconds",
+    "0",
+    "--log-format",
+    "json",
+  ];
+  const child = spawn(join(venvDir, "bin", "splendor-engine"), args, { stdio: ["ignore", "pipe", "pipe"] });
+  const output: string[] = []; // kept to explain a failed start
+  child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  try {
+    const port = await startedPort(child, output);
+    return { grpcAddress: `127.0.0.1:${port}`, stop: () => stop(child) };
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+}
+
+/** The port of the `server_started` log line; the rest of the log is read and dropped, so the pipe never fills. */
+function startedPort(child: ChildProcessByStdio<null, Readable, Readable>, output: string[]): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const timer = setTimeout(() => fail(`no server_started line within ${STARTUP_TIMEOUT_MS} ms`), STARTUP_TIMEOUT_MS);
+    const fail = (why: string): void => {
+      clearTimeout(timer);
+      reject(new Error(`the engine did not start: ${why}\n${output.join("")}`));
+    };
+    child.once("error", (error) => fail(error.message));
+    child.once("exit", (code) => fail(`it exited with code ${String(code)}`));
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      output.push(`${line}\n`);
+      const record = parseJson(line);
+      if (record?.["event"] === "server_started" && typeof record["port"] === "number") {
+        clearTimeout(timer);
+        resolvePort(record["port"]);
+      }
+    });
+  });
+}
+
+function parseJson(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function stop(child: ChildProcessByStdio<null, Readable, Readable>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  await exited;
+}

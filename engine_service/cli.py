@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from engine_service.sealing import KeyRingError, load_key_ring
 from engine_service.server.logs import configure_logging
 from engine_service.server.settings import ENV, LOG_FORMATS, LOG_LEVELS, Settings, defaults_from_env
 
@@ -88,6 +89,14 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         "OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; empty: OTEL_EXPORTER_OTLP_ENDPOINT, "
         "else tracing off",
     )
+    add(
+        "--sealing-keys-file",
+        "sealing_keys_file",
+        "file of the key ring that seals game tokens: lines KEY_ID:BASE64KEY (32 random bytes), the first "
+        "one sealing, the others still opening, KEY_ID:retired refusing a key's tokens. Instead of a file, "
+        f"{ENV['sealing_keys']} may hold the same lines (commas also separate them). With neither, a key is "
+        "generated at start-up: replicas must share one, so configure it when running more than one",
+    )
     return parser
 
 
@@ -115,7 +124,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_connection_age_seconds=args.max_connection_age_seconds,
             max_connection_age_grace_seconds=args.max_connection_age_grace_seconds,
             otlp_endpoint=args.otlp_endpoint,
+            sealing_keys_file=args.sealing_keys_file,
+            sealing_keys=defaults.sealing_keys,
         )
+        load_key_ring(settings.sealing_keys, settings.sealing_keys_file)  # fail now, not at the first sealed call
+    except KeyRingError as error:
+        print(f"splendor-engine: sealing keys: {error}", file=sys.stderr)
+        return 2
     except ValueError as error:
         print(f"splendor-engine: {error}", file=sys.stderr)
         return 2

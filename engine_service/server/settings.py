@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
@@ -31,6 +31,8 @@ ENV: Final = {
     "max_connection_age_seconds": "SPLENDOR_MAX_CONNECTION_AGE_SECONDS",
     "max_connection_age_grace_seconds": "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS",
     "otlp_endpoint": "SPLENDOR_OTLP_ENDPOINT",
+    "sealing_keys_file": "SPLENDOR_SEALING_KEYS_FILE",
+    "sealing_keys": "SPLENDOR_SEALING_KEYS",
 }
 
 
@@ -61,6 +63,11 @@ class Settings:
     # OTLP/gRPC collector for traces (e.g. http://otel-collector:4317); empty: the standard
     # OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT variables, and tracing is off when none is set.
     otlp_endpoint: str = ""
+    # The key ring that seals game tokens (format: engine_service/sealing/keyring.py): a file, or the
+    # ring itself in the environment variable (no flag: a command line is visible to every user). At
+    # most one; with neither, the server generates a key at start-up that only its own processes share.
+    sealing_keys_file: str = ""
+    sealing_keys: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         if self.max_message_bytes <= 0:
@@ -85,6 +92,8 @@ class Settings:
             raise ValueError("min_ping_interval_seconds must not be negative")
         if self.max_connection_age_seconds < 0 or self.max_connection_age_grace_seconds < 0:
             raise ValueError("max connection age and its grace must not be negative (0: no limit)")
+        if self.sealing_keys_file and self.sealing_keys.strip():
+            raise ValueError(f"set {ENV['sealing_keys_file']} (--sealing-keys-file) or {ENV['sealing_keys']}, not both")
 
 
 def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
@@ -113,6 +122,8 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             get("max_connection_age_grace_seconds", base.max_connection_age_grace_seconds)
         ),
         otlp_endpoint=get("otlp_endpoint", base.otlp_endpoint),
+        sealing_keys_file=get("sealing_keys_file", base.sealing_keys_file),
+        sealing_keys=get("sealing_keys", base.sealing_keys),
     )
 
 

@@ -59,6 +59,22 @@ PUBLISHED = {
 UNREACHABLE = {
     "INVALID_SEED": "GameConfig.seed is a uint64: every value on the wire is a valid seed",
     "INVALID_TURN_LIMIT": "GameConfig.turn_limit is a uint32: it cannot be negative on the wire",
+    # Published with the sealed-token contract; the handlers raise them once they read tokens and
+    # are hardened (issue 10, part 2), which replaces these entries with cases.
+    **{
+        reason: "published ahead of the handlers that raise it (issue 10, part 2)"
+        for reason in (
+            "SEALED_STATE_MALFORMED",
+            "SEALED_STATE_TOO_LARGE",
+            "SEALED_STATE_VERSION_UNSUPPORTED",
+            "SEALED_STATE_KEY_UNKNOWN",
+            "SEALED_STATE_KEY_RETIRED",
+            "SEALED_STATE_INVALID",
+            "REQUEST_UNDECODABLE",
+            "REPLAY_TOO_LONG",
+            "RESPONSE_TOO_LARGE",
+        )
+    },
 }
 
 

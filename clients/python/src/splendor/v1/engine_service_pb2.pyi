@@ -11,6 +11,7 @@ from splendor.v1 import actions_pb2 as _actions_pb2
 from splendor.v1 import catalog_pb2 as _catalog_pb2
 from splendor.v1 import config_pb2 as _config_pb2
 from splendor.v1 import events_pb2 as _events_pb2
+from splendor.v1 import sealing_pb2 as _sealing_pb2
 from splendor.v1 import state_pb2 as _state_pb2
 from splendor.v1 import view_pb2 as _view_pb2
 import builtins as _builtins
@@ -72,6 +73,18 @@ class CreateGameRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     CONFIG_FIELD_NUMBER: _builtins.int
+    SEALED_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    sealed: _builtins.bool
+    """Return the game as a token (sealed_state, with its binding and the view of
+    seat) instead of the plain state: for games whose state goes to players or
+    bots the platform does not trust. Use an unpredictable seed (64 random
+    bits): a guessable seed gives away every deck order the token hides.
+    """
+    seat: _builtins.int
+    """With sealed: the seat whose view the response carries; absent for a
+    spectator's view. Ignored without sealed.
+    """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
         """The game to deal."""
@@ -80,12 +93,16 @@ class CreateGameRequest(_message.Message):
         self,
         *,
         config: _config_pb2.GameConfig | None = ...,
+        sealed: _builtins.bool = ...,
+        seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
 
 Global___CreateGameRequest: _TypeAlias = CreateGameRequest  # noqa: Y015
 
@@ -97,23 +114,45 @@ class CreateGameResponse(_message.Message):
 
     STATE_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_BINDING_FIELD_NUMBER: _builtins.int
+    VIEW_FIELD_NUMBER: _builtins.int
+    sealed_state: _builtins.bytes
+    """The dealt game as a token, when the request asked for a sealed game; send it
+    back as the next request's sealed_state.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
-        """The dealt game."""
+        """The dealt game; absent when the request asked for a sealed game."""
 
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]:
-        """The deal: GameStarted, then a CardRevealed for each face-up card."""
+        """The deal: GameStarted, then a CardRevealed for each face-up card. In a
+        sealed game, redacted for the request's seat (or a spectator).
+        """
+
+    @_builtins.property
+    def sealed_state_binding(self) -> _sealing_pb2.SealedStateBinding:
+        """What sealed_state is bound to; absent for a plain game."""
+
+    @_builtins.property
+    def view(self) -> _view_pb2.GameView:
+        """In a sealed game, the game as the request's seat (or a spectator) may see
+        it; absent for a plain game (use GetPlayerView).
+        """
 
     def __init__(
         self,
         *,
         state: _state_pb2.GameState | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
+        sealed_state: _builtins.bytes = ...,
+        sealed_state_binding: _sealing_pb2.SealedStateBinding | None = ...,
+        view: _view_pb2.GameView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -126,20 +165,24 @@ class ListLegalActionsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     STATE_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_FIELD_NUMBER: _builtins.int
+    sealed_state: _builtins.bytes
+    """The game token returned by the previous call (sealed mode)."""
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
-        """The full state."""
+        """The full state (plain mode: a trusted platform's own copy)."""
 
     def __init__(
         self,
         *,
         state: _state_pb2.GameState | None = ...,
+        sealed_state: _builtins.bytes = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state", b"sealed_state", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["sealed_state", b"sealed_state", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state"]  # noqa: Y015
+    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
     _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_state_source) -> _WhichOneofReturnType_state_source | None: ...
 
@@ -180,10 +223,15 @@ class ApplyActionRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     STATE_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_FIELD_NUMBER: _builtins.int
     ACTION_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     VALIDATE_ONLY_FIELD_NUMBER: _builtins.int
     EXPECTED_TURN_FIELD_NUMBER: _builtins.int
+    sealed_state: _builtins.bytes
+    """The game token returned by the previous call (sealed mode). The response
+    then carries a new token, its binding and the view of seat.
+    """
     seat: _builtins.int
     """The seat sending the action. When present it must be the seat that must act,
     or the call fails with NOT_YOUR_TURN.
@@ -195,11 +243,13 @@ class ApplyActionRequest(_message.Message):
     expected_turn: _builtins.int
     """The turn the sender believes the game is at (GameState.turn). When present
     and different, the call fails with FAILED_PRECONDITION, reason STALE_STATE,
-    so a move is never applied to an outdated state.
+    so a move is never applied to an outdated state. It guards against a
+    sender's honest mistake only: the turn comes with the state the sender
+    chose to send. Rewinds are stopped with SealedStateBinding.step.
     """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
-        """The full state."""
+        """The full state (plain mode: a trusted platform's own copy)."""
 
     @_builtins.property
     def action(self) -> _actions_pb2.Action:
@@ -209,20 +259,21 @@ class ApplyActionRequest(_message.Message):
         self,
         *,
         state: _state_pb2.GameState | None = ...,
+        sealed_state: _builtins.bytes = ...,
         action: _actions_pb2.Action | None = ...,
         seat: _builtins.int | None = ...,
         validate_only: _builtins.bool = ...,
         expected_turn: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "expected_turn", b"expected_turn", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "expected_turn", b"expected_turn", "seat", b"seat", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_turn: _TypeAlias = _typing.Literal["expected_turn"]  # noqa: Y015
     _WhichOneofArgType__expected_turn: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn"]  # noqa: Y015
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
-    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state"]  # noqa: Y015
+    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
     _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_turn) -> _WhichOneofReturnType__expected_turn | None: ...
@@ -241,14 +292,34 @@ class ApplyActionResponse(_message.Message):
 
     STATE_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_BINDING_FIELD_NUMBER: _builtins.int
+    VIEW_FIELD_NUMBER: _builtins.int
+    sealed_state: _builtins.bytes
+    """The new game token, when the request sent a sealed_state (the request's
+    token itself when validate_only).
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
-        """The new state (the unchanged state when validate_only)."""
+        """The new state (the unchanged state when validate_only); absent when the
+        request sent a sealed_state.
+        """
 
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]:
-        """What the action caused, in order. Full information: redact with
-        GetPlayerView before showing them to a player.
+        """What the action caused, in order. For a plain state, full information:
+        redact with GetPlayerView before showing them to a player. For a sealed
+        state, already redacted for the request's seat (or a spectator).
+        """
+
+    @_builtins.property
+    def sealed_state_binding(self) -> _sealing_pb2.SealedStateBinding:
+        """What sealed_state is bound to; absent for a plain state."""
+
+    @_builtins.property
+    def view(self) -> _view_pb2.GameView:
+        """For a sealed state, the new game as the request's seat (or a spectator) may
+        see it; absent for a plain state (use GetPlayerView).
         """
 
     def __init__(
@@ -256,10 +327,13 @@ class ApplyActionResponse(_message.Message):
         *,
         state: _state_pb2.GameState | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
+        sealed_state: _builtins.bytes = ...,
+        sealed_state_binding: _sealing_pb2.SealedStateBinding | None = ...,
+        view: _view_pb2.GameView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -272,13 +346,18 @@ class GetPlayerViewRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     STATE_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    sealed_state: _builtins.bytes
+    """A game token (sealed mode). The response carries no new token: the view
+    changes nothing.
+    """
     seat: _builtins.int
     """The seat to see the game as; absent for a spectator."""
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
-        """The full state."""
+        """The full state (plain mode)."""
 
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]:
@@ -288,16 +367,17 @@ class GetPlayerViewRequest(_message.Message):
         self,
         *,
         state: _state_pb2.GameState | None = ...,
+        sealed_state: _builtins.bytes = ...,
         seat: _builtins.int | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
-    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state"]  # noqa: Y015
+    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
     _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
@@ -344,6 +424,18 @@ class ReplayGameRequest(_message.Message):
 
     CONFIG_FIELD_NUMBER: _builtins.int
     ACTIONS_FIELD_NUMBER: _builtins.int
+    SEALED_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    sealed: _builtins.bool
+    """Return the final game as a token (sealed_state, with its binding, a new
+    game id and step = the number of actions, and the view of seat) instead of
+    the plain state, e.g. to hand a game rebuilt from a platform's action log
+    to a player.
+    """
+    seat: _builtins.int
+    """With sealed: the seat whose view the response carries and for whom the
+    events are redacted; absent for a spectator. Ignored without sealed.
+    """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
         """The configuration the game was created with."""
@@ -357,12 +449,16 @@ class ReplayGameRequest(_message.Message):
         *,
         config: _config_pb2.GameConfig | None = ...,
         actions: _abc.Iterable[_actions_pb2.Action] | None = ...,
+        sealed: _builtins.bool = ...,
+        seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "config", b"config"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
 
 Global___ReplayGameRequest: _TypeAlias = ReplayGameRequest  # noqa: Y015
 
@@ -375,18 +471,35 @@ class ReplayGameResponse(_message.Message):
     STATE_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     STATE_DIGESTS_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_BINDING_FIELD_NUMBER: _builtins.int
+    VIEW_FIELD_NUMBER: _builtins.int
+    sealed_state: _builtins.bytes
+    """The final game as a token, when the request asked for sealed."""
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
-        """The state after the last action."""
+        """The state after the last action; absent when the request asked for sealed."""
 
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]:
-        """The events of the deal and of every action, in order."""
+        """The events of the deal and of every action, in order (with sealed,
+        redacted for the request's seat or a spectator).
+        """
 
     @_builtins.property
     def state_digests(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """For each action, the SHA-256 hex digest of the state after it (the same
         digest for the same state on every replica and version of the contract).
+        """
+
+    @_builtins.property
+    def sealed_state_binding(self) -> _sealing_pb2.SealedStateBinding:
+        """What sealed_state is bound to; absent without sealed."""
+
+    @_builtins.property
+    def view(self) -> _view_pb2.GameView:
+        """With sealed, the final game as the request's seat (or a spectator) may see
+        it; absent otherwise.
         """
 
     def __init__(
@@ -395,10 +508,13 @@ class ReplayGameResponse(_message.Message):
         state: _state_pb2.GameState | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
         state_digests: _abc.Iterable[_builtins.str] | None = ...,
+        sealed_state: _builtins.bytes = ...,
+        sealed_state_binding: _sealing_pb2.SealedStateBinding | None = ...,
+        view: _view_pb2.GameView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "state", b"state", "state_digests", b"state_digests"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "state_digests", b"state_digests", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

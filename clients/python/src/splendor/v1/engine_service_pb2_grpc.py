@@ -35,6 +35,23 @@ class EngineServiceStub:
     google.rpc.ErrorInfo (domain "splendor.v1") whose reason is a RejectionReason
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
+
+    Two modes, chosen per game:
+
+    - Plain states (GameState) suit a trusted platform that keeps every state in
+    its own database and never hands it to players or bots: the state shows
+    deck order and the seed, and the service checks but cannot authenticate it.
+    - Sealed states (sealed_state, a game token) suit anything that hands the
+    state to a client or bot it does not trust. A token is the state encrypted
+    and authenticated with the service's key: its holder can neither read nor
+    alter it, and responses carry the holder's redacted view instead of the
+    state. Ask for one with CreateGameRequest.sealed. A request that sends a
+    sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
+    plain out). A token that does not open (another service's key, a retired
+    key, an altered or truncated token) is INVALID_ARGUMENT with a
+    SEALED_STATE_* reason. A holder can always resend an older token: every
+    token is bound to a game id and a step (SealedStateBinding), returned in
+    clear, so a platform stops rewinds by remembering one number per game.
     """
 
     def __init__(self, channel):
@@ -85,6 +102,23 @@ class EngineServiceServicer:
     google.rpc.ErrorInfo (domain "splendor.v1") whose reason is a RejectionReason
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
+
+    Two modes, chosen per game:
+
+    - Plain states (GameState) suit a trusted platform that keeps every state in
+    its own database and never hands it to players or bots: the state shows
+    deck order and the seed, and the service checks but cannot authenticate it.
+    - Sealed states (sealed_state, a game token) suit anything that hands the
+    state to a client or bot it does not trust. A token is the state encrypted
+    and authenticated with the service's key: its holder can neither read nor
+    alter it, and responses carry the holder's redacted view instead of the
+    state. Ask for one with CreateGameRequest.sealed. A request that sends a
+    sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
+    plain out). A token that does not open (another service's key, a retired
+    key, an altered or truncated token) is INVALID_ARGUMENT with a
+    SEALED_STATE_* reason. A holder can always resend an older token: every
+    token is bound to a game id and a step (SealedStateBinding), returned in
+    clear, so a platform stops rewinds by remembering one number per game.
     """
 
     def GetCatalog(self, request, context):
@@ -95,7 +129,7 @@ class EngineServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CreateGame(self, request, context):
-        """Deal a new game.
+        """Deal a new game, as a plain state or, with sealed, as a game token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -181,6 +215,23 @@ class EngineService:
     google.rpc.ErrorInfo (domain "splendor.v1") whose reason is a RejectionReason
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
+
+    Two modes, chosen per game:
+
+    - Plain states (GameState) suit a trusted platform that keeps every state in
+    its own database and never hands it to players or bots: the state shows
+    deck order and the seed, and the service checks but cannot authenticate it.
+    - Sealed states (sealed_state, a game token) suit anything that hands the
+    state to a client or bot it does not trust. A token is the state encrypted
+    and authenticated with the service's key: its holder can neither read nor
+    alter it, and responses carry the holder's redacted view instead of the
+    state. Ask for one with CreateGameRequest.sealed. A request that sends a
+    sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
+    plain out). A token that does not open (another service's key, a retired
+    key, an altered or truncated token) is INVALID_ARGUMENT with a
+    SEALED_STATE_* reason. A holder can always resend an older token: every
+    token is bound to a game id and a step (SealedStateBinding), returned in
+    clear, so a platform stops rewinds by remembering one number per game.
     """
 
     @staticmethod

@@ -36,6 +36,23 @@ class EngineServiceStub:
     google.rpc.ErrorInfo (domain "splendor.v1") whose reason is a RejectionReason
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
+
+    Two modes, chosen per game:
+
+    - Plain states (GameState) suit a trusted platform that keeps every state in
+      its own database and never hands it to players or bots: the state shows
+      deck order and the seed, and the service checks but cannot authenticate it.
+    - Sealed states (sealed_state, a game token) suit anything that hands the
+      state to a client or bot it does not trust. A token is the state encrypted
+      and authenticated with the service's key: its holder can neither read nor
+      alter it, and responses carry the holder's redacted view instead of the
+      state. Ask for one with CreateGameRequest.sealed. A request that sends a
+      sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
+      plain out). A token that does not open (another service's key, a retired
+      key, an altered or truncated token) is INVALID_ARGUMENT with a
+      SEALED_STATE_* reason. A holder can always resend an older token: every
+      token is bound to a game id and a step (SealedStateBinding), returned in
+      clear, so a platform stops rewinds by remembering one number per game.
     """
 
     @_typing.overload
@@ -45,7 +62,7 @@ class EngineServiceStub:
     GetCatalog: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.GetCatalogRequest, _engine_service_pb2.GetCatalogResponse]
     """The static game data: cards, nobles and the action-id layout."""
     CreateGame: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.CreateGameRequest, _engine_service_pb2.CreateGameResponse]
-    """Deal a new game."""
+    """Deal a new game, as a plain state or, with sealed, as a game token."""
     ListLegalActions: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ListLegalActionsRequest, _engine_service_pb2.ListLegalActionsResponse]
     """Every legal action of the seat that must act, each with its action id."""
     ApplyAction: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ApplyActionRequest, _engine_service_pb2.ApplyActionResponse]
@@ -68,13 +85,30 @@ class EngineServiceAsyncStub(EngineServiceStub):
     google.rpc.ErrorInfo (domain "splendor.v1") whose reason is a RejectionReason
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
+
+    Two modes, chosen per game:
+
+    - Plain states (GameState) suit a trusted platform that keeps every state in
+      its own database and never hands it to players or bots: the state shows
+      deck order and the seed, and the service checks but cannot authenticate it.
+    - Sealed states (sealed_state, a game token) suit anything that hands the
+      state to a client or bot it does not trust. A token is the state encrypted
+      and authenticated with the service's key: its holder can neither read nor
+      alter it, and responses carry the holder's redacted view instead of the
+      state. Ask for one with CreateGameRequest.sealed. A request that sends a
+      sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
+      plain out). A token that does not open (another service's key, a retired
+      key, an altered or truncated token) is INVALID_ARGUMENT with a
+      SEALED_STATE_* reason. A holder can always resend an older token: every
+      token is bound to a game id and a step (SealedStateBinding), returned in
+      clear, so a platform stops rewinds by remembering one number per game.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetCatalog: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.GetCatalogRequest, _engine_service_pb2.GetCatalogResponse]  # type: ignore[assignment]
     """The static game data: cards, nobles and the action-id layout."""
     CreateGame: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.CreateGameRequest, _engine_service_pb2.CreateGameResponse]  # type: ignore[assignment]
-    """Deal a new game."""
+    """Deal a new game, as a plain state or, with sealed, as a game token."""
     ListLegalActions: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ListLegalActionsRequest, _engine_service_pb2.ListLegalActionsResponse]  # type: ignore[assignment]
     """Every legal action of the seat that must act, each with its action id."""
     ApplyAction: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ApplyActionRequest, _engine_service_pb2.ApplyActionResponse]  # type: ignore[assignment]
@@ -96,6 +130,23 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     google.rpc.ErrorInfo (domain "splendor.v1") whose reason is a RejectionReason
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
+
+    Two modes, chosen per game:
+
+    - Plain states (GameState) suit a trusted platform that keeps every state in
+      its own database and never hands it to players or bots: the state shows
+      deck order and the seed, and the service checks but cannot authenticate it.
+    - Sealed states (sealed_state, a game token) suit anything that hands the
+      state to a client or bot it does not trust. A token is the state encrypted
+      and authenticated with the service's key: its holder can neither read nor
+      alter it, and responses carry the holder's redacted view instead of the
+      state. Ask for one with CreateGameRequest.sealed. A request that sends a
+      sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
+      plain out). A token that does not open (another service's key, a retired
+      key, an altered or truncated token) is INVALID_ARGUMENT with a
+      SEALED_STATE_* reason. A holder can always resend an older token: every
+      token is bound to a game id and a step (SealedStateBinding), returned in
+      clear, so a platform stops rewinds by remembering one number per game.
     """
 
     @_abc_1.abstractmethod
@@ -112,7 +163,7 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.CreateGameRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.CreateGameResponse, _abc.Awaitable[_engine_service_pb2.CreateGameResponse]]:
-        """Deal a new game."""
+        """Deal a new game, as a plain state or, with sealed, as a game token."""
 
     @_abc_1.abstractmethod
     def ListLegalActions(

@@ -111,6 +111,34 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     this purchase (not owned, not gold cards nor the sacrifice due, or outside
     the Orient).
     """
+    REJECTION_REASON_SEALED_STATE_MALFORMED: _RejectionReason.ValueType  # 40
+    """A sealed_state is not a game token: empty, truncated, or its header is
+    malformed.
+    """
+    REJECTION_REASON_SEALED_STATE_TOO_LARGE: _RejectionReason.ValueType  # 41
+    """A sealed_state is longer than any token the service issues (a bound
+    against oversized input; see the README).
+    """
+    REJECTION_REASON_SEALED_STATE_VERSION_UNSUPPORTED: _RejectionReason.ValueType  # 42
+    """A sealed_state has a format version this service does not read."""
+    REJECTION_REASON_SEALED_STATE_KEY_UNKNOWN: _RejectionReason.ValueType  # 43
+    """A sealed_state was sealed with a key this service does not know (another
+    deployment's key, or one removed from the key ring).
+    """
+    REJECTION_REASON_SEALED_STATE_KEY_RETIRED: _RejectionReason.ValueType  # 44
+    """A sealed_state was sealed with a key that has been retired: the game must
+    be restarted or rebuilt from its action log.
+    """
+    REJECTION_REASON_SEALED_STATE_INVALID: _RejectionReason.ValueType  # 45
+    """A sealed_state fails authentication: it was altered, or sealed with another
+    key under the same key id.
+    """
+    REJECTION_REASON_REQUEST_UNDECODABLE: _RejectionReason.ValueType  # 46
+    """The request bytes are not a valid message of the method's request type."""
+    REJECTION_REASON_REPLAY_TOO_LONG: _RejectionReason.ValueType  # 47
+    """ReplayGame was sent more actions than the service replays in one call."""
+    REJECTION_REASON_RESPONSE_TOO_LARGE: _RejectionReason.ValueType  # 48
+    """The response would exceed the largest message the service sends."""
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -207,4 +235,32 @@ REJECTION_REASON_CARDS_SPENT_INVALID: RejectionReason.ValueType  # 39
 this purchase (not owned, not gold cards nor the sacrifice due, or outside
 the Orient).
 """
+REJECTION_REASON_SEALED_STATE_MALFORMED: RejectionReason.ValueType  # 40
+"""A sealed_state is not a game token: empty, truncated, or its header is
+malformed.
+"""
+REJECTION_REASON_SEALED_STATE_TOO_LARGE: RejectionReason.ValueType  # 41
+"""A sealed_state is longer than any token the service issues (a bound
+against oversized input; see the README).
+"""
+REJECTION_REASON_SEALED_STATE_VERSION_UNSUPPORTED: RejectionReason.ValueType  # 42
+"""A sealed_state has a format version this service does not read."""
+REJECTION_REASON_SEALED_STATE_KEY_UNKNOWN: RejectionReason.ValueType  # 43
+"""A sealed_state was sealed with a key this service does not know (another
+deployment's key, or one removed from the key ring).
+"""
+REJECTION_REASON_SEALED_STATE_KEY_RETIRED: RejectionReason.ValueType  # 44
+"""A sealed_state was sealed with a key that has been retired: the game must
+be restarted or rebuilt from its action log.
+"""
+REJECTION_REASON_SEALED_STATE_INVALID: RejectionReason.ValueType  # 45
+"""A sealed_state fails authentication: it was altered, or sealed with another
+key under the same key id.
+"""
+REJECTION_REASON_REQUEST_UNDECODABLE: RejectionReason.ValueType  # 46
+"""The request bytes are not a valid message of the method's request type."""
+REJECTION_REASON_REPLAY_TOO_LONG: RejectionReason.ValueType  # 47
+"""ReplayGame was sent more actions than the service replays in one call."""
+REJECTION_REASON_RESPONSE_TOO_LARGE: RejectionReason.ValueType  # 48
+"""The response would exceed the largest message the service sends."""
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

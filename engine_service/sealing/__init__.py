@@ -1,0 +1,46 @@
+"""Sealed game tokens: a game state encrypted and authenticated under the service's key ring.
+
+    ring = load_key_ring(keys_text, keys_file)     # or KeyRing.generate()
+    token = seal(ring, state_bytes, Binding(new_game_id(), turn=0, step=0))
+    opened = unseal(ring, token)                    # raises a SealingError subclass
+
+Pure: no gRPC, no protobuf, no logging. The token format is in ``token.py``, the key ring's
+text format and rotation in ``keyring.py``.
+"""
+
+from .errors import (
+    KeyRetired,
+    KeyRingError,
+    KeyUnknown,
+    SealingError,
+    TokenInvalid,
+    TokenMalformed,
+    TokenTooLarge,
+    TokenVersionUnsupported,
+)
+from .keyring import EXAMPLE_KEYS, KEY_BYTES, KeyRing, load_key_ring, parse_key_ring
+from .token import MAX_TOKEN_BYTES, VERSION, Binding, Opened, new_game_id, read_binding, seal, unseal
+
+__all__ = [
+    "EXAMPLE_KEYS",
+    "KEY_BYTES",
+    "MAX_TOKEN_BYTES",
+    "VERSION",
+    "Binding",
+    "KeyRetired",
+    "KeyRing",
+    "KeyRingError",
+    "KeyUnknown",
+    "Opened",
+    "SealingError",
+    "TokenInvalid",
+    "TokenMalformed",
+    "TokenTooLarge",
+    "TokenVersionUnsupported",
+    "load_key_ring",
+    "new_game_id",
+    "parse_key_ring",
+    "read_binding",
+    "seal",
+    "unseal",
+]

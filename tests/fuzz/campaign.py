@@ -1,0 +1,74 @@
+"""One fuzzing run: mutated requests of every RPC sent to a live server, every answer classified."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from itertools import islice
+
+from tests.fuzz.corpus import Seed
+from tests.fuzz.findings import Findings
+from tests.fuzz.mutations import (
+    Mutation,
+    byte_mutation,
+    proto_mutation,
+    systematic_mutations,
+    without_optional_scalars,
+)
+from tests.fuzz.server import call, raw_channel, rss_bytes
+
+RSS_EVERY = 200  # requests between two RSS readings
+
+
+def mutated(seeds: list[Seed], rng: random.Random) -> Iterator[tuple[str, Mutation]]:
+    """Endless random mutations: two protobuf-level for one byte-level."""
+    while True:
+        seed = rng.choice(seeds)
+        mutate = byte_mutation if rng.random() < 1 / 3 else proto_mutation
+        yield seed.rpc, mutate(rng, seed.request)
+
+
+def systematic(seeds: list[Seed]) -> Iterator[tuple[str, Mutation]]:
+    """Every top-level integer and enum field of one valid request per RPC, at every extreme: once as
+    sent, once without its optional guards (an ApplyAction's expected_turn refuses a changed turn
+    before anything else would look at it)."""
+    first: dict[str, Seed] = {}
+    for seed in seeds:
+        first.setdefault(seed.rpc, seed)
+    for seed in first.values():
+        for request in (seed.request, without_optional_scalars(seed.request)):
+            for mutation in systematic_mutations(request):
+                yield seed.rpc, mutation
+
+
+def run(
+    address: str,
+    server_pid: int,
+    seeds: list[Seed],
+    rng: random.Random,
+    count: int,
+    *,
+    with_systematic: bool = True,
+    deadline: float | None = None,
+) -> Findings:
+    """Send ``count`` random mutations (after the systematic ones) to the server; stop early at ``deadline``
+    (a ``time.monotonic()`` value)."""
+    findings = Findings()
+    requests = islice(mutated(seeds, rng), count)
+    if with_systematic:
+        requests = _chain(systematic(seeds), requests)
+    with raw_channel(address) as channel:
+        for rpc, (name, data) in requests:
+            findings.record(rpc, name, data, call(channel, rpc, data))
+            if findings.requests % RSS_EVERY == 0:
+                findings.max_rss_bytes = max(findings.max_rss_bytes, rss_bytes(server_pid))
+                if deadline is not None and time.monotonic() > deadline:
+                    break
+    findings.max_rss_bytes = max(findings.max_rss_bytes, rss_bytes(server_pid))
+    return findings
+
+
+def _chain(*parts: Iterator[tuple[str, Mutation]]) -> Iterator[tuple[str, Mutation]]:
+    for part in parts:
+        yield from part

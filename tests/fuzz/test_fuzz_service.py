@@ -1,0 +1,68 @@
+"""Mutated requests of every RPC against a real server: no crash (INTERNAL/UNKNOWN), the server
+alive, its memory bounded. ``benchmarks/fuzz_campaign.py`` runs the same for a million requests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from tests.fuzz import campaign
+from tests.fuzz.corpus import RPCS, Seed, build_corpus
+from tests.fuzz.findings import Findings
+from tests.fuzz.server import FuzzTarget, call
+
+pytestmark = pytest.mark.e2e
+
+REQUESTS = 2000  # random mutations, after the systematic ones (~460)
+# The Deployment's memory limit (deploy/kubernetes/deployment.yaml): a request that pushes the
+# server past it gets the pod killed.
+RSS_LIMIT_BYTES = 512 * 2**20
+
+
+@pytest.fixture(scope="module")
+def target() -> Iterator[FuzzTarget]:
+    server = FuzzTarget()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def seeds(target: FuzzTarget) -> list[Seed]:
+    return build_corpus(target.channel, random.Random(1), steps=45)
+
+
+@pytest.fixture(scope="module")
+def findings(target: FuzzTarget, seeds: list[Seed]) -> Findings:
+    result = campaign.run(target.address, target.process.pid, seeds, random.Random(2), REQUESTS)
+    print("\n" + result.summary())
+    return result
+
+
+def test_the_corpus_holds_valid_requests_of_every_rpc(target: FuzzTarget, seeds: list[Seed]) -> None:
+    assert {seed.rpc for seed in seeds} == set(RPCS)
+    for seed in seeds[:: max(1, len(seeds) // 40)]:
+        assert call(target.channel, seed.rpc, seed.request.SerializeToString()).code == grpc.StatusCode.OK
+
+
+def test_the_mutations_reach_the_rules_and_not_only_the_parser(findings: Findings) -> None:
+    """Not vacuous: many mutants are refused by the rules, and some still pass."""
+    assert findings.codes["INVALID_ARGUMENT"] > 100
+    assert findings.codes["OK"] > 100
+    assert findings.codes["FAILED_PRECONDITION"] > 10
+
+
+def test_the_server_survives_every_mutation_within_its_memory_limit(target: FuzzTarget, findings: Findings) -> None:
+    assert target.alive
+    assert findings.max_rss_bytes < RSS_LIMIT_BYTES, findings.summary()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="today's server crashes: undecodable request bytes are INTERNAL ('Exception deserializing request!'); "
+    "GameState.turn = 2^32-1 passes validation and ApplyAction fails with INTERNAL; see the findings printed",
+)
+def test_no_mutated_request_crashes_a_handler(findings: Findings) -> None:
+    assert not findings.crash_kinds, findings.summary()

@@ -12,6 +12,8 @@ import type { GameConfig } from "./config_pb.js";
 import { file_splendor_v1_config } from "./config_pb.js";
 import type { Event } from "./events_pb.js";
 import { file_splendor_v1_events } from "./events_pb.js";
+import type { SealedStateBinding } from "./sealing_pb.js";
+import { file_splendor_v1_sealing } from "./sealing_pb.js";
 import type { GameState } from "./state_pb.js";
 import { file_splendor_v1_state } from "./state_pb.js";
 import type { GameView } from "./view_pb.js";
@@ -22,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/engine_service.proto.
  */
 export const file_splendor_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIjwKEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWciXwoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50IlIKF0xpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSABCDgoMc3RhdGVfc291cmNlIlMKGExpc3RMZWdhbEFjdGlvbnNSZXNwb25zZRIpCgdhY3Rpb25zGAEgAygLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb24SDAoEc2VhdBgCIAEoDSLTAQoSQXBwbHlBY3Rpb25SZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASIwoGYWN0aW9uGAIgASgLMhMuc3BsZW5kb3IudjEuQWN0aW9uEhEKBHNlYXQYAyABKA1IAYgBARIVCg12YWxpZGF0ZV9vbmx5GAQgASgIEhoKDWV4cGVjdGVkX3R1cm4YBSABKA1IAogBAUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXRCEAoOX2V4cGVjdGVkX3R1cm4iYAoTQXBwbHlBY3Rpb25SZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudCKPAQoUR2V0UGxheWVyVmlld1JlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIRCgRzZWF0GAIgASgNSAGIAQESIgoGZXZlbnRzGAMgAygLMhIuc3BsZW5kb3IudjEuRXZlbnRCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0ImAKFUdldFBsYXllclZpZXdSZXNwb25zZRIjCgR2aWV3GAEgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQiYgoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uInYKElJlcGxheUdhbWVSZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIVCg1zdGF0ZV9kaWdlc3RzGAMgAygJMocECg1FbmdpbmVTZXJ2aWNlEk0KCkdldENhdGFsb2cSHi5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVxdWVzdBofLnNwbGVuZG9yLnYxLkdldENhdGFsb2dSZXNwb25zZRJNCgpDcmVhdGVHYW1lEh4uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5zcGxlbmRvci52MS5DcmVhdGVHYW1lUmVzcG9uc2USXwoQTGlzdExlZ2FsQWN0aW9ucxIkLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0GiUuc3BsZW5kb3IudjEuTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlElAKC0FwcGx5QWN0aW9uEh8uc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXF1ZXN0GiAuc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXNwb25zZRJWCg1HZXRQbGF5ZXJWaWV3EiEuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1JlcXVlc3QaIi5zcGxlbmRvci52MS5HZXRQbGF5ZXJWaWV3UmVzcG9uc2USTQoKUmVwbGF5R2FtZRIeLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuUmVwbGF5R2FtZVJlc3BvbnNlYgZwcm90bzM", [file_splendor_v1_actions, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_state, file_splendor_v1_view]);
+  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nImgKEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSDgoGc2VhbGVkGAIgASgIEhEKBHNlYXQYAyABKA1IAIgBAUIHCgVfc2VhdCLZAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXciagoXTGlzdExlZ2FsQWN0aW9uc1JlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIAEIOCgxzdGF0ZV9zb3VyY2UiUwoYTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlEikKB2FjdGlvbnMYASADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIMCgRzZWF0GAIgASgNIusBChJBcHBseUFjdGlvblJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBiABKAxIABIjCgZhY3Rpb24YAiABKAsyEy5zcGxlbmRvci52MS5BY3Rpb24SEQoEc2VhdBgDIAEoDUgBiAEBEhUKDXZhbGlkYXRlX29ubHkYBCABKAgSGgoNZXhwZWN0ZWRfdHVybhgFIAEoDUgCiAEBQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdEIQCg5fZXhwZWN0ZWRfdHVybiLaAQoTQXBwbHlBY3Rpb25SZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIUCgxzZWFsZWRfc3RhdGUYAyABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBCABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgFIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3IqcBChRHZXRQbGF5ZXJWaWV3UmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgEIAEoDEgAEhEKBHNlYXQYAiABKA1IAYgBARIiCgZldmVudHMYAyADKAsyEi5zcGxlbmRvci52MS5FdmVudEIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQiYAoVR2V0UGxheWVyVmlld1Jlc3BvbnNlEiMKBHZpZXcYASABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudCKOAQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQFCBwoFX3NlYXQi8AEKElJlcGxheUdhbWVSZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIVCg1zdGF0ZV9kaWdlc3RzGAMgAygJEhQKDHNlYWxlZF9zdGF0ZRgEIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgFIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAYgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcyhwQKDUVuZ2luZVNlcnZpY2USTQoKR2V0Q2F0YWxvZxIeLnNwbGVuZG9yLnYxLkdldENhdGFsb2dSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuR2V0Q2F0YWxvZ1Jlc3BvbnNlEk0KCkNyZWF0ZUdhbWUSHi5zcGxlbmRvci52MS5DcmVhdGVHYW1lUmVxdWVzdBofLnNwbGVuZG9yLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJfChBMaXN0TGVnYWxBY3Rpb25zEiQuc3BsZW5kb3IudjEuTGlzdExlZ2FsQWN0aW9uc1JlcXVlc3QaJS5zcGxlbmRvci52MS5MaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USUAoLQXBwbHlBY3Rpb24SHy5zcGxlbmRvci52MS5BcHBseUFjdGlvblJlcXVlc3QaIC5zcGxlbmRvci52MS5BcHBseUFjdGlvblJlc3BvbnNlElYKDUdldFBsYXllclZpZXcSIS5zcGxlbmRvci52MS5HZXRQbGF5ZXJWaWV3UmVxdWVzdBoiLnNwbGVuZG9yLnYxLkdldFBsYXllclZpZXdSZXNwb25zZRJNCgpSZXBsYXlHYW1lEh4uc3BsZW5kb3IudjEuUmVwbGF5R2FtZVJlcXVlc3QaHy5zcGxlbmRvci52MS5SZXBsYXlHYW1lUmVzcG9uc2ViBnByb3RvMw", [file_splendor_v1_actions, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
 
 /**
  * Request of GetCatalog.
@@ -72,6 +74,24 @@ export type CreateGameRequest = Message<"splendor.v1.CreateGameRequest"> & {
    * @generated from field: splendor.v1.GameConfig config = 1;
    */
   config?: GameConfig | undefined;
+
+  /**
+   * Return the game as a token (sealed_state, with its binding and the view of
+   * seat) instead of the plain state: for games whose state goes to players or
+   * bots the platform does not trust. Use an unpredictable seed (64 random
+   * bits): a guessable seed gives away every deck order the token hides.
+   *
+   * @generated from field: bool sealed = 2;
+   */
+  sealed: boolean;
+
+  /**
+   * With sealed: the seat whose view the response carries; absent for a
+   * spectator's view. Ignored without sealed.
+   *
+   * @generated from field: optional uint32 seat = 3;
+   */
+  seat?: number | undefined;
 };
 
 /**
@@ -88,18 +108,42 @@ export const CreateGameRequestSchema: GenMessage<CreateGameRequest> = /*@__PURE_
  */
 export type CreateGameResponse = Message<"splendor.v1.CreateGameResponse"> & {
   /**
-   * The dealt game.
+   * The dealt game; absent when the request asked for a sealed game.
    *
    * @generated from field: splendor.v1.GameState state = 1;
    */
   state?: GameState | undefined;
 
   /**
-   * The deal: GameStarted, then a CardRevealed for each face-up card.
+   * The deal: GameStarted, then a CardRevealed for each face-up card. In a
+   * sealed game, redacted for the request's seat (or a spectator).
    *
    * @generated from field: repeated splendor.v1.Event events = 2;
    */
   events: Event[];
+
+  /**
+   * The dealt game as a token, when the request asked for a sealed game; send it
+   * back as the next request's sealed_state.
+   *
+   * @generated from field: bytes sealed_state = 3;
+   */
+  sealedState: Uint8Array;
+
+  /**
+   * What sealed_state is bound to; absent for a plain game.
+   *
+   * @generated from field: splendor.v1.SealedStateBinding sealed_state_binding = 4;
+   */
+  sealedStateBinding?: SealedStateBinding | undefined;
+
+  /**
+   * In a sealed game, the game as the request's seat (or a spectator) may see
+   * it; absent for a plain game (use GetPlayerView).
+   *
+   * @generated from field: splendor.v1.GameView view = 5;
+   */
+  view?: GameView | undefined;
 };
 
 /**
@@ -122,12 +166,20 @@ export type ListLegalActionsRequest = Message<"splendor.v1.ListLegalActionsReque
    */
   stateSource: {
     /**
-     * The full state.
+     * The full state (plain mode: a trusted platform's own copy).
      *
      * @generated from field: splendor.v1.GameState state = 1;
      */
     value: GameState;
     case: "state";
+  } | {
+    /**
+     * The game token returned by the previous call (sealed mode).
+     *
+     * @generated from field: bytes sealed_state = 2;
+     */
+    value: Uint8Array;
+    case: "sealedState";
   } | { case: undefined; value?: undefined };
 };
 
@@ -179,12 +231,21 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
    */
   stateSource: {
     /**
-     * The full state.
+     * The full state (plain mode: a trusted platform's own copy).
      *
      * @generated from field: splendor.v1.GameState state = 1;
      */
     value: GameState;
     case: "state";
+  } | {
+    /**
+     * The game token returned by the previous call (sealed mode). The response
+     * then carries a new token, its binding and the view of seat.
+     *
+     * @generated from field: bytes sealed_state = 6;
+     */
+    value: Uint8Array;
+    case: "sealedState";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -213,7 +274,9 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
   /**
    * The turn the sender believes the game is at (GameState.turn). When present
    * and different, the call fails with FAILED_PRECONDITION, reason STALE_STATE,
-   * so a move is never applied to an outdated state.
+   * so a move is never applied to an outdated state. It guards against a
+   * sender's honest mistake only: the turn comes with the state the sender
+   * chose to send. Rewinds are stopped with SealedStateBinding.step.
    *
    * @generated from field: optional uint32 expected_turn = 5;
    */
@@ -234,19 +297,44 @@ export const ApplyActionRequestSchema: GenMessage<ApplyActionRequest> = /*@__PUR
  */
 export type ApplyActionResponse = Message<"splendor.v1.ApplyActionResponse"> & {
   /**
-   * The new state (the unchanged state when validate_only).
+   * The new state (the unchanged state when validate_only); absent when the
+   * request sent a sealed_state.
    *
    * @generated from field: splendor.v1.GameState state = 1;
    */
   state?: GameState | undefined;
 
   /**
-   * What the action caused, in order. Full information: redact with
-   * GetPlayerView before showing them to a player.
+   * What the action caused, in order. For a plain state, full information:
+   * redact with GetPlayerView before showing them to a player. For a sealed
+   * state, already redacted for the request's seat (or a spectator).
    *
    * @generated from field: repeated splendor.v1.Event events = 2;
    */
   events: Event[];
+
+  /**
+   * The new game token, when the request sent a sealed_state (the request's
+   * token itself when validate_only).
+   *
+   * @generated from field: bytes sealed_state = 3;
+   */
+  sealedState: Uint8Array;
+
+  /**
+   * What sealed_state is bound to; absent for a plain state.
+   *
+   * @generated from field: splendor.v1.SealedStateBinding sealed_state_binding = 4;
+   */
+  sealedStateBinding?: SealedStateBinding | undefined;
+
+  /**
+   * For a sealed state, the new game as the request's seat (or a spectator) may
+   * see it; absent for a plain state (use GetPlayerView).
+   *
+   * @generated from field: splendor.v1.GameView view = 5;
+   */
+  view?: GameView | undefined;
 };
 
 /**
@@ -269,12 +357,21 @@ export type GetPlayerViewRequest = Message<"splendor.v1.GetPlayerViewRequest"> &
    */
   stateSource: {
     /**
-     * The full state.
+     * The full state (plain mode).
      *
      * @generated from field: splendor.v1.GameState state = 1;
      */
     value: GameState;
     case: "state";
+  } | {
+    /**
+     * A game token (sealed mode). The response carries no new token: the view
+     * changes nothing.
+     *
+     * @generated from field: bytes sealed_state = 4;
+     */
+    value: Uint8Array;
+    case: "sealedState";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -346,6 +443,24 @@ export type ReplayGameRequest = Message<"splendor.v1.ReplayGameRequest"> & {
    * @generated from field: repeated splendor.v1.Action actions = 2;
    */
   actions: Action[];
+
+  /**
+   * Return the final game as a token (sealed_state, with its binding, a new
+   * game id and step = the number of actions, and the view of seat) instead of
+   * the plain state, e.g. to hand a game rebuilt from a platform's action log
+   * to a player.
+   *
+   * @generated from field: bool sealed = 3;
+   */
+  sealed: boolean;
+
+  /**
+   * With sealed: the seat whose view the response carries and for whom the
+   * events are redacted; absent for a spectator. Ignored without sealed.
+   *
+   * @generated from field: optional uint32 seat = 4;
+   */
+  seat?: number | undefined;
 };
 
 /**
@@ -362,14 +477,15 @@ export const ReplayGameRequestSchema: GenMessage<ReplayGameRequest> = /*@__PURE_
  */
 export type ReplayGameResponse = Message<"splendor.v1.ReplayGameResponse"> & {
   /**
-   * The state after the last action.
+   * The state after the last action; absent when the request asked for sealed.
    *
    * @generated from field: splendor.v1.GameState state = 1;
    */
   state?: GameState | undefined;
 
   /**
-   * The events of the deal and of every action, in order.
+   * The events of the deal and of every action, in order (with sealed,
+   * redacted for the request's seat or a spectator).
    *
    * @generated from field: repeated splendor.v1.Event events = 2;
    */
@@ -382,6 +498,28 @@ export type ReplayGameResponse = Message<"splendor.v1.ReplayGameResponse"> & {
    * @generated from field: repeated string state_digests = 3;
    */
   stateDigests: string[];
+
+  /**
+   * The final game as a token, when the request asked for sealed.
+   *
+   * @generated from field: bytes sealed_state = 4;
+   */
+  sealedState: Uint8Array;
+
+  /**
+   * What sealed_state is bound to; absent without sealed.
+   *
+   * @generated from field: splendor.v1.SealedStateBinding sealed_state_binding = 5;
+   */
+  sealedStateBinding?: SealedStateBinding | undefined;
+
+  /**
+   * With sealed, the final game as the request's seat (or a spectator) may see
+   * it; absent otherwise.
+   *
+   * @generated from field: splendor.v1.GameView view = 6;
+   */
+  view?: GameView | undefined;
 };
 
 /**
@@ -402,6 +540,23 @@ export const ReplayGameResponseSchema: GenMessage<ReplayGameResponse> = /*@__PUR
  * name without its prefix, with metadata such as the acting seat, and, where a
  * request field is at fault, a google.rpc.BadRequest naming it.
  *
+ * Two modes, chosen per game:
+ *
+ * - Plain states (GameState) suit a trusted platform that keeps every state in
+ *   its own database and never hands it to players or bots: the state shows
+ *   deck order and the seed, and the service checks but cannot authenticate it.
+ * - Sealed states (sealed_state, a game token) suit anything that hands the
+ *   state to a client or bot it does not trust. A token is the state encrypted
+ *   and authenticated with the service's key: its holder can neither read nor
+ *   alter it, and responses carry the holder's redacted view instead of the
+ *   state. Ask for one with CreateGameRequest.sealed. A request that sends a
+ *   sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
+ *   plain out). A token that does not open (another service's key, a retired
+ *   key, an altered or truncated token) is INVALID_ARGUMENT with a
+ *   SEALED_STATE_* reason. A holder can always resend an older token: every
+ *   token is bound to a game id and a step (SealedStateBinding), returned in
+ *   clear, so a platform stops rewinds by remembering one number per game.
+ *
  * @generated from service splendor.v1.EngineService
  */
 export const EngineService: GenService<{
@@ -416,7 +571,7 @@ export const EngineService: GenService<{
     output: typeof GetCatalogResponseSchema;
   },
   /**
-   * Deal a new game.
+   * Deal a new game, as a plain state or, with sealed, as a game token.
    *
    * @generated from rpc splendor.v1.EngineService.CreateGame
    */

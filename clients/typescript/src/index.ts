@@ -20,6 +20,8 @@ export {
   type ModuleLike,
   type NewGameOptions,
   type ReplayResult,
+  type SealedOptions,
+  type SealedResult,
   type ViewOptions,
   type ViewResult,
 } from "./client.js";
@@ -44,7 +46,7 @@ export {
   SplendorError,
   type FieldViolation,
 } from "./errors.js";
-export { actingSeat, gameOf, isFinished, stateSource, type Game, type StateSource } from "./game.js";
+export { actingSeat, gameOf, isFinished, stateSource, type Game, type SealedToken, type StateSource } from "./game.js";
 export * from "./gen/google/rpc/error_details_pb.js";
 export * from "./gen/google/rpc/status_pb.js";
 export * from "./gen/splendor/v1/actions_pb.js";
@@ -56,6 +58,7 @@ export * from "./gen/splendor/v1/engine_service_pb.js";
 export * from "./gen/splendor/v1/errors_pb.js";
 export * from "./gen/splendor/v1/events_pb.js";
 export * from "./gen/splendor/v1/orient_pb.js";
+export * from "./gen/splendor/v1/sealing_pb.js";
 export * from "./gen/splendor/v1/state_pb.js";
 export * from "./gen/splendor/v1/strongholds_pb.js";
 export * from "./gen/splendor/v1/trading_posts_pb.js";

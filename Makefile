@@ -46,8 +46,8 @@ proto-breaking: install
 		echo "proto-breaking: main has no protos yet, nothing to compare against"; \
 	fi
 
-# Regenerate the Python stubs in clients/python from proto/.
-generate: install
+# Regenerate the Python stubs in clients/python and the TypeScript code in clients/typescript from proto/.
+generate: install ts-generate
 	$(BIN)/python clients/python/codegen.py
 
 # Fail if the committed stubs differ from what the protos produce.

@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from splendor.v1 import engine_service_pb2
 
+from engine_service.codec import action_to_proto, state_to_proto
 from engine_service.rules import Action, GameConfig, GameState, apply, legal_actions, new_game
-from engine_service.server.convert import action_to_proto, state_to_proto
 from engine_service.server.settings import Settings
 
 ECHO_SERVICE = "splendor.bench.Echo"

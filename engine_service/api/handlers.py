@@ -12,6 +12,18 @@ from typing import Final
 
 from splendor.v1 import actions_pb2, config_pb2, engine_service_pb2, state_pb2
 
+from engine_service.codec import (
+    action_from_proto,
+    action_to_proto,
+    catalog,
+    config_from_proto,
+    events_from_proto,
+    fill_events,
+    fill_state,
+    fill_view,
+    state_from_proto,
+    update_state,
+)
 from engine_service.rules import (
     ACTION_ID_COUNT,
     Action,
@@ -27,17 +39,6 @@ from engine_service.rules import (
     state_digest,
     view_for,
 )
-from engine_service.server.catalog import catalog
-from engine_service.server.convert import (
-    action_from_proto,
-    action_to_proto,
-    config_from_proto,
-    fill_state,
-    fill_view,
-    state_from_proto,
-    update_state,
-)
-from engine_service.server.event_convert import events_from_proto, fill_events
 
 from .call import Call
 from .errors import INVALID_SEAT, STALE_STATE, abandoned, refusal, rejection

@@ -1,4 +1,7 @@
-"""What a player can send: main actions and answers to pending decisions.
+"""What a player can send: the base game's main actions and answers to pending decisions.
+
+Modules define their own answers (NamedTuples decorated with ``distinct_kind``)
+in their packages and register them with their id ranges.
 
 Actions do not carry the seat; ``apply`` takes the acting seat separately so that
 a legal-action list is the same whoever asks.
@@ -6,7 +9,7 @@ a legal-action list is the same whoever asks.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 from .records import distinct_kind
 
@@ -77,75 +80,13 @@ class ChooseNoble(NamedTuple):
 
 
 @distinct_kind
-class ChooseCity(NamedTuple):
-    """The Cities: answer to CHOOSE_CITY, the city to take."""
-
-    city_id: int
-
-
-@distinct_kind
 class Decline(NamedTuple):
-    """Answer to an optional decision (the Strongholds' CONQUER): do not take the option."""
+    """Answer to an optional decision (the Strongholds' CONQUER): do not take the option.
 
-
-@distinct_kind
-class TakeGem(NamedTuple):
-    """Trading Posts: answer to TAKE_GEM, the colour of the gem a power grants."""
-
-    color: int
-
-
-@distinct_kind
-class PlaceStronghold(NamedTuple):
-    """Strongholds: answer to PLACE_STRONGHOLD, put one of your strongholds on a face-up card.
-
-    ``from_card_id`` None places one from your supply; a card id moves the one
-    standing on that card.
-    """
-
-    card_id: int
-    from_card_id: int | None = None
-
-
-@distinct_kind
-class RemoveStronghold(NamedTuple):
-    """Strongholds: answer to PLACE_STRONGHOLD, give back an opponent's stronghold standing on this card."""
-
-    card_id: int
-
-
-@distinct_kind
-class PairCard(NamedTuple):
-    """The Orient: answer to PAIR_CARD, the owned card the new paired card attaches to."""
-
-    card_id: int
-
-
-@distinct_kind
-class TakeFreeCard(NamedTuple):
-    """The Orient: answer to TAKE_FREE_CARD, the face-up card taken for free."""
-
-    card_id: int
-
-
-@distinct_kind
-class ReserveNoble(NamedTuple):
-    """The Orient: answer to RESERVE_NOBLE, the noble only you can now be visited by."""
-
-    noble_id: int
+    Generic, so any module's optional decision can use it."""
 
 
 MainAction = TakeGems | TakeTwoGems | ReserveCard | ReserveFromDeck | PurchaseCard | Pass
-DecisionAction = (
-    ReturnTokens
-    | ChooseNoble
-    | ChooseCity
-    | Decline
-    | TakeGem
-    | PlaceStronghold
-    | RemoveStronghold
-    | PairCard
-    | TakeFreeCard
-    | ReserveNoble
-)
-Action = MainAction | DecisionAction
+DecisionAction = ReturnTokens | ChooseNoble | Decline  # the base game's answers; modules add their own
+# Any action record, the base game's or a registered module's (each module's are NamedTuples in its package).
+Action: TypeAlias = tuple[Any, ...]

@@ -22,7 +22,6 @@ BASE_DECKS: Final[tuple[int, ...]] = (0, 1, 2)
 ORIENT_DECKS: Final[tuple[int, ...]] = (3, 4, 5)
 CARD_ID_SPACE: Final = 120  # 90 base cards + 30 Orient cards; fixes the action-id layout
 NOBLE_ID_SPACE: Final = 10
-CITY_ID_SPACE: Final = 14  # the seven double-sided tiles of the Cities module
 
 
 class CardKind(Enum):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, get_args
+from typing import Any, Final
 
+from . import registry
 from .actions import (
     Action,
-    DecisionAction,
     Pass,
     PurchaseCard,
     ReserveCard,
@@ -23,8 +23,6 @@ from .purchase import purchase_card
 from .reserve import reserve_card, reserve_from_deck
 from .ruleset import Ruleset, ruleset_for
 from .state import EndReason, GameState
-
-DECISION_ACTIONS = get_args(DecisionAction)
 
 
 def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
@@ -74,7 +72,7 @@ _MAIN_ACTIONS: Final[dict[type, Callable[[GameState, Any, list[Event]], GameStat
 def _main_action(state: GameState, action: Action, ruleset: Ruleset, events: list[Event]) -> GameState:
     handler = _MAIN_ACTIONS.get(type(action))
     if handler is None:
-        if isinstance(action, DECISION_ACTIONS):
+        if registry.is_answer(action):
             raise RuleViolation(Reason.NO_DECISION_PENDING, "no decision is pending: send a main action")
         raise RuleViolation(Reason.UNKNOWN_ACTION, f"{type(action).__name__} is not an action of this game")
     for module in ruleset.modules:

@@ -1,12 +1,17 @@
-"""What a transition did, in order, for front ends to animate and logs to tell."""
+"""What a transition did, in order, for front ends to animate and logs to tell.
+
+The base game's events; modules define theirs in their packages. Field names
+are the contract's, so one codec converts every event by name.
+"""
 
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
+from .decisions import DecisionKind
 from .records import distinct_kind
-from .state import DecisionKind, EndReason, Standing
+from .state import EndReason, Standing
 
 
 class CardSource(Enum):
@@ -80,103 +85,6 @@ class NobleVisited(NamedTuple):
 
 
 @distinct_kind
-class CityClaimed(NamedTuple):
-    """The Cities: a player took a city tile."""
-
-    seat: int
-    city_id: int
-
-
-@distinct_kind
-class PowerGemTaken(NamedTuple):
-    """Trading Posts: a power (post 0 after a purchase, post 1 with two of a colour) gave a gem."""
-
-    seat: int
-    color: int
-    post: int
-
-
-@distinct_kind
-class ShieldPlaced(NamedTuple):
-    """Trading Posts: a player met a post's requirements and placed a shield on it."""
-
-    seat: int
-    post: int
-    prestige_gained: int  # posts 3 and 4 score when placed, and post 4 for every later shield
-
-
-@distinct_kind
-class StrongholdPlaced(NamedTuple):
-    """Strongholds: a stronghold put on a face-up card, from the supply or moved from another card."""
-
-    seat: int
-    card_id: int
-    from_card_id: int | None  # None: from the player's supply
-
-
-@distinct_kind
-class StrongholdRemoved(NamedTuple):
-    """Strongholds: ``seat`` gave an opponent's stronghold on ``card_id`` back to ``owner``."""
-
-    seat: int
-    card_id: int
-    owner: int
-
-
-@distinct_kind
-class StrongholdsReturned(NamedTuple):
-    """Strongholds: a card left the market and the strongholds on it went back to their owner."""
-
-    owner: int
-    card_id: int
-    returned: int  # how many strongholds
-
-
-@distinct_kind
-class CardConquered(NamedTuple):
-    """Strongholds: the conquest purchase of the card all three strongholds stood on (CardPurchased follows)."""
-
-    seat: int
-    card_id: int
-
-
-@distinct_kind
-class CardPaired(NamedTuple):
-    """The Orient: a paired card attached to an owned card, worth one bonus of its colour."""
-
-    seat: int
-    card_id: int
-    partner_card_id: int
-    color: int
-
-
-@distinct_kind
-class FreeCardTaken(NamedTuple):
-    """The Orient: a face-up card taken for free by a card's ability."""
-
-    seat: int
-    card_id: int
-    deck: int
-    slot: int
-
-
-@distinct_kind
-class NobleReserved(NamedTuple):
-    """The Orient: a noble set aside that only this seat can be visited by."""
-
-    seat: int
-    noble_id: int
-
-
-@distinct_kind
-class CardsDiscarded(NamedTuple):
-    """The Orient: owned cards back to the box (gold cards spent, bonus cards sacrificed)."""
-
-    seat: int
-    card_ids: tuple[int, ...]
-
-
-@distinct_kind
 class DecisionRequired(NamedTuple):
     seat: int
     kind: DecisionKind
@@ -209,7 +117,7 @@ class GameEnded(NamedTuple):
     winners: tuple[int, ...]
 
 
-Event = (
+BaseEvent = (
     GameStarted
     | GemsTaken
     | GemsReturned
@@ -219,20 +127,11 @@ Event = (
     | CardRevealed
     | MarketSlotEmptied
     | NobleVisited
-    | CityClaimed
-    | PowerGemTaken
-    | ShieldPlaced
-    | StrongholdPlaced
-    | StrongholdRemoved
-    | StrongholdsReturned
-    | CardConquered
-    | CardPaired
-    | FreeCardTaken
-    | NobleReserved
-    | CardsDiscarded
     | DecisionRequired
     | Passed
     | FinalRoundTriggered
     | TurnEnded
     | GameEnded
 )
+# Any event record, the base game's or a registered module's (each module's are NamedTuples in its package).
+Event: TypeAlias = tuple[Any, ...]

@@ -8,13 +8,13 @@ from .catalog import BASE_DECKS, CARDS_BY_DECK, NOBLES
 from .colors import NO_BONUSES, NO_TOKENS
 from .config import GameConfig, validate_config
 from .events import CardRevealed, Event, GameStarted
+from .market import MARKET_SLOTS
 from .rng import Stream, shuffled, stream
 from .ruleset import known_modules, ruleset_for
 from .state import GameState, PlayerState
 
 GEMS_PER_COLOR: Final = {2: 4, 3: 5, 4: 7}
 GOLD_TOKENS: Final = 5
-MARKET_SLOTS: Final = 4
 _DECK_STREAMS: Final = (Stream.DECK_LEVEL_1, Stream.DECK_LEVEL_2, Stream.DECK_LEVEL_3)
 
 EMPTY_PLAYER: Final = PlayerState(

@@ -12,12 +12,13 @@ from collections import Counter
 from .catalog import CARDS, NOBLES, is_known_card, is_known_noble
 from .colors import GEM_COLORS, TOKEN_KINDS
 from .config import validate_config
+from .decisions import DecisionKind
 from .errors import Reason, RuleViolation
 from .game_setup import GEMS_PER_COLOR, GOLD_TOKENS
 from .gems import MAX_TOKENS_TAKEN
 from .reserve import RESERVE_LIMIT
 from .ruleset import Ruleset, known_modules, ruleset_for
-from .state import DecisionKind, GameState, PlayerState
+from .state import GameState, PlayerState
 from .turn import TOKEN_LIMIT, AwardOne, qualifying_nobles
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .catalog import CARDS
 from .events import CardRevealed, Event, MarketSlotEmptied
 from .state import GameState
+
+MARKET_SLOTS: Final = 4  # face-up cards per base level (a module's extra deck declares its own)
 
 
 def find_in_market(state: GameState, card_id: int) -> int | None:

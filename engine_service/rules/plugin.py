@@ -1,6 +1,16 @@
-"""The interface of a Cities of Splendor module: named points of the turn it plugs into.
+"""The descriptor of a Cities of Splendor module: what it adds, and the points of the turn it plugs into.
 
-A module never adds branches to the base turn; it supplies some of these:
+A module lives in its own package (``modules/<name>/``) and owns everything of
+its own: the registry (``registry.py``) collects these descriptors, and the core
+and the service iterate them, never naming a module. What a module declares:
+
+* ``state``: the slot of its part of the game state (``module_state.py``);
+* ``decisions``: the kinds of pending decision it asks (``decisions.py``);
+* ``actions`` and ``action_ids``: its answer records and their id ranges (``action_ids.py``);
+* ``events``: its event records;
+* ``view``: what a seat (or a spectator, None) may see of its state; None: all of it.
+
+The points of the turn it may plug into (a module never adds branches to the base turn):
 
 * ``setup``: change the freshly dealt game (add decks or tiles, remove the nobles...);
 * ``decks``: the extra decks it deals (the Orient), with their face-up slots;
@@ -20,10 +30,13 @@ A module never adds branches to the base turn; it supplies some of these:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
+from .action_ids import IdRange
 from .actions import MainAction, PurchaseCard
+from .decisions import DecisionKind
 from .events import Event
+from .module_state import ModuleStateSlot
 from .state import GameState, Standing
 from .turn import TurnStep
 
@@ -70,6 +83,12 @@ class Module(NamedTuple):
     """What a Cities of Splendor module changes, at the named points of the turn."""
 
     name: str
+    state: ModuleStateSlot[Any] | None = None
+    decisions: tuple[DecisionKind, ...] = ()
+    actions: tuple[type, ...] = ()
+    action_ids: tuple[IdRange, ...] = ()
+    events: tuple[type, ...] = ()
+    view: Callable[[Any, int | None], Any] | None = None
     setup: Callable[[GameState], GameState] | None = None
     decks: tuple[DeckSpec, ...] = ()
     check_main_action: Callable[[GameState, MainAction], None] | None = None

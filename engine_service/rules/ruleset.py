@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from . import registry
 from .catalog import BASE_DECKS, CARDS_BY_DECK
+from .decisions import DecisionKind
 from .ending import rank_by_prestige, reached_prestige_goal
-from .modules import MODULES
+from .market import MARKET_SLOTS
 from .plugin import FollowUp, Module, PaymentRules
-from .state import DecisionKind, GameState, Standing
+from .state import GameState, Standing
 from .turn import VISIT_NOBLE, RefillMarket, ReturnExcessTokens, TurnStep
-
-BASE_MARKET_SLOTS = 4
 
 
 class Ruleset(NamedTuple):
@@ -39,17 +39,17 @@ class Ruleset(NamedTuple):
 
 
 def known_modules() -> frozenset[str]:
-    return frozenset(MODULES)
+    return registry.known_modules()
 
 
 def _build(module_names: frozenset[str]) -> Ruleset:
-    modules = tuple(MODULES[name] for name in sorted(module_names))
+    modules = tuple(registry.module_named(name) for name in sorted(module_names))
     follow_ups = tuple(module.after_main_action for module in modules if module.after_main_action is not None)
     noble_visit: TurnStep = VISIT_NOBLE
     payment: PaymentRules | None = None
     triggers: Callable[[GameState, int], bool] = reached_prestige_goal
     rank: Callable[[GameState], tuple[Standing, ...]] = rank_by_prestige
-    deck_slots = [BASE_MARKET_SLOTS] * len(BASE_DECKS)
+    deck_slots = [MARKET_SLOTS] * len(BASE_DECKS)
     for module in modules:
         noble_visit = module.noble_visit or noble_visit
         payment = module.payment or payment
@@ -88,6 +88,7 @@ def _build(module_names: frozenset[str]) -> Ruleset:
 
 
 _CACHE: dict[frozenset[str], Ruleset] = {}
+registry.on_change(_CACHE.clear)
 
 
 def ruleset_for(state_or_modules: GameState | frozenset[str]) -> Ruleset:

@@ -4,35 +4,17 @@ Every transition builds a new ``GameState`` and reuses the parts it did not
 change, so keeping an old state (undo, tree search, replay checks) costs nothing.
 Derived figures (``bonuses``, ``prestige``) are kept beside the facts they come
 from because every legality check reads them; ``validate_state`` checks that
-they agree.
+they agree. Modules keep their own state in ``module_states``, one slot each;
+the core never looks inside.
 """
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
-from typing import TYPE_CHECKING, NamedTuple
+from enum import Enum
+from typing import NamedTuple
 
 from .config import GameConfig
-
-if TYPE_CHECKING:
-    from .modules.cities import CitiesState
-    from .modules.orient import OrientState
-    from .modules.strongholds import StrongholdsState
-    from .modules.trading_posts import TradingPostsState
-
-
-class DecisionKind(IntEnum):
-    """A choice the rules leave to a player in the middle of a turn."""
-
-    RETURN_TOKENS = 1  # over ten tokens: choose which to return
-    CHOOSE_NOBLE = 2  # several nobles qualify: choose the one that visits
-    CHOOSE_CITY = 3  # the Cities: several cities qualify, choose the one to take
-    TAKE_GEM = 4  # Trading Posts posts 0 and 1: choose the colour of the gem granted (options: colours)
-    PLACE_STRONGHOLD = 5  # Strongholds, after a purchase: place or move one of yours, or remove another's
-    CONQUER = 6  # Strongholds: buy the card your three strongholds stand on, or decline (options: that card)
-    PAIR_CARD = 7  # the Orient: choose the owned card a paired card attaches to (options: card ids)
-    TAKE_FREE_CARD = 8  # the Orient: choose a face-up card to take for free (options: card ids)
-    RESERVE_NOBLE = 9  # the Orient: choose the noble to reserve (options: noble ids)
+from .decisions import DecisionKind
 
 
 class EndReason(Enum):
@@ -94,11 +76,9 @@ class GameState(NamedTuple):
     passes_in_a_row: int
     end_reason: EndReason | None
     ranking: tuple[Standing, ...]  # best first; empty until the game ends
-    # Module states, None when the module is not in play. New fields go last, default None.
-    cities: CitiesState | None = None
-    trading_posts: TradingPostsState | None = None
-    strongholds: StrongholdsState | None = None
-    orient: OrientState | None = None
+    # The modules' states, by the slot each module owns (``module_state.ModuleStateSlot``); None for a
+    # module not in play, and no trailing None, so a base game has none at all.
+    module_states: tuple[object, ...] = ()
 
     @property
     def round(self) -> int:

@@ -20,10 +20,11 @@ from typing import Final, Protocol
 from .actions import Action, ChooseNoble, ReturnTokens
 from .catalog import NOBLES
 from .colors import TOKEN_KINDS, format_tokens
+from .decisions import DecisionKind
 from .errors import Reason, RuleViolation
 from .events import DecisionRequired, Event, GemsReturned, NobleVisited
 from .market import refill_market
-from .state import DecisionKind, GameState, PendingDecision, add_tokens, sub_tokens, with_player
+from .state import GameState, PendingDecision, add_tokens, sub_tokens, with_player
 
 TOKEN_LIMIT: Final = 10
 

@@ -2,7 +2,8 @@
 
 Hidden from everyone: the order and contents of the decks (only their sizes are
 shown) and the seed. Hidden from everyone but their owner: cards reserved
-unseen from a deck (only their deck is shown). Everything else is public.
+unseen from a deck (only their deck is shown). A module's state is public
+unless the module's ``view`` hides part of it. Everything else is public.
 """
 
 from __future__ import annotations
@@ -11,10 +12,8 @@ from typing import NamedTuple
 
 from .catalog import CARDS
 from .events import CardReserved, Event
-from .modules.cities import CitiesState
-from .modules.orient import OrientState
-from .modules.strongholds import StrongholdsState
-from .modules.trading_posts import TradingPostsState
+from .module_state import with_slot
+from .ruleset import ruleset_for
 from .state import EndReason, GameState, PendingDecision, Standing
 
 SPECTATOR = None
@@ -53,10 +52,7 @@ class GameView(NamedTuple):
     passes_in_a_row: int
     end_reason: EndReason | None
     ranking: tuple[Standing, ...]
-    cities: CitiesState | None = None  # public
-    trading_posts: TradingPostsState | None = None  # public
-    strongholds: StrongholdsState | None = None  # public
-    orient: OrientState | None = None  # public
+    module_states: tuple[object, ...] = ()  # by slot, as each module shows its state to the viewer
 
 
 def view_for(state: GameState, viewer: int | None) -> GameView:
@@ -89,11 +85,19 @@ def view_for(state: GameState, viewer: int | None) -> GameView:
         passes_in_a_row=state.passes_in_a_row,
         end_reason=state.end_reason,
         ranking=state.ranking,
-        cities=state.cities,
-        trading_posts=state.trading_posts,
-        strongholds=state.strongholds,
-        orient=state.orient,
+        module_states=_module_views(state, viewer),
     )
+
+
+def _module_views(state: GameState, viewer: int | None) -> tuple[object, ...]:
+    """Each module's state as the viewer may see it (public unless the module redacts it)."""
+    shown = state.module_states
+    for module in ruleset_for(state).modules:
+        if module.view is not None and module.state is not None:
+            own = module.state.find(state)
+            if own is not None:
+                shown = with_slot(shown, module.state.index, module.view(own, viewer))
+    return shown
 
 
 def events_for(events: tuple[Event, ...], viewer: int | None) -> tuple[Event, ...]:

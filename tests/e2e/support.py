@@ -8,8 +8,8 @@ import pytest
 from splendor.v1 import actions_pb2, common_pb2, state_pb2
 from splendor_client import EngineError
 
+from engine_service.codec import state_to_proto
 from engine_service.rules import GameState
-from engine_service.server.convert import state_to_proto
 
 RED, BLUE, GREEN, WHITE, BLACK, GOLD = (
     common_pb2.COLOR_RED,

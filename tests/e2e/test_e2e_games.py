@@ -9,10 +9,18 @@ import pytest
 from splendor.v1 import actions_pb2, config_pb2, engine_service_pb2, events_pb2, state_pb2, view_pb2
 from splendor_client import EngineClient
 
-from engine_service.rules import ACTION_ID_COUNT, CARDS, NOBLES, Event, GameState, action_from_id, apply, state_digest
-from engine_service.rules.events import CardReserved
-from engine_service.server.convert import action_from_proto, state_from_proto
-from engine_service.server.event_convert import fill_events
+from engine_service.codec import action_from_proto, fill_events, state_from_proto
+from engine_service.rules import (
+    ACTION_ID_COUNT,
+    CARDS,
+    NOBLES,
+    CardReserved,
+    Event,
+    GameState,
+    action_from_id,
+    apply,
+    state_digest,
+)
 from tests.e2e.support import BLUE, GREEN, RED, proto, take_gems
 from tests.server.positions import TURN_SAFETY, dealt, give_reserved, random_game
 

@@ -16,8 +16,8 @@ import pytest
 from splendor.v1 import config_pb2, state_pb2
 from splendor_client import EngineClient
 
+from engine_service.codec import action_from_proto, state_from_proto
 from engine_service.rules import apply, state_digest
-from engine_service.server.convert import action_from_proto, state_from_proto
 
 pytestmark = pytest.mark.e2e
 

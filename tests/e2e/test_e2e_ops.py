@@ -19,10 +19,9 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
 from splendor_client import connect
 
-from engine_service.rules.events import CardReserved, GemsTaken
+from engine_service.codec import fill_events, state_to_proto
+from engine_service.rules import CardReserved, GemsTaken
 from engine_service.server.app import SERVICE_NAME, build_server, drain, start
-from engine_service.server.convert import state_to_proto
-from engine_service.server.event_convert import fill_events
 from engine_service.server.settings import Settings
 from tests.server.positions import dealt
 

@@ -15,8 +15,8 @@ from splendor.v1 import actions_pb2, common_pb2, config_pb2, errors_pb2, state_p
 from splendor_client import EngineClient, EngineError, InvalidRequest, RuleRejected
 
 from engine_service.api.errors import INVALID_SEAT
+from engine_service.codec import state_to_proto
 from engine_service.rules import CARDS
-from engine_service.server.convert import state_to_proto
 from tests.e2e.support import (
     BLUE,
     GOLD,

@@ -20,9 +20,9 @@ import grpc
 from prometheus_client.parser import text_string_to_metric_families
 from splendor.v1 import actions_pb2, config_pb2, engine_service_pb2, engine_service_pb2_grpc
 
+from engine_service.codec import action_to_proto
 from engine_service.rules import GameConfig, PurchaseCard, ReturnTokens, TakeGems, TakeTwoGems, apply, legal_actions
 from engine_service.rules import new_game as core_new_game
-from engine_service.server.convert import action_to_proto
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = "splendor.v1.EngineService"

@@ -13,9 +13,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from splendor.v1 import config_pb2, engine_service_pb2
 
-from engine_service.rules.events import CardReserved, GemsTaken
-from engine_service.server.convert import state_to_proto
-from engine_service.server.event_convert import fill_events
+from engine_service.codec import fill_events, state_to_proto
+from engine_service.rules import CardReserved, GemsTaken
 from tests.ops.support import ENGINE, Server, stub, value
 from tests.server.positions import dealt
 

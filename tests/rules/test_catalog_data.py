@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from engine_service.rules import BASE_CARDS as CARDS
 from engine_service.rules import NOBLES
-from engine_service.rules.catalog import BASE_CARDS as CARDS
 
 COLORS = range(5)
 

@@ -10,18 +10,20 @@ from engine_service.rules import (
     CARDS,
     ChooseNoble,
     EndReason,
+    FinalRoundTriggered,
     GameConfig,
+    GameEnded,
     PurchaseCard,
     Reason,
     ReturnTokens,
     Standing,
     TakeGems,
+    TurnEnded,
     apply,
     legal_actions,
     new_game,
     validate_state,
 )
-from engine_service.rules.events import FinalRoundTriggered, GameEnded, TurnEnded
 from tests.rules.helpers import of_type, play, position, refused, tokens
 
 FOURTEEN = [73, 77, 71]  # level 3: 5 + 5 + 4 prestige

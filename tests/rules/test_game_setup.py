@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_service.rules import CARDS, GameConfig, new_game, validate_state
-from engine_service.rules.events import CardRevealed, GameStarted
+from engine_service.rules import CARDS, CardRevealed, GameConfig, GameStarted, new_game, validate_state
 
 
 @pytest.mark.parametrize(("players", "gems"), [(2, 4), (3, 5), (4, 7)])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from engine_service.rules import (
     SPECTATOR,
+    CardPurchased,
+    CardReserved,
     GameConfig,
     GameView,
     PurchaseCard,
@@ -14,7 +16,6 @@ from engine_service.rules import (
     new_game,
     view_for,
 )
-from engine_service.rules.events import CardPurchased, CardReserved
 from engine_service.rules.views import ReservedCardView
 from tests.rules.helpers import card_ids_shown, hidden_from, of_type, play, position, tokens
 

@@ -25,7 +25,7 @@ from engine_service.rules import (
     legal_actions,
     new_game,
 )
-from engine_service.rules.action_ids import MOVE_STRONGHOLD
+from engine_service.rules.modules.strongholds import MOVE_STRONGHOLD
 
 ALL_IDS = tuple(range(ACTION_ID_COUNT))
 IDS_BUT_MOVES = tuple(range(MOVE_STRONGHOLD))

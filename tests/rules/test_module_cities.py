@@ -8,10 +8,13 @@ import pytest
 
 from engine_service.rules import (
     CARDS,
-    ChooseCity,
     DecisionKind,
     EndReason,
+    FinalRoundTriggered,
     GameConfig,
+    GameEnded,
+    GameState,
+    PlayerState,
     Reason,
     RuleViolation,
     TakeGems,
@@ -23,9 +26,8 @@ from engine_service.rules import (
     validate_state,
     view_for,
 )
-from engine_service.rules.events import CityClaimed, FinalRoundTriggered, GameEnded
-from engine_service.rules.modules.cities import CITIES, CitiesState, qualifies
-from engine_service.rules.state import GameState, PlayerState
+from engine_service.rules.modules.cities import CITIES, ChooseCity, CitiesState, CityClaimed, qualifies
+from engine_service.rules.modules.cities import STATE as CITIES_STATE
 from tests.rules.helpers import position
 
 CITIES_ON = frozenset({"cities"})
@@ -47,7 +49,7 @@ def cities_position(available: tuple[int, ...], purchased: dict[int, list[int]],
     base = position(2, seed=3, seat=seat, purchased=purchased)
     config = base.config._replace(modules=CITIES_ON)
     held: tuple[tuple[int, ...], ...] = ((), ())
-    state = base._replace(config=config, nobles=(), cities=CitiesState(available, held))
+    state = CITIES_STATE.put(base._replace(config=config, nobles=()), CitiesState(available, held))
     validate_state(state)
     return state
 
@@ -60,17 +62,17 @@ def test_setup_three_cities_of_different_tiles_and_no_nobles(players: int) -> No
     for seed in range(20):
         state, _ = new_game(GameConfig(players, seed, modules=CITIES_ON))
         assert state.nobles == ()
-        assert state.cities is not None
-        tiles = [CITIES[city].tile for city in state.cities.available]
+        assert CITIES_STATE.find(state) is not None
+        tiles = [CITIES[city].tile for city in CITIES_STATE.find(state).available]
         assert len(tiles) == 3 and len(set(tiles)) == 3
-        assert state.cities.held == ((),) * players
+        assert CITIES_STATE.find(state).held == ((),) * players
 
 
 def test_setup_draws_tiles_and_sides_from_the_seed() -> None:
-    deals = {new_game(GameConfig(2, seed, modules=CITIES_ON))[0].cities.available for seed in range(40)}
+    deals = {CITIES_STATE.find(new_game(GameConfig(2, seed, modules=CITIES_ON))[0]).available for seed in range(40)}
     assert len(deals) > 20  # varied across seeds
-    again = new_game(GameConfig(2, 7, modules=CITIES_ON))[0].cities
-    assert again == new_game(GameConfig(2, 7, modules=CITIES_ON))[0].cities
+    again = CITIES_STATE.find(new_game(GameConfig(2, 7, modules=CITIES_ON))[0])
+    assert again == CITIES_STATE.find(new_game(GameConfig(2, 7, modules=CITIES_ON))[0])
     sides = {CITIES[city].side for deal in deals for city in deal}
     assert sides == {"A", "B"}
 
@@ -136,8 +138,8 @@ def test_a_qualifying_player_takes_the_city_at_the_end_of_the_turn_and_triggers_
     assert state.players[0].prestige >= 13
     after, events = apply(state, legal_actions(state)[0])
     assert CityClaimed(0, city) in events
-    assert after.cities is not None and after.cities.held[0] == (city,)
-    assert city not in after.cities.available and other in after.cities.available
+    assert CITIES_STATE.find(after) is not None and CITIES_STATE.find(after).held[0] == (city,)
+    assert city not in CITIES_STATE.find(after).available and other in CITIES_STATE.find(after).available
     assert after.final_round and any(isinstance(e, FinalRoundTriggered) for e in events)
 
 
@@ -154,8 +156,8 @@ def test_several_qualifying_cities_give_exactly_those_choices_and_only_one_is_ta
         apply(pending, ChooseCity(99))
     assert refused.value.reason is Reason.CITY_NOT_AVAILABLE
     done, events = apply(pending, ChooseCity(second))
-    assert done.cities is not None and done.cities.held[0] == (second,)
-    assert done.cities.available == (first,)
+    assert CITIES_STATE.find(done) is not None and CITIES_STATE.find(done).held[0] == (second,)
+    assert CITIES_STATE.find(done).available == (first,)
     assert CityClaimed(0, second) in events
 
 
@@ -192,7 +194,7 @@ def test_choose_city_has_action_ids() -> None:
 def test_cities_are_public_in_every_view() -> None:
     state, _ = new_game(GameConfig(3, 5, modules=CITIES_ON))
     for viewer in (None, 0, 1, 2):
-        assert view_for(state, viewer).cities == state.cities
+        assert CITIES_STATE.find(view_for(state, viewer)) == CITIES_STATE.find(state)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -203,8 +205,8 @@ def test_random_cities_games_end_and_stay_consistent(players: int) -> None:
         while not state.is_over:
             state, _ = apply(state, chooser.choice(legal_actions(state)))
             validate_state(state)
-        assert state.cities is not None
-        holders = [seat for seat, held in enumerate(state.cities.held) if held]
+        assert CITIES_STATE.find(state) is not None
+        holders = [seat for seat, held in enumerate(CITIES_STATE.find(state).held) if held]
         if state.end_reason is EndReason.FINAL_ROUND_COMPLETED:
             assert holders, "only a city ends a Cities game"
             assert set(state.winners) <= set(holders)

@@ -18,10 +18,17 @@ import pytest
 from engine_service.rules import (
     CARDS,
     NOBLES,
+    CardPurchased,
+    CardReserved,
+    CardRevealed,
     ChooseNoble,
     DecisionKind,
+    DecisionRequired,
     GameConfig,
     GameState,
+    GemsReturned,
+    NobleVisited,
+    PendingDecision,
     PlayerState,
     PurchaseCard,
     Reason,
@@ -36,25 +43,21 @@ from engine_service.rules import (
     validate_state,
     view_for,
 )
-from engine_service.rules.actions import PairCard, ReserveNoble, TakeFreeCard
 from engine_service.rules.catalog import CARDS_BY_DECK
 from engine_service.rules.ending import rank_by_prestige
 from engine_service.rules.errors import RuleViolation
-from engine_service.rules.events import (
+from engine_service.rules.modules.orient import STATE as ORIENT_STATE
+from engine_service.rules.modules.orient import (
     CardPaired,
-    CardPurchased,
-    CardReserved,
-    CardRevealed,
     CardsDiscarded,
-    DecisionRequired,
     FreeCardTaken,
-    GemsReturned,
     NobleReserved,
-    NobleVisited,
+    OrientState,
+    PairCard,
+    ReserveNoble,
+    TakeFreeCard,
 )
-from engine_service.rules.modules.orient import OrientState
 from engine_service.rules.modules.orient import rank as orient_rank
-from engine_service.rules.state import PendingDecision
 from tests.rules.helpers import full_bank, legal, of_type, play, refused, tokens
 
 ORIENT = frozenset({"orient"})
@@ -174,22 +177,24 @@ def orient_position(
         reserved_nobles=tuple(tuple(reserved_nobles.get(s, ())) for s in per_seat),
         discarded=tuple(tuple(discarded.get(s, ())) for s in per_seat),
     )
-    state = state._replace(
-        bank=tuple(bank),
-        decks=tuple(tuple(p) for p in piles),
-        market=tuple(rows),
-        nobles=nobles,
-        players=tuple(players),
-        seat=seat,
-        orient=orient,
+    state = ORIENT_STATE.put(
+        state._replace(
+            bank=tuple(bank),
+            decks=tuple(tuple(p) for p in piles),
+            market=tuple(rows),
+            nobles=nobles,
+            players=tuple(players),
+            seat=seat,
+        ),
+        orient,
     )
     validate_state(state)
     return state
 
 
 def orient_of(state: GameState) -> OrientState:
-    assert state.orient is not None
-    return state.orient
+    assert ORIENT_STATE.find(state) is not None
+    return ORIENT_STATE.find(state)
 
 
 def asked(events: Iterable[object]) -> list[DecisionKind]:
@@ -820,25 +825,26 @@ def invalid(state: GameState, field_prefix: str) -> None:
 
 def test_validate_refuses_an_orient_game_without_its_state_or_with_wrong_sizes() -> None:
     state = orient_position()
-    invalid(state._replace(orient=None), "orient")
-    invalid(state._replace(orient=orient_of(state)._replace(discarded=((),))), "orient")
+    invalid(ORIENT_STATE.put(state, None), "orient")
+    invalid(ORIENT_STATE.put(state, orient_of(state)._replace(discarded=((),))), "orient")
 
 
 def test_validate_refuses_bad_pairs() -> None:
     owned = [level1(RED), PAIRED_A, GOLD_WHITE]
     state = orient_position(purchased={0: owned}, pairs={0: [(PAIRED_A, level1(RED))]})
     orient = orient_of(state)
-    invalid(state._replace(orient=orient._replace(pairs=((), ()))), "players[0].bonuses")  # bonus without a pair
+    invalid(ORIENT_STATE.put(state, orient._replace(pairs=((), ()))), "players[0].bonuses")  # bonus without a pair
     player = state.players[0]
-    unpaired = state._replace(
-        players=(player._replace(bonuses=(0, 0, 0, 1, 0)),) + state.players[1:], orient=orient._replace(pairs=((), ()))
+    unpaired = ORIENT_STATE.put(
+        state._replace(players=(player._replace(bonuses=(0, 0, 0, 1, 0)),) + state.players[1:]),
+        orient._replace(pairs=((), ())),
     )
     invalid(unpaired, "orient.pairs")  # a paired card not paired
-    invalid(state._replace(orient=orient._replace(pairs=(((PAIRED_A, GOLD_WHITE),), ()))), "orient.pairs")
+    invalid(ORIENT_STATE.put(state, orient._replace(pairs=(((PAIRED_A, GOLD_WHITE),), ()))), "orient.pairs")
     red_three = player._replace(bonuses=(0, 0, 0, 3, 0))
-    twice = state._replace(
-        players=(red_three,) + state.players[1:],
-        orient=orient._replace(pairs=(((PAIRED_A, level1(RED)), (PAIRED_A, level1(RED))), ())),
+    twice = ORIENT_STATE.put(
+        state._replace(players=(red_three,) + state.players[1:]),
+        orient._replace(pairs=(((PAIRED_A, level1(RED)), (PAIRED_A, level1(RED))), ())),
     )
     invalid(twice, "orient.pairs")
 
@@ -847,9 +853,9 @@ def test_validate_refuses_a_noble_in_two_places() -> None:
     state = orient_position(reserved_nobles={0: [2]}, table_nobles=(0, 1))
     orient = orient_of(state)
     invalid(state._replace(nobles=(0, 1, 2)), "orient.reserved_nobles")
-    invalid(state._replace(orient=orient._replace(reserved_nobles=((2,), (2,)))), "orient.reserved_nobles")
-    invalid(state._replace(orient=orient._replace(reserved_nobles=((2, 3), ()))), "orient.reserved_nobles")
-    invalid(state._replace(orient=orient._replace(reserved_nobles=((12,), ()))), "orient.reserved_nobles")
+    invalid(ORIENT_STATE.put(state, orient._replace(reserved_nobles=((2,), (2,)))), "orient.reserved_nobles")
+    invalid(ORIENT_STATE.put(state, orient._replace(reserved_nobles=((2, 3), ()))), "orient.reserved_nobles")
+    invalid(ORIENT_STATE.put(state, orient._replace(reserved_nobles=((12,), ()))), "orient.reserved_nobles")
 
 
 def test_validate_checks_the_options_of_a_pending_orient_decision() -> None:

@@ -18,8 +18,11 @@ import pytest
 from engine_service.rules import (
     ACTION_ID_COUNT,
     CARDS,
+    CardKind,
+    Event,
     GameConfig,
     GameState,
+    NobleVisited,
     PurchaseCard,
     Reason,
     RuleViolation,
@@ -31,10 +34,9 @@ from engine_service.rules import (
     state_digest,
     validate_state,
 )
-from engine_service.rules.action_ids import MOVE_STRONGHOLD
-from engine_service.rules.catalog import CardKind
-from engine_service.rules.events import CardsDiscarded, Event, NobleVisited
-from engine_service.rules.modules.orient import OrientState
+from engine_service.rules.modules.orient import STATE as ORIENT_STATE
+from engine_service.rules.modules.orient import CardsDiscarded, OrientState
+from engine_service.rules.modules.strongholds import MOVE_STRONGHOLD
 from tests.rules.helpers import GEMS_PER_COLOR
 
 ORIENT = frozenset({"orient"})
@@ -43,8 +45,8 @@ SEEDS = range(6)
 
 
 def orient_of(state: GameState) -> OrientState:
-    assert state.orient is not None
-    return state.orient
+    assert ORIENT_STATE.find(state) is not None
+    return ORIENT_STATE.find(state)
 
 
 def random_game(players: int, seed: int) -> Iterator[tuple[GameState, list, object, GameState, tuple[Event, ...]]]:

@@ -10,10 +10,23 @@ import pytest
 
 from engine_service.rules import (
     SPECTATOR,
+    Action,
+    CardPurchased,
+    CardReserved,
+    CardRevealed,
+    CardSource,
     DecisionKind,
+    DecisionRequired,
+    Decline,
     EndReason,
+    Event,
     GameConfig,
     GameState,
+    GemsReturned,
+    GemsTaken,
+    GoldReceived,
+    NobleVisited,
+    PendingDecision,
     PurchaseCard,
     Reason,
     ReserveCard,
@@ -21,6 +34,7 @@ from engine_service.rules import (
     ReturnTokens,
     RuleViolation,
     TakeGems,
+    TurnEnded,
     action_from_id,
     action_id,
     apply,
@@ -30,26 +44,17 @@ from engine_service.rules import (
     validate_state,
     view_for,
 )
-from engine_service.rules.actions import Action, Decline, PlaceStronghold, RemoveStronghold
-from engine_service.rules.events import (
+from engine_service.rules.modules.strongholds import STATE as STRONGHOLDS_STATE
+from engine_service.rules.modules.strongholds import (
+    STRONGHOLDS_PER_PLAYER,
     CardConquered,
-    CardPurchased,
-    CardReserved,
-    CardRevealed,
-    CardSource,
-    DecisionRequired,
-    Event,
-    GemsReturned,
-    GemsTaken,
-    GoldReceived,
-    NobleVisited,
+    PlaceStronghold,
+    RemoveStronghold,
     StrongholdPlaced,
     StrongholdRemoved,
     StrongholdsReturned,
-    TurnEnded,
+    StrongholdsState,
 )
-from engine_service.rules.modules.strongholds import STRONGHOLDS_PER_PLAYER, StrongholdsState
-from engine_service.rules.state import PendingDecision
 from tests.rules.helpers import GEMS_PER_COLOR, has_action, of_type, position, refused, tokens
 
 STRONGHOLDS_ON = frozenset({"strongholds"})
@@ -71,17 +76,17 @@ def stronghold_position(
     """A base position (see ``helpers.position``) turned into a Strongholds game with these strongholds."""
     kwargs.setdefault("market", {0: ROW})
     base = position(num_players, seed, **kwargs)
-    state = base._replace(
-        config=base.config._replace(modules=STRONGHOLDS_ON),
-        strongholds=StrongholdsState(tuple(tuple(placed.get(seat, ())) for seat in range(num_players))),
+    state = STRONGHOLDS_STATE.put(
+        base._replace(config=base.config._replace(modules=STRONGHOLDS_ON)),
+        StrongholdsState(tuple(tuple(placed.get(seat, ())) for seat in range(num_players))),
     )
     validate_state(state)
     return state
 
 
 def placed(state: GameState) -> tuple[tuple[int, ...], ...]:
-    assert state.strongholds is not None
-    return state.strongholds.placed
+    assert STRONGHOLDS_STATE.find(state) is not None
+    return STRONGHOLDS_STATE.find(state).placed
 
 
 def options_of(state: GameState) -> tuple[int, ...]:
@@ -503,7 +508,7 @@ def test_stronghold_answers_on_cards_beyond_the_base_game_have_no_id() -> None:
 def test_strongholds_are_public_in_every_view() -> None:
     state = stronghold_position({0: [RED_3_WHITE, RED_3_WHITE], 2: [BLACK_3_GREEN]}, 3)
     for viewer in (SPECTATOR, 0, 1, 2):
-        assert view_for(state, viewer).strongholds == state.strongholds
+        assert STRONGHOLDS_STATE.find(view_for(state, viewer)) == STRONGHOLDS_STATE.find(state)
 
 
 # --- a client's state -------------------------------------------------------------------
@@ -517,28 +522,28 @@ def _invalid(state: GameState, field: str) -> None:
 
 
 def test_validate_state_refuses_a_strongholds_game_without_strongholds() -> None:
-    _invalid(stronghold_position({})._replace(strongholds=None), "strongholds")
+    _invalid(STRONGHOLDS_STATE.put(stronghold_position({}), None), "strongholds")
 
 
 def test_validate_state_refuses_a_wrong_number_of_seats() -> None:
-    _invalid(stronghold_position({})._replace(strongholds=StrongholdsState(((),))), "strongholds.placed")
+    _invalid(STRONGHOLDS_STATE.put(stronghold_position({}), StrongholdsState(((),))), "strongholds.placed")
 
 
 def test_validate_state_refuses_more_than_three_strongholds() -> None:
     four = (RED_3_WHITE,) * (STRONGHOLDS_PER_PLAYER + 1)
-    _invalid(stronghold_position({})._replace(strongholds=StrongholdsState((four, ()))), "strongholds.placed[0]")
+    _invalid(STRONGHOLDS_STATE.put(stronghold_position({}), StrongholdsState((four, ()))), "strongholds.placed[0]")
 
 
 @pytest.mark.parametrize("where", ["deck", "reserved", "unknown"])
 def test_validate_state_refuses_a_stronghold_off_the_face_up_cards(where: str) -> None:
     state = stronghold_position({}, reserved={1: [GREEN_2W_1U]})
     card = {"deck": state.decks[0][0], "reserved": GREEN_2W_1U, "unknown": 500}[where]
-    _invalid(state._replace(strongholds=StrongholdsState(((), (card,)))), "strongholds.placed[1]")
+    _invalid(STRONGHOLDS_STATE.put(state, StrongholdsState(((), (card,)))), "strongholds.placed[1]")
 
 
 def test_validate_state_refuses_a_card_holding_two_colours() -> None:
     state = stronghold_position({})
-    _invalid(state._replace(strongholds=StrongholdsState(((RED_3_WHITE,), (RED_3_WHITE,)))), "strongholds.placed[1]")
+    _invalid(STRONGHOLDS_STATE.put(state, StrongholdsState(((RED_3_WHITE,), (RED_3_WHITE,)))), "strongholds.placed[1]")
 
 
 def test_validate_state_checks_the_placement_options() -> None:
@@ -556,7 +561,7 @@ def test_validate_state_checks_the_conquest_option() -> None:
     assert decision is not None
     _invalid(offered._replace(pending=decision._replace(options=(GREEN_3_RED,))), "pending_decision.options")
     two_and_one = StrongholdsState(((RED_3_WHITE, RED_3_WHITE, GREEN_3_RED), ()))
-    _invalid(offered._replace(strongholds=two_and_one), "pending_decision.options")
+    _invalid(STRONGHOLDS_STATE.put(offered, two_and_one), "pending_decision.options")
     poor = offered.players[0]._replace(tokens=tokens(blue=1, green=1, red=1))  # cannot pay: never offered
     bank = tuple(b + t - p for b, t, p in zip(offered.bank, offered.players[0].tokens, poor.tokens))
     _invalid(offered._replace(players=(poor,) + offered.players[1:], bank=bank), "pending_decision.options")

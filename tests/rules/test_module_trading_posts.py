@@ -17,12 +17,20 @@ from engine_service.rules import (
     CARDS,
     NOBLES,
     Action,
+    CardPurchased,
+    CardRevealed,
     ChooseNoble,
     DecisionKind,
+    DecisionRequired,
     EndReason,
+    Event,
+    FinalRoundTriggered,
     GameConfig,
     GameState,
+    GemsReturned,
+    NobleVisited,
     Pass,
+    PendingDecision,
     PurchaseCard,
     Reason,
     ReserveCard,
@@ -38,20 +46,16 @@ from engine_service.rules import (
     state_digest,
     validate_state,
 )
-from engine_service.rules.actions import TakeGem
-from engine_service.rules.events import (
-    CardPurchased,
-    CardRevealed,
-    DecisionRequired,
-    Event,
-    FinalRoundTriggered,
-    GemsReturned,
-    NobleVisited,
+from engine_service.rules.modules.trading_posts import (
+    POSTS,
     PowerGemTaken,
     ShieldPlaced,
+    TakeGem,
+    TradingPostsState,
+    can_afford,
+    price,
 )
-from engine_service.rules.modules.trading_posts import POSTS, TradingPostsState, can_afford, price
-from engine_service.rules.state import PendingDecision
+from engine_service.rules.modules.trading_posts import STATE as TRADING_POSTS_STATE
 from tests.rules.helpers import (
     BLACK,
     BLUE,
@@ -139,16 +143,16 @@ def tp_position(
         player._replace(prestige=player.prestige + post_points(per_seat[seat]))
         for seat, player in enumerate(base.players)
     )
-    state = base._replace(
-        config=base.config._replace(modules=TP_ON), players=scored, trading_posts=TradingPostsState(per_seat)
+    state = TRADING_POSTS_STATE.put(
+        base._replace(config=base.config._replace(modules=TP_ON), players=scored), TradingPostsState(per_seat)
     )
     validate_state(state)
     return state
 
 
 def shields_of(state: GameState, seat: int) -> tuple[int, ...]:
-    assert state.trading_posts is not None
-    return state.trading_posts.shields[seat]
+    assert TRADING_POSTS_STATE.find(state) is not None
+    return TRADING_POSTS_STATE.find(state).shields[seat]
 
 
 def index_of(events: Sequence[Event], kind: type) -> int:
@@ -161,7 +165,7 @@ def index_of(events: Sequence[Event], kind: type) -> int:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup_no_shield_on_the_board_and_the_nobles_as_usual(players: int) -> None:
     state, _ = new_game(GameConfig(players, 4, modules=TP_ON))
-    assert state.trading_posts == TradingPostsState(((),) * players)
+    assert TRADING_POSTS_STATE.find(state) == TradingPostsState(((),) * players)
     assert len(state.nobles) == players + 1
     validate_state(state)
 
@@ -575,7 +579,7 @@ def test_post_2_a_gold_stands_for_gems_of_one_colour_only() -> None:
 
 def test_post_2_makes_the_legal_purchase_list_grow() -> None:
     state = gold_worth_two_position(tokens(red=3, gold=2))
-    base_game = state._replace(config=state.config._replace(modules=frozenset()), trading_posts=None)
+    base_game = TRADING_POSTS_STATE.put(state._replace(config=state.config._replace(modules=frozenset())), None)
     with_power = {a for a in legal_actions(state) if isinstance(a, PurchaseCard)}
     without = {a for a in legal_actions(base_game) if isinstance(a, PurchaseCard)}
     assert without < with_power and PurchaseCard(SEVEN_RED_FOR_BLACK) in with_power - without
@@ -679,7 +683,7 @@ def _with_shields(state: GameState, shields: tuple[tuple[int, ...], ...], presti
         player._replace(prestige=prestige[seat]) if seat < len(prestige) else player
         for seat, player in enumerate(state.players)
     )
-    return state._replace(trading_posts=TradingPostsState(shields), players=players)
+    return TRADING_POSTS_STATE.put(state._replace(players=players), TradingPostsState(shields))
 
 
 def _invalid(state: GameState) -> RuleViolation:
@@ -691,7 +695,7 @@ def _invalid(state: GameState) -> RuleViolation:
 
 def test_validate_rejects_a_missing_or_malformed_shield_state() -> None:
     state = extra_gem_position()
-    _invalid(state._replace(trading_posts=None))
+    _invalid(TRADING_POSTS_STATE.put(state, None))
     _invalid(_with_shields(state, ((EXTRA_GEM_WITH_TWO,),)))  # one list for two seats
     _invalid(_with_shields(state, ((EXTRA_GEM_WITH_TWO, 7), ())))
     _invalid(_with_shields(state, ((EXTRA_GEM_WITH_TWO, EXTRA_GEM_WITH_TWO), ())))
@@ -748,7 +752,7 @@ def test_validate_refuses_a_gem_choice_of_the_only_colour_in_the_bank() -> None:
 def independent_affordable(state: GameState, seat: int, card_id: int) -> bool:
     player = state.players[seat]
     due = [max(0, c - b) for c, b in zip(CARDS[card_id].cost, player.bonuses)]
-    shields = state.trading_posts.shields[seat] if state.trading_posts is not None else ()
+    shields = TRADING_POSTS_STATE.find(state).shields[seat] if TRADING_POSTS_STATE.find(state) is not None else ()
     if GOLD_WORTH_TWO in shields:
         missing = sum(-(-max(0, d - t) // 2) for d, t in zip(due, player.tokens))
     else:
@@ -774,10 +778,10 @@ def check_conservation(state: GameState, num_players: int) -> None:
 
 
 def check_scores_and_shields(state: GameState) -> None:
-    assert state.trading_posts is not None
+    assert TRADING_POSTS_STATE.find(state) is not None
     turn_done = state.pending is None or state.pending.kind is DecisionKind.RETURN_TOKENS
     for seat, player in enumerate(state.players):
-        shields = state.trading_posts.shields[seat]
+        shields = TRADING_POSTS_STATE.find(state).shields[seat]
         cards = sum(CARDS[card].points for card in player.purchased)
         nobles = sum(NOBLES[noble].points for noble in player.nobles)
         assert player.prestige == cards + nobles + post_points(shields)
@@ -862,9 +866,9 @@ def test_random_trading_posts_games_end_and_stay_consistent(players: int) -> Non
             check_scores_and_shields(state)
             for event in events:
                 if isinstance(event, PowerGemTaken):
-                    seen[f"gem{event.post}"] += 1
+                    seen[f"gem{event.post_id}"] += 1
                 elif isinstance(event, ShieldPlaced):
-                    shields_seen.add(event.post)
+                    shields_seen.add(event.post_id)
         ended += state.end_reason is EndReason.FINAL_ROUND_COMPLETED
     assert ended >= 8, "random games should mostly reach 15 prestige"
     assert all(seen.values()), seen  # every power was exercised

@@ -6,17 +6,21 @@ import pytest
 
 from engine_service.rules import (
     NOBLES,
+    CardPurchased,
+    CardRevealed,
     ChooseNoble,
     DecisionKind,
+    DecisionRequired,
+    NobleVisited,
     PurchaseCard,
     Reason,
     ReturnTokens,
     TakeGems,
     TakeTwoGems,
+    TurnEnded,
     legal_actions,
     validate_state,
 )
-from engine_service.rules.events import CardPurchased, CardRevealed, DecisionRequired, NobleVisited, TurnEnded
 from tests.rules.helpers import GREEN, card_ids, of_type, play, position, refused, tokens
 
 WHITE4 = card_ids(level=1, bonus=0, points=0)[:4]

@@ -5,15 +5,17 @@ from __future__ import annotations
 from engine_service.rules import (
     CARDS,
     EndReason,
+    GameEnded,
     Pass,
+    Passed,
     Reason,
     ReserveCard,
     ReturnTokens,
     Standing,
+    TurnEnded,
     legal_actions,
     validate_state,
 )
-from engine_service.rules.events import GameEnded, Passed, TurnEnded
 from tests.rules.helpers import can_pay, of_type, play, position, refused, tokens
 
 # A two-player game with every gem in the players' hands (4 of each colour in all).

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine_service.rules import (
     ACTION_ID_COUNT,
+    BASE_CARDS,
     CARDS,
     SPECTATOR,
     EndReason,
@@ -35,7 +36,6 @@ from engine_service.rules import (
     validate_state,
     view_for,
 )
-from engine_service.rules.catalog import BASE_CARDS
 from tests.rules.helpers import GEMS_PER_COLOR, card_ids_shown, hidden_from
 
 PROPERTY_SETTINGS = settings(max_examples=30, deadline=None)

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from engine_service.rules import CARDS, PurchaseCard, Reason, ReserveFromDeck, TakeGems, legal_actions, validate_state
-from engine_service.rules.events import CardPurchased, CardRevealed, CardSource, MarketSlotEmptied, TurnEnded
+from engine_service.rules import (
+    CARDS,
+    CardPurchased,
+    CardRevealed,
+    CardSource,
+    MarketSlotEmptied,
+    PurchaseCard,
+    Reason,
+    ReserveFromDeck,
+    TakeGems,
+    TurnEnded,
+    legal_actions,
+    validate_state,
+)
 from tests.rules.helpers import (
     BLUE,
     WHITE,

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from engine_service.rules import Reason, ReserveCard, ReserveFromDeck, legal_actions
-from engine_service.rules.events import CardReserved, CardRevealed, GoldReceived, MarketSlotEmptied, TurnEnded
+from engine_service.rules import (
+    CardReserved,
+    CardRevealed,
+    GoldReceived,
+    MarketSlotEmptied,
+    Reason,
+    ReserveCard,
+    ReserveFromDeck,
+    TurnEnded,
+    legal_actions,
+)
 from tests.rules.helpers import card_ids, legal, of_type, play, position, refused, tokens
 
 

@@ -6,8 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from engine_service.rules import GameConfig, Reason, TakeGems, TakeTwoGems, legal_actions, new_game
-from engine_service.rules.events import GemsTaken
+from engine_service.rules import GameConfig, GemsTaken, Reason, TakeGems, TakeTwoGems, legal_actions, new_game
 from tests.rules.helpers import (
     BLACK,
     BLUE,

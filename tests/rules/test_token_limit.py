@@ -6,8 +6,18 @@ from itertools import product
 
 import pytest
 
-from engine_service.rules import DecisionKind, Reason, ReserveCard, ReturnTokens, TakeGems, TakeTwoGems, legal_actions
-from engine_service.rules.events import DecisionRequired, GemsReturned, TurnEnded
+from engine_service.rules import (
+    DecisionKind,
+    DecisionRequired,
+    GemsReturned,
+    Reason,
+    ReserveCard,
+    ReturnTokens,
+    TakeGems,
+    TakeTwoGems,
+    TurnEnded,
+    legal_actions,
+)
 from tests.rules.helpers import BLACK, BLUE, RED, WHITE, of_type, play, position, refused, tokens
 
 

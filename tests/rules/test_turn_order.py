@@ -15,11 +15,11 @@ from engine_service.rules import (
     ReturnTokens,
     TakeGems,
     TakeTwoGems,
+    TurnEnded,
     apply,
     legal_actions,
     new_game,
 )
-from engine_service.rules.events import TurnEnded
 from tests.rules.helpers import of_type, play, position, refused, tokens
 
 TAKE = TakeGems((0, 1, 2))

@@ -7,12 +7,10 @@ from itertools import pairwise
 
 from splendor.v1 import actions_pb2, catalog_pb2, common_pb2, trading_posts_pb2
 
-from engine_service.rules import ACTION_ID_COUNT, CARDS, NOBLES, action_from_id
-from engine_service.rules.catalog import CardKind
+from engine_service.codec import action_to_proto, catalog, gems_from_proto
+from engine_service.rules import ACTION_ID_COUNT, CARDS, NOBLES, CardKind, action_from_id
 from engine_service.rules.modules.cities import CITIES
 from engine_service.rules.modules.trading_posts import POSTS
-from engine_service.server.catalog import catalog
-from engine_service.server.convert import action_to_proto, gems_from_proto
 
 ORIENT_IDS = range(90, 120)
 

@@ -8,6 +8,18 @@ import pytest
 from google.protobuf.message import Message
 from splendor.v1 import actions_pb2, common_pb2, config_pb2, engine_service_pb2, state_pb2
 
+from engine_service.codec import (
+    action_from_proto,
+    action_to_proto,
+    config_from_proto,
+    events_from_proto,
+    fill_events,
+    fill_state,
+    state_from_proto,
+    state_to_proto,
+    update_state,
+)
+from engine_service.codec import state as convert
 from engine_service.rules import (
     ACTION_ID_COUNT,
     CARDS,
@@ -25,17 +37,6 @@ from engine_service.rules import (
     new_game,
 )
 from engine_service.rules.turn import qualifying_nobles
-from engine_service.server import convert
-from engine_service.server.convert import (
-    action_from_proto,
-    action_to_proto,
-    config_from_proto,
-    fill_state,
-    state_from_proto,
-    state_to_proto,
-    update_state,
-)
-from engine_service.server.event_convert import events_from_proto, fill_events
 from tests.server.positions import dealt, give_purchased, give_tokens, qualifying_for, random_game, random_states
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -101,9 +102,9 @@ def test_market_rows_read_alike_on_both_paths() -> None:
         for card_id in row:
             msg.slots.add() if card_id is None else msg.slots.add(card_id=card_id)
         message.market[0].CopyFrom(msg)
-        assert convert._row_from_proto(message.market[0]) == tuple(row)
+        assert convert.row_from_proto(message.market[0]) == tuple(row)
     message.market[0].slots[2].MergeFromString(b"\xf8\x01\x05")
-    assert convert._row_from_proto(message.market[0]) == (1, 2, 3, 4, 5)
+    assert convert.row_from_proto(message.market[0]) == (1, 2, 3, 4, 5)
 
 
 def test_fast_records_have_every_field() -> None:

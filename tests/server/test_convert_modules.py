@@ -25,8 +25,26 @@ from splendor.v1 import (
     view_pb2,
 )
 
+from engine_service.codec import (
+    action_from_proto,
+    action_to_proto,
+    event_from_proto,
+    events_from_proto,
+    fill_events,
+    fill_pending,
+    fill_view,
+    state_from_proto,
+    state_to_proto,
+    update_state,
+)
+from engine_service.codec import state as convert
+from engine_service.codec.modules import orient as orient_adapter
+from engine_service.codec.modules import strongholds as strongholds_adapter
+from engine_service.codec.modules import trading_posts as trading_posts_adapter
 from engine_service.rules import (
     DecisionKind,
+    DecisionRequired,
+    Decline,
     Event,
     GameConfig,
     GameState,
@@ -36,54 +54,35 @@ from engine_service.rules import (
     RuleViolation,
     apply,
     events_for,
+    module_named,
     new_game,
     view_for,
 )
-from engine_service.rules.actions import (
-    Decline,
-    PairCard,
-    PlaceStronghold,
-    RemoveStronghold,
-    ReserveNoble,
-    TakeFreeCard,
-    TakeGem,
-)
-from engine_service.rules.events import (
-    CardConquered,
+from engine_service.rules.modules.orient import (
     CardPaired,
     CardsDiscarded,
-    DecisionRequired,
     FreeCardTaken,
     NobleReserved,
-    PowerGemTaken,
-    ShieldPlaced,
+    OrientState,
+    PairCard,
+    ReserveNoble,
+    TakeFreeCard,
+)
+from engine_service.rules.modules.strongholds import STATE as STRONGHOLDS_STATE
+from engine_service.rules.modules.strongholds import (
+    CardConquered,
+    PlaceStronghold,
+    RemoveStronghold,
     StrongholdPlaced,
     StrongholdRemoved,
     StrongholdsReturned,
+    StrongholdsState,
 )
-from engine_service.rules.modules.orient import OrientState
-from engine_service.rules.modules.strongholds import StrongholdsState
-from engine_service.rules.modules.trading_posts import TradingPostsState
-from engine_service.server import convert
-from engine_service.server.convert import (
-    MODULE_STATE_FIELDS,
-    action_from_proto,
-    action_to_proto,
-    fill_orient,
-    fill_pending,
-    fill_strongholds,
-    fill_trading_posts,
-    fill_view,
-    orient_from_proto,
-    state_from_proto,
-    state_to_proto,
-    strongholds_from_proto,
-    trading_posts_from_proto,
-    update_state,
-)
-from engine_service.server.event_convert import event_from_proto, events_from_proto, fill_events
+from engine_service.rules.modules.trading_posts import PowerGemTaken, ShieldPlaced, TakeGem, TradingPostsState
 from tests.server.positions import random_game
 
+# The GameState (and GameView) fields of the module states, named like the modules.
+MODULE_STATE_FIELDS = ("cities", "trading_posts", "strongholds", "orient")
 PLAYER_COUNTS = (2, 3, 4)
 MODULES = ("trading_posts", "strongholds", "orient")
 # The events and decisions only each module causes: random games must have converted them all.
@@ -157,7 +156,7 @@ def test_random_module_game_round_trips_states_updates_events_and_views(module: 
         assert _bytes(patched) == _bytes(message)
         events.extend(step)
         state = after
-    assert state.is_over and getattr(state, module) is not None
+    assert state.is_over and module_named(module).state.find(state) is not None
     response = engine_service_pb2.ApplyActionResponse()
     fill_events(response.events, events)
     assert events_from_proto(response.events) == tuple(events)
@@ -185,16 +184,16 @@ def test_orient_market_rows_of_two_slots_read_on_the_fast_path(monkeypatch: pyte
     state = _dealt("orient")
     message = _wire(state)
     assert [len(row.slots) for row in message.market] == [4, 4, 4, 2, 2, 2]
-    fast = [convert._row_from_proto(row) for row in message.market]
+    fast = [convert.row_from_proto(row) for row in message.market]
     with monkeypatch.context() as patch:
         patch.setattr(convert, "_ROW_PATTERNS", {})  # every row slot by slot
-        assert [convert._row_from_proto(row) for row in message.market] == fast
+        assert [convert.row_from_proto(row) for row in message.market] == fast
     assert tuple(fast) == state.market
     for row in ([119], [90, 0], [None, 101], [5, 6, 7]):
         msg = state_pb2.MarketRow()
         for card_id in row:
             msg.slots.add() if card_id is None else msg.slots.add(card_id=card_id)
-        assert convert._row_from_proto(msg) == tuple(row)
+        assert convert.row_from_proto(msg) == tuple(row)
 
 
 # --- hand-built values ---------------------------------------------------------------------------
@@ -345,7 +344,7 @@ def test_decisions_round_trip_as_pending_decision_and_event(decision: PendingDec
     message = state_pb2.PendingDecision()
     fill_pending(message, decision)
     assert message.kind == state_pb2.DecisionKind.Value(f"DECISION_KIND_{decision.kind.name}")
-    assert convert._pending_from_proto(state_pb2.PendingDecision.FromString(message.SerializeToString())) == decision
+    assert convert.pending_from_proto(state_pb2.PendingDecision.FromString(message.SerializeToString())) == decision
     event = DecisionRequired(decision.seat, decision.kind, decision.amount, decision.options)
     response = engine_service_pb2.ApplyActionResponse()
     fill_events(response.events, [event])
@@ -366,20 +365,20 @@ def test_gem_choices_carry_their_colours_as_color_values() -> None:
 
 MODULE_STATES: list[tuple[Callable[[Any], object], Callable[[Any, Any], None], type[Message], object]] = [
     (
-        trading_posts_from_proto,
-        fill_trading_posts,
+        trading_posts_adapter.read,
+        trading_posts_adapter.write,
         trading_posts_pb2.TradingPostsState,
         TradingPostsState(((0, 3), (), (4, 1, 2))),
     ),
     (
-        strongholds_from_proto,
-        fill_strongholds,
+        strongholds_adapter.read,
+        strongholds_adapter.write,
         strongholds_pb2.StrongholdsState,
         StrongholdsState(((12, 12, 5), (), (7,))),
     ),
     (
-        orient_from_proto,
-        fill_orient,
+        orient_adapter.read,
+        orient_adapter.write,
         orient_pb2.OrientState,
         OrientState(
             pairs=(((95, 12), (96, 14)), (), ((97, 0),)),
@@ -403,13 +402,13 @@ def test_module_states_round_trip(
 
 def test_module_state_proto_layout() -> None:
     message = state_pb2.GameState()
-    fill_orient(message.orient, MODULE_STATES[2][3])  # type: ignore[arg-type]
+    orient_adapter.write(message.orient, MODULE_STATES[2][3])  # type: ignore[arg-type]
     assert [(pair.card_id, pair.partner_card_id) for pair in message.orient.pairs[0].pairs] == [(95, 12), (96, 14)]
     assert list(message.orient.reserved_nobles[2].noble_ids) == [1, 8]
     assert list(message.orient.discarded[1].card_ids) == [90, 91]
-    fill_strongholds(message.strongholds, StrongholdsState(((12, 12, 5), ())))
+    strongholds_adapter.write(message.strongholds, StrongholdsState(((12, 12, 5), ())))
     assert list(message.strongholds.placed[0].card_ids) == [12, 12, 5] and not message.strongholds.placed[1].card_ids
-    fill_trading_posts(message.trading_posts, TradingPostsState(((), (4, 0))))
+    trading_posts_adapter.write(message.trading_posts, TradingPostsState(((), (4, 0))))
     assert list(message.trading_posts.shields[1].post_ids) == [4, 0]
 
 
@@ -577,7 +576,7 @@ def test_update_state_rewrites_a_replaced_module_state_only() -> None:
     message = _wire(state)
     card = state.market[0][0]
     assert card is not None
-    moved = state._replace(strongholds=StrongholdsState(((card,), ())))
+    moved = STRONGHOLDS_STATE.put(state, StrongholdsState(((card,), ())))
     update_state(message, state, moved)
     assert list(message.strongholds.placed[0].card_ids) == [card]
     assert _bytes(message) == _bytes(state_to_proto(moved))

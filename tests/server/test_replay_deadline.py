@@ -8,8 +8,8 @@ import pytest
 from splendor.v1 import config_pb2, engine_service_pb2
 
 from engine_service.api import ApiError, Call, Code, handlers
+from engine_service.codec import action_to_proto
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
-from engine_service.server.convert import action_to_proto
 
 CHECK_EVERY = 8  # instead of REPLAY_CHECK_EVERY, so that an ordinary game spans many checks
 

@@ -9,8 +9,8 @@ import pytest
 from splendor.v1 import engine_service_pb2
 
 from engine_service.api import METHODS_BY_NAME, ApiError, Call, Code, Method, handlers, invoke
+from engine_service.codec import state_to_proto
 from engine_service.rules import DecisionKind, PendingDecision
-from engine_service.server.convert import state_to_proto
 from tests.server.positions import dealt, give_tokens
 
 

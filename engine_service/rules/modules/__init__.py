@@ -1,4 +1,4 @@
-"""The Cities of Splendor modules, by the name used in a game's configuration.
+"""The Cities of Splendor modules, each a package of its own, registered here one line each.
 
 The publisher intends them to be played one at a time; ``config.validate_config``
 refuses a combination.
@@ -6,14 +6,10 @@ refuses a combination.
 
 from __future__ import annotations
 
-from typing import Final
-
-from ..plugin import Module
+from .. import registry
 from . import cities, orient, strongholds, trading_posts
 
-MODULES: Final[dict[str, Module]] = {
-    cities.NAME: cities.MODULE,
-    trading_posts.NAME: trading_posts.MODULE,
-    strongholds.NAME: strongholds.MODULE,
-    orient.NAME: orient.MODULE,
-}
+registry.register(cities.MODULE)
+registry.register(trading_posts.MODULE)
+registry.register(strongholds.MODULE)
+registry.register(orient.MODULE)

@@ -19,14 +19,19 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..actions import Action, MainAction, PairCard, PurchaseCard, ReserveNoble, TakeFreeCard
-from ..catalog import CARD_ID_SPACE, CARDS, NOBLE_ID_SPACE, CardKind
-from ..errors import Reason, RuleViolation
-from ..events import CardPaired, Event, FreeCardTaken, NobleReserved
-from ..market import find_in_market, remove_from_market
-from ..state import DecisionKind, GameState, PendingDecision, with_player
-from ..turn import ask, wrong_answer
-from .orient_cards import BONUS, BONUS_COUNT, KIND, POINTS, face_up, orient_of, partners
+from ...actions import Action, MainAction, PurchaseCard
+from ...catalog import CARD_ID_SPACE, CARDS, NOBLE_ID_SPACE, CardKind
+from ...decisions import DecisionKind
+from ...errors import Reason, RuleViolation
+from ...events import Event
+from ...market import find_in_market, remove_from_market
+from ...state import GameState, PendingDecision, with_player
+from ...turn import ask, wrong_answer
+from .actions import PairCard, ReserveNoble, TakeFreeCard
+from .cards import BONUS, BONUS_COUNT, KIND, POINTS, face_up, orient_of, partners
+from .decisions import PAIR_CARD, RESERVE_NOBLE, TAKE_FREE_CARD
+from .events import CardPaired, FreeCardTaken, NobleReserved
+from .state import STATE
 
 _HAS_ABILITY: Final = tuple(
     card.kind in (CardKind.PAIRED, CardKind.PAIRED_TAKE_LEVEL1, CardKind.TAKE_LEVEL2, CardKind.RESERVE_NOBLE)
@@ -36,16 +41,16 @@ _PAIR: Final = tuple(PairCard(card_id) for card_id in range(CARD_ID_SPACE))
 _TAKE: Final = tuple(TakeFreeCard(card_id) for card_id in range(CARD_ID_SPACE))
 _RESERVE: Final = tuple(ReserveNoble(noble_id) for noble_id in range(NOBLE_ID_SPACE))
 _ANSWERS: Final[dict[DecisionKind, tuple[Action, ...]]] = {
-    DecisionKind.PAIR_CARD: _PAIR,
-    DecisionKind.TAKE_FREE_CARD: _TAKE,
-    DecisionKind.RESERVE_NOBLE: _RESERVE,
+    PAIR_CARD: _PAIR,
+    TAKE_FREE_CARD: _TAKE,
+    RESERVE_NOBLE: _RESERVE,
 }
 
 
 class ResolveAbility:
     """The follow-up step of a purchase: the bought card's ability, then its free cards' abilities."""
 
-    decisions = (DecisionKind.PAIR_CARD, DecisionKind.TAKE_FREE_CARD, DecisionKind.RESERVE_NOBLE)
+    decisions = (PAIR_CARD, TAKE_FREE_CARD, RESERVE_NOBLE)
 
     def follow(self, state: GameState, action: MainAction, events: list[Event]) -> GameState:
         if type(action) is not PurchaseCard or not _HAS_ABILITY[action.card_id]:
@@ -60,7 +65,7 @@ class ResolveAbility:
         assert pending is not None
         seat = pending.seat
         kind = pending.kind
-        if kind == DecisionKind.PAIR_CARD:
+        if kind == PAIR_CARD:
             if type(action) is not PairCard:
                 raise wrong_answer(pending)
             if action.card_id not in pending.options:
@@ -70,7 +75,7 @@ class ResolveAbility:
                     card_id=str(action.card_id),
                 )
             return _pair(state._replace(pending=None), seat, action.card_id, events)
-        if kind == DecisionKind.TAKE_FREE_CARD:
+        if kind == TAKE_FREE_CARD:
             if type(action) is not TakeFreeCard:
                 raise wrong_answer(pending)
             if action.card_id not in pending.options:
@@ -103,7 +108,7 @@ def card_ability(state: GameState, seat: int, card_id: int, events: list[Event])
     if kind is CardKind.PAIRED or kind is CardKind.PAIRED_TAKE_LEVEL1:
         options = partners(state.players[seat].purchased)
         if len(options) > 1:
-            return ask(state, PendingDecision(DecisionKind.PAIR_CARD, seat, options=options), events)
+            return ask(state, PendingDecision(PAIR_CARD, seat, options=options), events)
         if options:
             return _pair(state, seat, options[0], events)
         return _after_pairing(state, seat, card_id, events)  # cannot happen: buying it needs a bonus card
@@ -112,7 +117,7 @@ def card_ability(state: GameState, seat: int, card_id: int, events: list[Event])
     if kind is CardKind.RESERVE_NOBLE:
         options = state.nobles
         if len(options) > 1:
-            return ask(state, PendingDecision(DecisionKind.RESERVE_NOBLE, seat, options=options), events)
+            return ask(state, PendingDecision(RESERVE_NOBLE, seat, options=options), events)
         if options:
             return _reserve_noble(state, seat, options[0], events)
     return state
@@ -130,9 +135,9 @@ def _pair(state: GameState, seat: int, partner: int, events: list[Event]) -> Gam
     pairs = orient.pairs
     pairs = pairs[:seat] + (pairs[seat] + ((paired, partner),),) + pairs[seat + 1 :]
     events.append(CardPaired(seat, paired, partner, color))
-    state = state._replace(
-        players=with_player(state.players, seat, player._replace(bonuses=tuple(bonuses))),
-        orient=orient._replace(pairs=pairs),
+    state = STATE.put(
+        state._replace(players=with_player(state.players, seat, player._replace(bonuses=tuple(bonuses)))),
+        orient._replace(pairs=pairs),
     )
     return _after_pairing(state, seat, paired, events)
 
@@ -146,7 +151,7 @@ def _after_pairing(state: GameState, seat: int, card_id: int, events: list[Event
 def _offer_free_card(state: GameState, seat: int, level: int, events: list[Event]) -> GameState:
     options = face_up(state, level)
     if len(options) > 1:
-        return ask(state, PendingDecision(DecisionKind.TAKE_FREE_CARD, seat, options=options), events)
+        return ask(state, PendingDecision(TAKE_FREE_CARD, seat, options=options), events)
     if options:
         return _take_free(state, seat, options[0], events)
     return state
@@ -179,10 +184,8 @@ def _reserve_noble(state: GameState, seat: int, noble_id: int, events: list[Even
     held = orient.reserved_nobles
     held = held[:seat] + (held[seat] + (noble_id,),) + held[seat + 1 :]
     events.append(NobleReserved(seat, noble_id))
-    return state._replace(
-        nobles=tuple([noble for noble in state.nobles if noble != noble_id]),
-        orient=orient._replace(reserved_nobles=held),
-    )
+    state = state._replace(nobles=tuple([noble for noble in state.nobles if noble != noble_id]))
+    return STATE.put(state, orient._replace(reserved_nobles=held))
 
 
 RESOLVE_ABILITY: Final = ResolveAbility()

@@ -28,97 +28,51 @@ power pays out.
 
 from __future__ import annotations
 
-import csv
-import io
-from importlib import resources
-from typing import Final, NamedTuple
+from typing import Final
 
-from ..actions import Action, MainAction, PurchaseCard, TakeGem, TakeTwoGems
-from ..catalog import CARDS
-from ..colors import COLOR_NAMES, GEM_COLORS, GOLD, NO_BONUSES, format_tokens
-from ..errors import Reason, RuleViolation
-from ..events import Event, PowerGemTaken, ShieldPlaced
-from ..payment import amount_due, cannot_afford, check_payment, check_payment_tokens, default_payment, shortfall
-from ..plugin import Module, PaymentRules, Price
-from ..state import DecisionKind, GameState, PendingDecision, PlayerState, add_tokens, sub_tokens, with_player
-from ..turn import ask, wrong_answer
+from ...actions import Action, MainAction, PurchaseCard, TakeTwoGems
+from ...catalog import CARDS
+from ...colors import COLOR_NAMES, GEM_COLORS, GOLD, NO_BONUSES, format_tokens
+from ...decisions import DecisionKind
+from ...errors import Reason, RuleViolation
+from ...events import Event
+from ...payment import amount_due, cannot_afford, check_payment, check_payment_tokens, default_payment, shortfall
+from ...plugin import Price
+from ...state import GameState, PendingDecision, PlayerState, add_tokens, sub_tokens, with_player
+from ...turn import ask, wrong_answer
+from .actions import TakeGem
+from .components import (
+    EXTRA_GEM_WITH_TWO,
+    FIVE_PRESTIGE,
+    FIVE_PRESTIGE_POINTS,
+    GEM_AFTER_PURCHASE,
+    GOLD_WORTH_TWO,
+    POSTS,
+    PRESTIGE_PER_SHIELD,
+)
+from .decisions import TAKE_GEM
+from .events import PowerGemTaken, ShieldPlaced
+from .state import STATE, TradingPostsState
 
 NAME: Final = "trading_posts"
-
-
-class TradingPostsState(NamedTuple):
-    """The shields on the Route to the Orient board."""
-
-    shields: tuple[tuple[int, ...], ...]  # per seat, the posts (0-4) holding one of its shields, in placement order
-
-
-class Post(NamedTuple):
-    """One trading post as printed: what it takes to place a shield on it."""
-
-    id: int
-    power: str
-    requirement: tuple[int, ...]  # five bonus counts
-    nobles: int  # nobles the player must have
-
-
-# The powers the code implements, by post id; the data file must list them in this order.
-_POWERS: Final = (
-    "gem_after_purchase",
-    "extra_gem_with_two",
-    "gold_worth_two",
-    "five_prestige",
-    "prestige_per_shield",
-)
-
-
-def _load() -> tuple[Post, ...]:
-    text = resources.files("engine_service.rules").joinpath("data", "trading_posts.csv").read_text(encoding="utf-8")
-    posts = []
-    for expected_id, row in enumerate(csv.DictReader(io.StringIO(text))):
-        if int(row["id"]) != expected_id:
-            raise ValueError(f"trading_posts.csv: ids must be consecutive, got {row['id']} at row {expected_id}")
-        if expected_id >= len(_POWERS) or row["power"] != _POWERS[expected_id]:
-            raise ValueError(f"trading_posts.csv: post {expected_id} has power {row['power']!r}, expected in {_POWERS}")
-        posts.append(
-            Post(
-                id=expected_id,
-                power=row["power"],
-                requirement=tuple(int(row[COLOR_NAMES[color]]) for color in GEM_COLORS),
-                nobles=int(row["nobles"]),
-            )
-        )
-    if len(posts) != len(_POWERS):
-        raise ValueError(f"trading_posts.csv: {len(posts)} posts, expected {len(_POWERS)}")
-    return tuple(posts)
-
-
-POSTS: Final[tuple[Post, ...]] = _load()
-GEM_AFTER_PURCHASE: Final = 0
-EXTRA_GEM_WITH_TWO: Final = 1
-GOLD_WORTH_TWO: Final = 2
-FIVE_PRESTIGE: Final = 3
-PRESTIGE_PER_SHIELD: Final = 4
-FIVE_PRESTIGE_POINTS: Final = 5
 
 # Per post, only the colours it asks for (most posts ask for one or two): the cheapest check.
 _NEEDS: Final = tuple(tuple((color, need) for color, need in enumerate(post.requirement) if need) for post in POSTS)
 _NOBLES_NEEDED: Final = tuple(post.nobles for post in POSTS)
-_POST_IDS: Final = tuple(post.id for post in POSTS)
-_CHECKS: Final = tuple(zip(_POST_IDS, _NEEDS, _NOBLES_NEEDED))
+POST_IDS: Final = tuple(post.id for post in POSTS)
+_CHECKS: Final = tuple(zip(POST_IDS, _NEEDS, _NOBLES_NEEDED))
 _COSTS: Final = tuple(card.cost for card in CARDS)
 _TAKE_GEM: Final = tuple(TakeGem(color) for color in GEM_COLORS)  # actions are immutable: built once
 
 
-def _fail(field: str, message: str) -> RuleViolation:
+def fail(field: str, message: str) -> RuleViolation:
     return RuleViolation(Reason.INVALID_STATE, message, field=field)
 
 
 def _shields(state: GameState, seat: int) -> tuple[int, ...]:
-    posts = state.trading_posts
-    if posts is None:
-        raise _fail("trading_posts", "a Trading Posts game must carry its shields")
+    posts = STATE.of(state)
     if not 0 <= seat < len(posts.shields):
-        raise _fail("trading_posts.shields", "one list of shields per seat")
+        raise fail("trading_posts.shields", "one list of shields per seat")
     return posts.shields[seat]
 
 
@@ -141,7 +95,7 @@ def post_prestige(shields: tuple[int, ...]) -> int:
 
 def setup(state: GameState) -> GameState:
     """The base setup; no shield on the board yet."""
-    return state._replace(trading_posts=TradingPostsState(((),) * state.config.num_players))
+    return STATE.put(state, TradingPostsState(((),) * state.config.num_players))
 
 
 # --- posts 0 and 1: a gem from the bank ------------------------------------------
@@ -159,19 +113,19 @@ def _take_gem(state: GameState, seat: int, color: int, post: int, events: list[E
     )
 
 
-def _colors_in_bank(bank: tuple[int, ...], excluded: int | None = None) -> tuple[int, ...]:
+def colors_in_bank(bank: tuple[int, ...], excluded: int | None = None) -> tuple[int, ...]:
     return tuple(color for color in GEM_COLORS if bank[color] and color != excluded)
 
 
 def _pending_post(state: GameState, pending: PendingDecision) -> int:
     """Which power a pending TAKE_GEM serves: post 0 offers every colour in the bank, post 1 all but one."""
-    return GEM_AFTER_PURCHASE if pending.options == _colors_in_bank(state.bank) else EXTRA_GEM_WITH_TWO
+    return GEM_AFTER_PURCHASE if pending.options == colors_in_bank(state.bank) else EXTRA_GEM_WITH_TWO
 
 
 class GemPowers:
     """Posts 0 and 1, told the main action before the market is refilled."""
 
-    decisions: tuple[DecisionKind, ...] = (DecisionKind.TAKE_GEM,)
+    decisions: tuple[DecisionKind, ...] = (TAKE_GEM,)
 
     def follow(self, state: GameState, action: MainAction, events: list[Event]) -> GameState:
         if isinstance(action, PurchaseCard):
@@ -183,12 +137,12 @@ class GemPowers:
         seat = state.seat
         if post not in _shields(state, seat):
             return state
-        options = _colors_in_bank(state.bank, excluded)
+        options = colors_in_bank(state.bank, excluded)
         if not options:
             return state
         if len(options) == 1:
             return _take_gem(state, seat, options[0], post, events)
-        return ask(state, PendingDecision(DecisionKind.TAKE_GEM, seat, options=options), events)
+        return ask(state, PendingDecision(TAKE_GEM, seat, options=options), events)
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         return state  # all the work happens in ``follow``, told the main action
@@ -241,13 +195,10 @@ class PlaceShields:
                 events.append(ShieldPlaced(seat, post, gained))
         if shields is before:
             return state
-        assert state.trading_posts is not None
-        all_shields = state.trading_posts.shields
+        all_shields = STATE.of(state).shields
         player = player._replace(prestige=player.prestige + post_prestige(shields) - post_prestige(before))
-        return state._replace(
-            players=with_player(state.players, seat, player),
-            trading_posts=TradingPostsState(all_shields[:seat] + (shields,) + all_shields[seat + 1 :]),
-        )
+        state = state._replace(players=with_player(state.players, seat, player))
+        return STATE.put(state, TradingPostsState(all_shields[:seat] + (shields,) + all_shields[seat + 1 :]))
 
     def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
         raise AssertionError("placing shields asks no decision")
@@ -278,27 +229,18 @@ def can_afford(state: GameState, seat: int, card_id: int) -> bool:
     m2 = c2 - bonuses[2] - tokens[2]
     m3 = c3 - bonuses[3] - tokens[3]
     m4 = c4 - bonuses[4] - tokens[4]
-    posts = state.trading_posts
-    if posts is None:
-        raise _fail("trading_posts", "a Trading Posts game must carry its shields")
-    if GOLD_WORTH_TWO in posts.shields[seat]:
-        # A gold covers up to two missing gems of its colour: (m + 1) // 2 rounds up.
-        missing = (
-            ((m0 + 1) // 2 if m0 > 0 else 0)
-            + ((m1 + 1) // 2 if m1 > 0 else 0)
-            + ((m2 + 1) // 2 if m2 > 0 else 0)
-            + ((m3 + 1) // 2 if m3 > 0 else 0)
-            + ((m4 + 1) // 2 if m4 > 0 else 0)
-        )
-    else:
-        missing = (
-            (m0 if m0 > 0 else 0)
-            + (m1 if m1 > 0 else 0)
-            + (m2 if m2 > 0 else 0)
-            + (m3 if m3 > 0 else 0)
-            + (m4 if m4 > 0 else 0)
-        )
-    return missing <= tokens[GOLD]
+    missing = (m0 if m0 > 0 else 0) + (m1 if m1 > 0 else 0) + (m2 if m2 > 0 else 0)
+    missing += (m3 if m3 > 0 else 0) + (m4 if m4 > 0 else 0)
+    gold = tokens[GOLD]
+    if missing <= gold:
+        return True
+    # Short of gold: a post-2 shield holder's gold covers up to two missing gems of its colour,
+    # so with more than twice the gold missing nothing helps (the usual case, decided without the shields).
+    if missing > 2 * gold or GOLD_WORTH_TWO not in STATE.of(state).shields[seat]:
+        return False
+    halves = ((m0 + 1) // 2 if m0 > 0 else 0) + ((m1 + 1) // 2 if m1 > 0 else 0) + ((m2 + 1) // 2 if m2 > 0 else 0)
+    halves += ((m3 + 1) // 2 if m3 > 0 else 0) + ((m4 + 1) // 2 if m4 > 0 else 0)
+    return halves <= gold
 
 
 def _check_double_gold_payment(player: PlayerState, due: tuple[int, ...], payment: tuple[int, ...]) -> None:
@@ -351,60 +293,3 @@ def give_up(state: GameState, seat: int, price: Price, events: list[Event]) -> G
 def extra_holdings(state: GameState, seat: int) -> tuple[tuple[int, ...], int]:
     """The posts' prestige; they give no bonus."""
     return NO_BONUSES, post_prestige(_shields(state, seat))
-
-
-# Decisions asked before the shields step: the acting seat may meet a post it has no shield on yet.
-_BEFORE_SHIELDS: Final = frozenset({DecisionKind.TAKE_GEM, DecisionKind.CHOOSE_NOBLE})
-
-
-def validate(state: GameState) -> None:
-    """A client's Trading Posts state: known, distinct posts per seat, earned and all placed."""
-    posts = state.trading_posts
-    if posts is None:
-        raise _fail("trading_posts", "a Trading Posts game must carry its shields")
-    if len(posts.shields) != state.config.num_players:
-        raise _fail("trading_posts.shields", "one list of shields per seat")
-    pending = state.pending
-    waiting = pending.seat if pending is not None and pending.kind in _BEFORE_SHIELDS else None
-    for seat, (shields, player) in enumerate(zip(posts.shields, state.players)):
-        field = f"trading_posts.shields[{seat}]"
-        if any(post not in _POST_IDS for post in shields) or len(set(shields)) != len(shields):
-            raise _fail(field, f"shields stand on distinct posts {_POST_IDS[0]}-{_POST_IDS[-1]}")
-        for post in _POST_IDS:
-            if post in shields:
-                if not meets(player, post):
-                    raise _fail(field, f"a shield on post {post} whose requirements the seat does not meet")
-            elif seat != waiting and meets(player, post):
-                raise _fail(field, f"the seat meets post {post}'s requirements but has no shield there")
-    if pending is not None and pending.kind == DecisionKind.TAKE_GEM:
-        _validate_take_gem(state, pending, posts.shields[pending.seat])
-
-
-def _validate_take_gem(state: GameState, pending: PendingDecision, shields: tuple[int, ...]) -> None:
-    field = "pending_decision.options"
-    available = _colors_in_bank(state.bank)
-    options = pending.options
-    if len(options) < 2 or list(options) != sorted(set(options)) or not set(options) <= set(available):
-        raise _fail(field, "the gem options must be two or more distinct colours in the bank, in order")
-    if options == available:
-        if GEM_AFTER_PURCHASE not in shields:
-            raise _fail(field, f"a gem after a purchase needs a shield on post {GEM_AFTER_PURCHASE}")
-        return
-    left_out = [color for color in available if color not in options]
-    if len(left_out) != 1 or state.bank[left_out[0]] < 2 or EXTRA_GEM_WITH_TWO not in shields:
-        raise _fail(
-            field,
-            f"the gem options must be every colour in the bank (post {GEM_AFTER_PURCHASE}), or all but the "
-            f"colour just taken two of (post {EXTRA_GEM_WITH_TWO})",
-        )
-
-
-MODULE: Final = Module(
-    name=NAME,
-    setup=setup,
-    payment=PaymentRules(can_afford=can_afford, price=price, give_up=give_up),
-    after_main_action=GemPowers(),
-    end_of_turn=(PlaceShields(),),
-    extra_holdings=extra_holdings,
-    validate=validate,
-)

@@ -6,14 +6,11 @@ and legality hooks read them for every candidate card on every move.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from ..catalog import BASE_DECKS, CARDS, ORIENT_DECKS, CardKind
-from ..errors import Reason, RuleViolation
-from ..state import GameState
-
-if TYPE_CHECKING:
-    from .orient import OrientState
+from ...catalog import BASE_DECKS, CARDS, ORIENT_DECKS, CardKind
+from ...state import GameState
+from .state import STATE, OrientState
 
 PAIRED_KINDS: Final = frozenset({CardKind.PAIRED, CardKind.PAIRED_TAKE_LEVEL1})
 
@@ -40,9 +37,7 @@ ROWS_OF_LEVEL: Final[dict[int, tuple[int, int]]] = {
 
 def orient_of(state: GameState) -> OrientState:
     """The game's Orient state; a client's Orient game without one is refused."""
-    if state.orient is None:
-        raise RuleViolation(Reason.INVALID_STATE, "an Orient game must carry its Orient state", field="orient")
-    return state.orient
+    return STATE.of(state)
 
 
 def partners(purchased: tuple[int, ...]) -> tuple[int, ...]:

@@ -20,43 +20,37 @@
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
-from ..actions import Action, Decline, MainAction, PlaceStronghold, PurchaseCard, RemoveStronghold, ReserveCard
-from ..catalog import BASE_CARDS, BASE_DECKS, CARDS
-from ..errors import Reason, RuleViolation
-from ..events import CardConquered, Event, StrongholdPlaced, StrongholdRemoved, StrongholdsReturned
-from ..market import refill_market
-from ..payment import can_afford
-from ..plugin import Module
-from ..purchase import purchase_card
-from ..state import DecisionKind, GameState, PendingDecision
-from ..turn import ask, wrong_answer
+from ...actions import Action, Decline, MainAction, PurchaseCard, ReserveCard
+from ...catalog import BASE_CARDS, BASE_DECKS, CARDS
+from ...errors import Reason, RuleViolation
+from ...events import Event
+from ...market import refill_market
+from ...payment import can_afford
+from ...purchase import purchase_card
+from ...state import GameState, PendingDecision
+from ...turn import ask, wrong_answer
+from .actions import PlaceStronghold, RemoveStronghold
+from .decisions import CONQUER, PLACE_STRONGHOLD
+from .events import CardConquered, StrongholdPlaced, StrongholdRemoved, StrongholdsReturned
+from .state import STATE, StrongholdsState
 
 NAME: Final = "strongholds"
 STRONGHOLDS_PER_PLAYER: Final = 3
 
 
-class StrongholdsState(NamedTuple):
-    """Where each seat's strongholds stand; the others are in the seat's supply."""
-
-    placed: tuple[tuple[int, ...], ...]  # per seat, the face-up card under each placed stronghold (repeats: stacked)
-
-
-_BASE_ROWS: Final = len(BASE_DECKS)  # strongholds stand on base cards only
+BASE_ROWS: Final = len(BASE_DECKS)  # strongholds stand on base cards only
 _COSTS: Final = tuple(card.cost for card in CARDS)
 
 
 def setup(state: GameState) -> GameState:
     """The base setup; every stronghold starts in its owner's supply."""
-    return state._replace(strongholds=StrongholdsState(((),) * state.config.num_players))
+    return STATE.put(state, StrongholdsState(((),) * state.config.num_players))
 
 
-def _placed(state: GameState) -> tuple[tuple[int, ...], ...]:
-    strongholds = state.strongholds
-    if strongholds is None:
-        raise RuleViolation(Reason.INVALID_STATE, "a Strongholds game must carry its strongholds", field="strongholds")
-    return strongholds.placed
+def placed_of(state: GameState) -> tuple[tuple[int, ...], ...]:
+    return STATE.of(state).placed
 
 
 def _owner(placed: tuple[tuple[int, ...], ...], card_id: int, besides: int) -> int | None:
@@ -77,7 +71,7 @@ def check_main_action(state: GameState, action: MainAction) -> None:
     card_id = action.card_id
     seat = state.seat
     # Runs on every candidate action of every legal-action list: a plain loop, no helper call.
-    for owner, cards in enumerate(_placed(state)):
+    for owner, cards in enumerate(STATE.of(state).placed):
         if card_id in cards and owner != seat:
             raise RuleViolation(
                 Reason.CARD_OCCUPIED,
@@ -89,13 +83,13 @@ def check_main_action(state: GameState, action: MainAction) -> None:
 
 def _give_back(state: GameState, card_id: int, events: list[Event]) -> GameState:
     """The strongholds standing on a card that left the market go back to their owner."""
-    placed = _placed(state)
+    placed = placed_of(state)
     for owner, cards in enumerate(placed):
         if card_id in cards:
             events.append(StrongholdsReturned(owner, card_id, cards.count(card_id)))
             kept = tuple(card for card in cards if card != card_id)
             placed = placed[:owner] + (kept,) + placed[owner + 1 :]
-            return state._replace(strongholds=StrongholdsState(placed))  # no other seat can stand there
+            return STATE.put(state, StrongholdsState(placed))  # no other seat can stand there
     return state
 
 
@@ -114,7 +108,7 @@ def _others(placed: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
 def _targets(state: GameState, blocked: tuple[int, ...]) -> list[int]:
     """The face-up cards (sorted) outside ``blocked``, the other seats' cards: where the seat may put one."""
     return sorted(
-        [card for row in state.market[:_BASE_ROWS] for card in row if card is not None and card not in blocked]
+        [card for row in state.market[:BASE_ROWS] for card in row if card is not None and card not in blocked]
     )
 
 
@@ -128,7 +122,7 @@ _REMOVE: Final = tuple(RemoveStronghold(card) for card in range(len(BASE_CARDS))
 
 def placement_answers(state: GameState, seat: int) -> list[Action]:
     """Every answer to PLACE_STRONGHOLD: place from the supply, move one of the seat's own, remove another's."""
-    placed = _placed(state)
+    placed = placed_of(state)
     own = placed[seat]
     others = _others(placed, seat)
     targets = _targets(state, others)
@@ -145,7 +139,7 @@ def placement_answers(state: GameState, seat: int) -> list[Action]:
 
 def placement_options(state: GameState, seat: int) -> tuple[int, ...]:
     """The cards a stronghold of the seat may be placed or moved onto (the PLACE_STRONGHOLD options)."""
-    placed = _placed(state)
+    placed = placed_of(state)
     own = placed[seat]
     targets = _targets(state, _others(placed, seat))
     sources = set(own)
@@ -161,7 +155,7 @@ def _not_allowed(message: str, card_id: int, **details: str) -> RuleViolation:
 
 def _answer_placement(state: GameState, seat: int, action: Action, events: list[Event]) -> GameState:
     """Apply a PLACE_STRONGHOLD answer after checking it (raises, leaving ``state`` untouched)."""
-    placed = _placed(state)
+    placed = placed_of(state)
     own = placed[seat]
     if type(action) is PlaceStronghold:
         card_id, source = action.card_id, action.from_card_id
@@ -196,7 +190,7 @@ def _answer_placement(state: GameState, seat: int, action: Action, events: list[
     else:
         assert state.pending is not None
         raise wrong_answer(state.pending)
-    return state._replace(strongholds=StrongholdsState(placed))
+    return STATE.put(state, StrongholdsState(placed))
 
 
 def _place_after_purchase(state: GameState, events: list[Event]) -> GameState:
@@ -207,7 +201,7 @@ def _place_after_purchase(state: GameState, events: list[Event]) -> GameState:
         return state
     if len(answers) == 1:
         return _answer_placement(state, seat, answers[0], events)
-    decision = PendingDecision(DecisionKind.PLACE_STRONGHOLD, seat, options=placement_options(state, seat))
+    decision = PendingDecision(PLACE_STRONGHOLD, seat, options=placement_options(state, seat))
     return ask(state, decision, events)
 
 
@@ -216,7 +210,7 @@ def _place_after_purchase(state: GameState, events: list[Event]) -> GameState:
 
 def conquerable(state: GameState, seat: int) -> int | None:
     """The card under all three of the seat's strongholds, if the seat can afford it."""
-    own = _placed(state)[seat]
+    own = placed_of(state)[seat]
     if len(own) != STRONGHOLDS_PER_PLAYER or not own[0] == own[1] == own[2]:
         return None
     card_id = own[0]
@@ -229,7 +223,7 @@ def _refill_then_offer_conquest(state: GameState, events: list[Event]) -> GameSt
     card_id = conquerable(state, state.seat)
     if card_id is None:
         return state
-    return ask(state, PendingDecision(DecisionKind.CONQUER, state.seat, options=(card_id,)), events)
+    return ask(state, PendingDecision(CONQUER, state.seat, options=(card_id,)), events)
 
 
 def _conquer(state: GameState, card_id: int, action: PurchaseCard, events: list[Event]) -> GameState:
@@ -254,7 +248,7 @@ def _conquer(state: GameState, card_id: int, action: PurchaseCard, events: list[
 class StrongholdStep:
     """Hears every main action: gives back strongholds, asks the placement and offers the conquest."""
 
-    decisions = (DecisionKind.PLACE_STRONGHOLD, DecisionKind.CONQUER)
+    decisions = (PLACE_STRONGHOLD, CONQUER)
 
     def follow(self, state: GameState, action: MainAction, events: list[Event]) -> GameState:
         if isinstance(action, (PurchaseCard, ReserveCard)):
@@ -271,7 +265,7 @@ class StrongholdStep:
     def resolve(self, state: GameState, action: Action, events: list[Event]) -> GameState:
         pending = state.pending
         assert pending is not None
-        if pending.kind is DecisionKind.PLACE_STRONGHOLD:
+        if pending.kind is PLACE_STRONGHOLD:
             state = _answer_placement(state, pending.seat, action, events)._replace(pending=None)
         elif type(action) is Decline:
             return state._replace(pending=None)
@@ -286,62 +280,9 @@ class StrongholdStep:
     def choices(self, state: GameState) -> list[Action]:
         pending = state.pending
         assert pending is not None
-        if pending.kind is DecisionKind.PLACE_STRONGHOLD:
+        if pending.kind is PLACE_STRONGHOLD:
             return placement_answers(state, pending.seat)
         return [PurchaseCard(pending.options[0]), Decline()]
 
 
 STRONGHOLD_STEP: Final = StrongholdStep()
-
-
-# --- a client's state -----------------------------------------------------------------
-
-
-def _invalid(field: str, message: str) -> RuleViolation:
-    return RuleViolation(Reason.INVALID_STATE, message, field=field)
-
-
-def validate(state: GameState) -> None:
-    """A client's Strongholds state: at most three per seat, on face-up base cards, one seat per card."""
-    placed = _placed(state)
-    if len(placed) != state.config.num_players:
-        raise _invalid("strongholds.placed", "one tuple of placed strongholds per seat")
-    face_up = {card for row in state.market[:_BASE_ROWS] for card in row if card is not None}
-    owners: dict[int, int] = {}
-    for seat, cards in enumerate(placed):
-        field = f"strongholds.placed[{seat}]"
-        if len(cards) > STRONGHOLDS_PER_PLAYER:
-            raise _invalid(field, f"a seat has {STRONGHOLDS_PER_PLAYER} strongholds")
-        for card_id in cards:
-            if card_id not in face_up:
-                raise _invalid(field, f"a stronghold stands on card {card_id}, which is not a face-up base card")
-            if owners.setdefault(card_id, seat) != seat:
-                raise _invalid(field, f"card {card_id} holds strongholds of two seats")
-    pending = state.pending
-    if pending is None or pending.kind not in STRONGHOLD_STEP.decisions:
-        return
-    if pending.seat != state.seat:
-        raise _invalid("pending_decision.seat", "only the acting seat places strongholds or conquers")
-    if pending.kind is DecisionKind.PLACE_STRONGHOLD:
-        if pending.options != placement_options(state, pending.seat) or len(placement_answers(state, pending.seat)) < 2:
-            raise _invalid(
-                "pending_decision.options",
-                "the placement options must be the cards a stronghold may go to, with two or more answers",
-            )
-        return
-    conquest = conquerable(state, pending.seat)
-    if conquest is None or pending.options != (conquest,):
-        raise _invalid(
-            "pending_decision.options", "the conquest option must be the affordable card under all three strongholds"
-        )
-    if any(None in row and pile for row, pile in zip(state.market, state.decks)):
-        raise _invalid("market", "the conquest is offered once the market is refilled")
-
-
-MODULE: Final = Module(
-    name=NAME,
-    setup=setup,
-    check_main_action=check_main_action,
-    after_main_action=STRONGHOLD_STEP,
-    validate=validate,
-)

@@ -26,14 +26,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..actions import PurchaseCard
-from ..colors import COLOR_NAMES, GOLD, NO_TOKENS
-from ..errors import Reason, RuleViolation
-from ..events import CardsDiscarded, Event
-from ..payment import amount_due, cannot_afford, check_payment_tokens, shortfall
-from ..plugin import PaymentRules, Price
-from ..state import GameState, PlayerState, with_player
-from .orient_cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
+from ...actions import PurchaseCard
+from ...colors import COLOR_NAMES, GOLD, NO_TOKENS
+from ...errors import Reason, RuleViolation
+from ...events import Event
+from ...payment import amount_due, cannot_afford, check_payment_tokens, shortfall
+from ...plugin import PaymentRules, Price
+from ...state import GameState, PlayerState, with_player
+from .cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
+from .events import CardsDiscarded
+from .state import STATE
 
 
 def can_afford(state: GameState, seat: int, card_id: int) -> bool:
@@ -251,10 +253,8 @@ def give_up(state: GameState, seat: int, price: Price, events: list[Event]) -> G
     discarded = orient.discarded
     discarded = discarded[:seat] + (discarded[seat] + price.cards,) + discarded[seat + 1 :]
     events.append(CardsDiscarded(seat, price.cards))
-    return state._replace(
-        players=with_player(state.players, seat, player),
-        orient=orient._replace(pairs=pairs, discarded=discarded),
-    )
+    state = state._replace(players=with_player(state.players, seat, player))
+    return STATE.put(state, orient._replace(pairs=pairs, discarded=discarded))
 
 
 ORIENT_PAYMENT = PaymentRules(can_afford=can_afford, price=price, give_up=give_up)

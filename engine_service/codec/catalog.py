@@ -1,0 +1,43 @@
+"""The static GetCatalog answer: cards, nobles, each module's components and the action-id layout."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Final
+
+from splendor.v1 import catalog_pb2
+
+from engine_service.rules import ACTION_ID_COUNT, CARDS, NOBLES, CardKind, id_layout, registered_modules
+
+from .common import color_to_proto, fill_gems
+from .modules import adapter_for
+
+_CARD_KINDS: Final[dict[CardKind, catalog_pb2.CardKind.ValueType]] = {
+    kind: catalog_pb2.CardKind.Value(f"CARD_KIND_{kind.name}") for kind in CardKind
+}
+
+
+@cache
+def catalog() -> catalog_pb2.Catalog:
+    """The catalog message of the built-in rules (shared: never mutate it)."""
+    out = catalog_pb2.Catalog(action_id_count=ACTION_ID_COUNT)
+    for card in CARDS:
+        msg = out.cards.add(id=card.id, level=card.level, deck=card.deck, points=card.points)
+        if card.bonus is not None:  # gold and paired Orient cards have none: COLOR_UNSPECIFIED
+            msg.bonus = color_to_proto(card.bonus)
+        fill_gems(msg.cost, card.cost)
+        msg.kind = _CARD_KINDS[card.kind]
+        msg.bonus_count = card.bonus_count
+        if card.sacrifice_color is not None:
+            msg.sacrifice_color = color_to_proto(card.sacrifice_color)
+        msg.sacrifice_count = card.sacrifice_count
+    for noble in NOBLES:
+        fill_gems(out.nobles.add(id=noble.id, points=noble.points).requirement, noble.requirement)
+    for module in registered_modules():
+        adapter = adapter_for(module)
+        if adapter is not None and adapter.fill_catalog is not None:
+            adapter.fill_catalog(out)
+    for item in id_layout().ranges:
+        if item.offset + item.size <= ACTION_ID_COUNT:
+            out.action_id_ranges.add(kind=item.kind, offset=item.offset, count=item.size, index_rule=item.rule)
+    return out

@@ -1,0 +1,63 @@
+"""Where a module keeps its own part of the game state: one slot of ``GameState.module_states``.
+
+Each module owns a fixed slot index, like a field number: the built-in modules
+0-3 in the order their fields had when the state named them (so digests of
+existing games are unchanged), a new module the next free one. A slot holds
+the module's state (an immutable NamedTuple) or None, and the tuple has no
+trailing None, so a game without modules carries ``()``.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from .errors import Reason, RuleViolation
+from .state import GameState
+
+T = TypeVar("T")
+
+
+class ModuleStateSlot(Generic[T]):
+    """A module's slot: typed access to its state in a ``GameState``."""
+
+    __slots__ = ("index", "missing", "name", "state_type")
+
+    def __init__(self, index: int, state_type: type[T], name: str, missing: str) -> None:
+        self.index = index
+        self.state_type = state_type
+        self.name = name  # the module's name, also the field named in INVALID_STATE refusals
+        self.missing = missing  # the refusal's message when a game of the module lacks its state
+
+    def find(self, state: GameState) -> T | None:
+        """The module's state, or None when it is absent."""
+        states = state.module_states
+        value = states[self.index] if self.index < len(states) else None
+        if value is None or type(value) is self.state_type:
+            return value  # checked: None or the slot's type
+        raise RuleViolation(
+            Reason.INVALID_STATE, f"slot {self.index} does not hold a {self.name} state", field=self.name
+        )
+
+    def of(self, state: GameState) -> T:
+        """The module's state; a game of the module without one is refused (INVALID_STATE)."""
+        states = state.module_states
+        if self.index < len(states):
+            value = states[self.index]
+            if type(value) is self.state_type:
+                return value  # checked: the slot's type
+        raise RuleViolation(Reason.INVALID_STATE, self.missing, field=self.name)
+
+    def put(self, state: GameState, value: T | None) -> GameState:
+        """``state`` with the module's state replaced."""
+        return state._replace(module_states=with_slot(state.module_states, self.index, value))
+
+
+def with_slot(states: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
+    """``states`` with one slot replaced, padded with None before it and with no trailing None."""
+    if index < len(states):
+        states = states[:index] + (value,) + states[index + 1 :]
+    elif value is not None:
+        states = states + (None,) * (index - len(states)) + (value,)
+    while states and states[-1] is None:
+        states = states[:-1]
+    return states

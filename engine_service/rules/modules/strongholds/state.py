@@ -1,0 +1,16 @@
+"""The Strongholds module's part of the game state."""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ...module_state import ModuleStateSlot
+
+
+class StrongholdsState(NamedTuple):
+    """Where each seat's strongholds stand; the others are in the seat's supply."""
+
+    placed: tuple[tuple[int, ...], ...]  # per seat, the face-up card under each placed stronghold (repeats: stacked)
+
+
+STATE: Final = ModuleStateSlot(2, StrongholdsState, "strongholds", "a Strongholds game must carry its strongholds")

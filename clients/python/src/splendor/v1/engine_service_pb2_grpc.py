@@ -90,6 +90,16 @@ class EngineServiceStub:
                 request_serializer=splendor_dot_v1_dot_engine__service__pb2.ReplayGameRequest.SerializeToString,
                 response_deserializer=splendor_dot_v1_dot_engine__service__pb2.ReplayGameResponse.FromString,
                 _registered_method=True)
+        self.Simulate = channel.unary_unary(
+                '/splendor.v1.EngineService/Simulate',
+                request_serializer=splendor_dot_v1_dot_engine__service__pb2.SimulateRequest.SerializeToString,
+                response_deserializer=splendor_dot_v1_dot_engine__service__pb2.SimulateResponse.FromString,
+                _registered_method=True)
+        self.Determinize = channel.unary_unary(
+                '/splendor.v1.EngineService/Determinize',
+                request_serializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
+                response_deserializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -164,6 +174,22 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Simulate(self, request, context):
+        """Play a number of games to their end from a state with named, seeded
+        policies, returning each outcome and their aggregate.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Determinize(self, request, context):
+        """Sample full states consistent with what one seat sees: the hidden cards
+        (deck orders, other seats' blind reserves) dealt again at random.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -196,6 +222,16 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.ReplayGame,
                     request_deserializer=splendor_dot_v1_dot_engine__service__pb2.ReplayGameRequest.FromString,
                     response_serializer=splendor_dot_v1_dot_engine__service__pb2.ReplayGameResponse.SerializeToString,
+            ),
+            'Simulate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Simulate,
+                    request_deserializer=splendor_dot_v1_dot_engine__service__pb2.SimulateRequest.FromString,
+                    response_serializer=splendor_dot_v1_dot_engine__service__pb2.SimulateResponse.SerializeToString,
+            ),
+            'Determinize': grpc.unary_unary_rpc_method_handler(
+                    servicer.Determinize,
+                    request_deserializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.FromString,
+                    response_serializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -386,6 +422,60 @@ class EngineService:
             '/splendor.v1.EngineService/ReplayGame',
             splendor_dot_v1_dot_engine__service__pb2.ReplayGameRequest.SerializeToString,
             splendor_dot_v1_dot_engine__service__pb2.ReplayGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Simulate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/splendor.v1.EngineService/Simulate',
+            splendor_dot_v1_dot_engine__service__pb2.SimulateRequest.SerializeToString,
+            splendor_dot_v1_dot_engine__service__pb2.SimulateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Determinize(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/splendor.v1.EngineService/Determinize',
+            splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
+            splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -73,6 +73,14 @@ class EngineServiceStub:
     """Play a whole action log from a config, returning the final state, every
     event and a digest of the state after each action.
     """
+    Simulate: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.SimulateRequest, _engine_service_pb2.SimulateResponse]
+    """Play a number of games to their end from a state with named, seeded
+    policies, returning each outcome and their aggregate.
+    """
+    Determinize: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.DeterminizeRequest, _engine_service_pb2.DeterminizeResponse]
+    """Sample full states consistent with what one seat sees: the hidden cards
+    (deck orders, other seats' blind reserves) dealt again at random.
+    """
 
 @_typing.type_check_only
 class EngineServiceAsyncStub(EngineServiceStub):
@@ -118,6 +126,14 @@ class EngineServiceAsyncStub(EngineServiceStub):
     ReplayGame: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ReplayGameRequest, _engine_service_pb2.ReplayGameResponse]  # type: ignore[assignment]
     """Play a whole action log from a config, returning the final state, every
     event and a digest of the state after each action.
+    """
+    Simulate: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.SimulateRequest, _engine_service_pb2.SimulateResponse]  # type: ignore[assignment]
+    """Play a number of games to their end from a state with named, seeded
+    policies, returning each outcome and their aggregate.
+    """
+    Determinize: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.DeterminizeRequest, _engine_service_pb2.DeterminizeResponse]  # type: ignore[assignment]
+    """Sample full states consistent with what one seat sees: the hidden cards
+    (deck orders, other seats' blind reserves) dealt again at random.
     """
 
 class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -197,6 +213,26 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_engine_service_pb2.ReplayGameResponse, _abc.Awaitable[_engine_service_pb2.ReplayGameResponse]]:
         """Play a whole action log from a config, returning the final state, every
         event and a digest of the state after each action.
+        """
+
+    @_abc_1.abstractmethod
+    def Simulate(
+        self,
+        request: _engine_service_pb2.SimulateRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_engine_service_pb2.SimulateResponse, _abc.Awaitable[_engine_service_pb2.SimulateResponse]]:
+        """Play a number of games to their end from a state with named, seeded
+        policies, returning each outcome and their aggregate.
+        """
+
+    @_abc_1.abstractmethod
+    def Determinize(
+        self,
+        request: _engine_service_pb2.DeterminizeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_engine_service_pb2.DeterminizeResponse, _abc.Awaitable[_engine_service_pb2.DeterminizeResponse]]:
+        """Sample full states consistent with what one seat sees: the hidden cards
+        (deck orders, other seats' blind reserves) dealt again at random.
         """
 
 def add_EngineServiceServicer_to_server(servicer: EngineServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1,0 +1,268 @@
+"""One tournament game: which bot sits where, and playing it in-process or through a server.
+
+Seats rotate: game ``g`` of a ``P``-player tournament seats bot ``(s + g) % P`` at seat
+``s``, and the ``P`` rotations of one deal share its seed, so every bot plays every deal
+from every seat (the first seat is always seat 0).
+
+In-process games use the rules core (``engine_service``, imported only here, when such a
+game is played): the built-in bots are its policies (``random``, ``greedy``,
+``ismcts[:iterations]``). Server games use the client's ``random`` and ``greedy`` bots on
+each seat's view; each game opens its own channel, so games spread over the replicas
+behind one address (a Kubernetes Service balances connections).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from splendor.v1 import actions_pb2, state_pb2, view_pb2
+
+from .bots import make_bot
+from .client import connect
+from .external_bot import ExternalBot
+
+EXTERNAL_PREFIX = "cmd:"
+BUILT_IN = ("random", "greedy", "ismcts")
+SERVER_BOTS = ("random", "greedy")
+MAX_ACTIONS = 10_000  # far beyond any real game: stops a broken bot or engine
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything one worker needs to play one game."""
+
+    index: int
+    deal_seed: int
+    bots: tuple[str, ...]  # bot spec per seat (``greedy``, ``ismcts:400``, ``cmd:./my_bot``)
+    labels: tuple[str, ...]  # the tournament's name of each seat's bot
+    bot_seeds: tuple[int, ...]
+    modules: tuple[str, ...] = ()
+    turn_limit: int = 0  # 0: none
+    server: str | None = None  # host:port, or None for in-process
+
+
+@dataclass
+class GameRecord:
+    """How one game went, per seat."""
+
+    index: int
+    deal_seed: int
+    labels: tuple[str, ...]
+    places: tuple[int, ...]
+    prestige: tuple[int, ...]
+    end_reason: str
+    actions: int
+    turns: int
+    moves: list[int] = field(default_factory=list)  # decisions taken per seat
+    seconds: list[float] = field(default_factory=list)  # wall time spent choosing, per seat
+    cpu_seconds: list[float] = field(default_factory=list)  # this process's CPU time spent choosing, per seat
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(label for label, place in zip(self.labels, self.places) if place == 1)
+
+
+def schedule(
+    labels: Sequence[str],
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    modules: Sequence[str] = (),
+    turn_limit: int = 0,
+    server: str | None = None,
+) -> list[GameSpec]:
+    """The games of a tournament, seats rotated over each deal."""
+    players = len(bots)
+    specs = []
+    for index in range(games):
+        rotation = index % players
+        order = [(seat + rotation) % players for seat in range(players)]
+        specs.append(
+            GameSpec(
+                index=index,
+                deal_seed=seed + index // players,
+                bots=tuple(bots[bot] for bot in order),
+                labels=tuple(labels[bot] for bot in order),
+                bot_seeds=tuple(seed * 1_000_003 + index * players + seat for seat in range(players)),
+                modules=tuple(modules),
+                turn_limit=turn_limit,
+                server=server,
+            )
+        )
+    return specs
+
+
+def check_bot(spec: str, server: str | None) -> None:
+    """Raise ValueError unless ``spec`` names a bot this mode can run."""
+    if spec.startswith(EXTERNAL_PREFIX):
+        if not spec[len(EXTERNAL_PREFIX) :].strip():
+            raise ValueError("cmd: needs a program, e.g. cmd:./my_bot")
+        return
+    kind, _, argument = spec.partition(":")
+    if kind not in BUILT_IN:
+        raise ValueError(f"unknown bot {spec!r}: use random, greedy, ismcts[:iterations] or cmd:<program>")
+    if server is not None and kind not in SERVER_BOTS:
+        raise ValueError(f"{spec!r} runs in-process only (use --in-process): through a server use random or greedy")
+    if argument and not (kind == "ismcts" and argument.isdigit() and int(argument) > 0):
+        raise ValueError(f"bad bot {spec!r}: only ismcts takes an argument, a positive number of iterations")
+
+
+def play_game(spec: GameSpec) -> GameRecord:
+    """Play one game to its end."""
+    return _play_on_server(spec) if spec.server is not None else _play_in_process(spec)
+
+
+class _Clock:
+    """Time spent choosing, per seat."""
+
+    def __init__(self, players: int) -> None:
+        self.moves = [0] * players
+        self.seconds = [0.0] * players
+        self.cpu = [0.0] * players
+
+    def timed(self, seat: int, choose: Callable[..., T], *args: Any) -> T:
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = choose(*args)
+        self.seconds[seat] += time.perf_counter() - wall
+        self.cpu[seat] += time.process_time() - cpu
+        self.moves[seat] += 1
+        return result
+
+
+def _play_in_process(spec: GameSpec) -> GameRecord:
+    # The rules core and its bots live in the engine package: imported only for in-process games.
+    from engine_service.bots import make_policy  # noqa: PLC0415
+    from engine_service.rules import GameConfig, action_from_id, apply, new_game  # noqa: PLC0415
+
+    players = len(spec.bots)
+    config = GameConfig(
+        num_players=players,
+        seed=spec.deal_seed,
+        first_seat=0,
+        modules=frozenset(spec.modules),
+        turn_limit=spec.turn_limit,
+    )
+    state = new_game(config)[0]
+    externals = _start_programs(spec)
+    policies = {
+        seat: make_policy(bot, spec.bot_seeds[seat]) for seat, bot in enumerate(spec.bots) if seat not in externals
+    }
+    clock = _Clock(players)
+    actions = 0
+    try:
+        while state.end_reason is None:
+            _check_length(actions)
+            seat = state.acting_seat
+            if seat in externals:
+                view, legal = _proto_view_and_legal(state, seat)
+                action = action_from_id(clock.timed(seat, externals[seat].choose, view, legal))
+            else:
+                action = clock.timed(seat, policies[seat].choose, state)
+            state = apply(state, action, seat)[0]
+            actions += 1
+        for seat, program in externals.items():
+            program.finish(_proto_view_and_legal(state, seat)[0])
+    finally:
+        for program in externals.values():
+            program.close()
+    places = {standing.seat: standing for standing in state.ranking}
+    return GameRecord(
+        index=spec.index,
+        deal_seed=spec.deal_seed,
+        labels=spec.labels,
+        places=tuple(places[seat].place for seat in range(players)),
+        prestige=tuple(places[seat].prestige for seat in range(players)),
+        end_reason=state.end_reason.value,
+        actions=actions,
+        turns=state.turn,
+        moves=clock.moves,
+        seconds=clock.seconds,
+        cpu_seconds=clock.cpu,
+    )
+
+
+def _proto_view_and_legal(state: Any, seat: int) -> tuple[view_pb2.GameView, list[actions_pb2.LegalAction]]:
+    """The seat's view and legal actions as the API would send them (for external programs)."""
+    from engine_service.rules import action_id, legal_actions, view_for  # noqa: PLC0415
+    from engine_service.server.convert import fill_action, fill_view  # noqa: PLC0415
+
+    view = view_pb2.GameView()
+    fill_view(view, view_for(state, seat))
+    legal = []
+    if state.acting_seat == seat:
+        for action in legal_actions(state):
+            option = actions_pb2.LegalAction(action_id=action_id(action))
+            fill_action(option.action, action)
+            legal.append(option)
+    return view, legal
+
+
+def _play_on_server(spec: GameSpec) -> GameRecord:
+    players = len(spec.bots)
+    assert spec.server is not None
+    with connect(spec.server) as client:
+        catalog = client.get_catalog()
+        state = client.new_game(
+            num_players=players, seed=spec.deal_seed, first_seat=0, modules=spec.modules, turn_limit=spec.turn_limit
+        ).state
+        externals = _start_programs(spec)
+        bots = {
+            seat: make_bot(bot, catalog, spec.bot_seeds[seat])
+            for seat, bot in enumerate(spec.bots)
+            if seat not in externals
+        }
+        clock = _Clock(players)
+        actions = 0
+        try:
+            while state.end_reason == state_pb2.END_REASON_UNSPECIFIED:
+                _check_length(actions)
+                listed = client.list_legal_actions(state)
+                seat = listed.seat
+                legal = list(listed.actions)
+                view = client.view(state, seat).view
+                chooser = externals[seat].choose if seat in externals else bots[seat].choose
+                chosen: Any = clock.timed(seat, chooser, view, legal)
+                state = client.apply(state, chosen, seat=seat).state
+                actions += 1
+            for seat, program in externals.items():
+                program.finish(client.view(state, seat).view)
+        finally:
+            for program in externals.values():
+                program.close()
+    places = {standing.seat: standing for standing in state.ranking}
+    return GameRecord(
+        index=spec.index,
+        deal_seed=spec.deal_seed,
+        labels=spec.labels,
+        places=tuple(places[seat].place for seat in range(players)),
+        prestige=tuple(places[seat].prestige for seat in range(players)),
+        end_reason=_end_reason_name(state.end_reason),
+        actions=actions,
+        turns=state.turn,
+        moves=clock.moves,
+        seconds=clock.seconds,
+        cpu_seconds=clock.cpu,
+    )
+
+
+def _end_reason_name(value: state_pb2.EndReason.ValueType) -> str:
+    return state_pb2.EndReason.Name(value).removeprefix("END_REASON_")
+
+
+def _start_programs(spec: GameSpec) -> dict[int, ExternalBot]:
+    """The ``cmd:`` seats' programs, started (each game and seat has its own)."""
+    return {
+        seat: ExternalBot(bot[len(EXTERNAL_PREFIX) :], seat)
+        for seat, bot in enumerate(spec.bots)
+        if bot.startswith(EXTERNAL_PREFIX)
+    }
+
+
+def _check_length(actions: int) -> None:
+    if actions >= MAX_ACTIONS:
+        raise RuntimeError(f"the game did not end within {MAX_ACTIONS} actions")

@@ -1,0 +1,27 @@
+"""Bots over the rules core: determinization, named seeded policies (random, greedy, ISMCTS), whole games.
+
+Pure like ``engine_service.rules``: no I/O, no gRPC or protobuf, no logging. Uses only
+what ``engine_service.rules`` exports.
+"""
+
+from .determinize import determinize
+from .evaluation import rewards
+from .greedy import greedy_action
+from .ismcts import SearchSettings, search
+from .policies import POLICY_NAMES, GreedyPolicy, IsmctsPolicy, Outcome, Policy, RandomPolicy, make_policy, playout
+
+__all__ = [
+    "POLICY_NAMES",
+    "GreedyPolicy",
+    "IsmctsPolicy",
+    "Outcome",
+    "Policy",
+    "RandomPolicy",
+    "SearchSettings",
+    "determinize",
+    "greedy_action",
+    "make_policy",
+    "playout",
+    "rewards",
+    "search",
+]

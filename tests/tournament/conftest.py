@@ -1,0 +1,18 @@
+"""A real engine on a free loopback port, for tournaments played through the API."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engine_service.server.app import build_server, start
+from engine_service.server.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4))
+    start(server, health)
+    yield f"127.0.0.1:{port}"
+    server.stop(0).wait()

@@ -57,6 +57,22 @@ export interface SealedResult {
   readonly events: readonly Event[];
   /** True once the game has ended. */
   readonly finished: boolean;
+  /** After ApplyAction: the action applied with its id (the bot's choice for a bot move). */
+  readonly applied?: LegalAction | undefined;
+  /** After ApplyAction with `includeLegalActions`: the legal actions of the request's seat if it must act next. */
+  readonly legalActions: readonly LegalAction[];
+  /** After ApplyAction: the seat that must act next; undefined once the game is over. */
+  readonly actingSeat?: number | undefined;
+}
+
+/** A server-side bot's move: the policy (see the catalog's `botPolicies`) chooses the acting seat's action. */
+export interface BotMove {
+  /** The policy's name: `"random"`, `"greedy"`, `"ismcts"`. */
+  readonly policy: string;
+  /** Seeds the policy's choices: the same game, policy and seed choose the same action. */
+  readonly seed?: bigint | number;
+  /** For search policies, the number of iterations (0: the policy's default). */
+  readonly iterations?: number;
 }
 
 /** Whose view a sealed call returns. */
@@ -104,8 +120,8 @@ export interface ApplyOptions {
 
 /** Whose view to take. */
 export interface ViewOptions {
-  /** The seat to see the game as; omitted for a spectator. */
-  readonly seat?: number;
+  /** The seat to see the game as; omitted (or undefined) for a spectator. */
+  readonly seat?: number | undefined;
   /** Events to redact for the same viewer, typically those `apply` returned. */
   readonly events?: readonly Event[];
 }
@@ -248,15 +264,23 @@ export class EngineClient {
     return sealedResult(await this.call(() => this.service.createGame(request, this.callOptions)));
   }
 
-  /** Apply an action to a sealed game; the answer carries the new token and `seat`'s view. */
+  /**
+   * Apply an action to a sealed game — or let a server-side bot choose it (`{ policy, seed }`) —
+   * and get the new token and `seat`'s view. With `includeLegalActions`, the answer also lists
+   * `seat`'s legal actions when it must act next.
+   */
   async applySealed(
     token: SealedToken,
-    action: ActionLike,
-    options: SealedOptions & Omit<ApplyOptions, "seat"> = {},
+    move: ActionLike | BotMove,
+    options: SealedOptions & Omit<ApplyOptions, "seat"> & { readonly includeLegalActions?: boolean } = {},
   ): Promise<SealedResult> {
+    const bot = typeof move === "object" && "policy" in move;
     const request = {
       stateSource: stateSource(token),
-      action: asAction(action),
+      ...(bot
+        ? { bot: { policy: move.policy, seed: BigInt(move.seed ?? 0), iterations: move.iterations ?? 0 } }
+        : { action: asAction(move) }),
+      includeLegalActions: options.includeLegalActions ?? false,
       validateOnly: options.validateOnly ?? false,
       ...seatField(options.seat),
       ...(options.expectedTurn === undefined ? {} : { expectedTurn: options.expectedTurn }),
@@ -297,6 +321,9 @@ function sealedResult(response: {
   readonly sealedStateBinding?: SealedStateBinding | undefined;
   readonly view?: GameView | undefined;
   readonly events: Event[];
+  readonly applied?: LegalAction | undefined;
+  readonly legalActions?: LegalAction[];
+  readonly actingSeat?: number | undefined;
 }): SealedResult {
   if (response.sealedState.length === 0) throw new TypeError("the engine's response carries no sealed state");
   if (response.view === undefined) throw new TypeError("the engine's response carries no view");
@@ -306,6 +333,9 @@ function sealedResult(response: {
     view: response.view,
     events: response.events,
     finished: isFinished(response.view),
+    applied: response.applied,
+    legalActions: response.legalActions ?? [],
+    actingSeat: response.actingSeat,
   };
 }
 

@@ -14,6 +14,7 @@ export {
   gameConfig,
   moduleValue,
   type ApplyOptions,
+  type BotMove,
   type ClientOptions,
   type ClosableTransport,
   type GameResult,

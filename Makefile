@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service clean
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ install: $(STAMP)
 serve: install
 	$(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test
 	$(BIN)/python -m pytest
 
 lint: install
@@ -77,6 +77,27 @@ ts-generate: install
 	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	cd $(TS_DIR) && npm run --silent codegen
 
+# The web front end (clients/web): its bundle is committed as the server's package data
+# (engine_service/web/static), so `make serve` needs no npm. `make web-build` rebuilds it (commit the
+# result); `make web-test` fails on a stale bundle, checks format and types, then plays whole games in
+# headless Chromium (Debian's chromium, installed here when missing and running as root) against the
+# real engine. Screenshots land in tests/web/artefacts/.
+WEB_DIR := clients/web
+
+web-build: install
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm run --silent build
+
+web-test: install
+	scripts/ensure-debian-packages chromium:chromium
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm run --silent build:check
+	cd $(WEB_DIR) && npm run --silent format:check
+	cd $(WEB_DIR) && npm run --silent typecheck
+	cd $(WEB_DIR) && npm run --silent test:browser
+
 bench: install
 	$(BIN)/python benchmarks/engine_bench.py
 
@@ -84,4 +105,5 @@ bench-service: install
 	$(BIN)/python benchmarks/service_bench.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
+		$(WEB_DIR)/node_modules tests/web/artefacts

@@ -57,7 +57,7 @@ async function openPage(t, { width = 1280, height = 900 } = {}) {
 /** Wait until the page is not busy (a human may move, the game is over, or an error shows). */
 async function settled(page) {
   await page.waitForFunction(
-    () => ["ready", "over", "setup", "replay", "handover"].includes(document.body.dataset.state ?? ""),
+    () => ["ready", "over", "setup", "replay", "handover", "stalled"].includes(document.body.dataset.state ?? ""),
     { timeout: 60_000 },
   );
   return page.evaluate(() => document.body.dataset.state);
@@ -68,7 +68,7 @@ async function playByClicking(page) {
   for (let clicks = 0; clicks < MAX_CLICKS; clicks += 1) {
     const state = await settled(page);
     if (state === "over") return clicks;
-    assert.equal(state, "ready", `unexpected page state ${state}`);
+    if (state !== "ready") assert.fail(`page ${state}: ${await page.$eval("#alert", (node) => node.textContent)}`);
     const move = (await page.$('[data-action-kind="purchaseCard"]')) ?? (await page.$("[data-action-id]"));
     assert.ok(move, `no move offered: ${await page.$eval("#status", (node) => node.textContent)}`);
     const before = await page.evaluate(() => document.querySelectorAll(".log-lines li").length);

@@ -220,6 +220,15 @@ export class App {
     }
   }
 
+  private async resume(): Promise<void> {
+    this.clearError();
+    try {
+      await this.session?.resume();
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
   private renderGame(): void {
     const session = this.session;
     if (session === undefined) return;
@@ -232,7 +241,16 @@ export class App {
     const play = (action: LegalAction): void => void this.play(action);
     replaceChildren(this.status, this.statusText(view, viewer, seats, busy));
     // For tests and assistive tools: "busy" while the engine or a bot is moving.
-    document.body.dataset["state"] = isFinished(view) ? "over" : busy ? "busy" : handover ? "handover" : "ready";
+    const stalled = session.state.stalled;
+    document.body.dataset["state"] = isFinished(view)
+      ? "over"
+      : busy
+        ? "busy"
+        : handover
+          ? "handover"
+          : stalled
+            ? "stalled"
+            : "ready";
     if (handover && viewer !== undefined) {
       replaceChildren(
         this.root,
@@ -292,7 +310,17 @@ export class App {
     const decision = view.pendingDecision;
     const mine = viewer !== undefined && actingSeat(view) === viewer && !busy;
     const body: Child[] = [];
-    if (!mine) {
+    const stalled = this.session?.state.stalled ?? false;
+    if (stalled) {
+      body.push(
+        h("p", { class: "waiting" }, "The last call failed (see the message above)."),
+        h(
+          "button",
+          { type: "button", class: "primary", "data-resume": "", onclick: () => void this.resume() },
+          "Try again",
+        ),
+      );
+    } else if (!mine) {
       body.push(
         h(
           "p",

@@ -24,6 +24,8 @@ export interface SessionState {
   readonly busy: boolean;
   /** A hot-seat game passed to another human: hide the table until they take over. */
   readonly handover: boolean;
+  /** A call failed after the token moved on (a bot's move, a view): `resume` tries again from here. */
+  readonly stalled: boolean;
 }
 
 export type Listener = (events: readonly Event[]) => void;
@@ -73,26 +75,50 @@ export class Session {
   async play(action: LegalAction): Promise<void> {
     const state = this.state;
     if (state.busy || state.viewer === undefined || action.action === undefined) return;
-    this.stateNow = { ...state, busy: true, legal: [], handover: false };
+    this.stateNow = { ...state, busy: true, legal: [], handover: false, stalled: false };
+    let turn: SealedTurn;
     try {
-      let turn = await this.engine.play(this.token, action.action, state.viewer);
-      this.actions.push(turn.applied?.action ?? action.action);
-      if (this.setup.seats.filter((kind) => kind === HUMAN).length > 1) {
-        // Hot seat: the log is on one screen for every human, so it shows a spectator's events.
-        turn = { ...turn, events: await this.engine.redact(turn.token, turn.events, undefined) };
-      }
-      await this.settle(turn, state.viewer);
+      turn = await this.engine.play(this.token, action.action, state.viewer);
     } catch (error) {
-      this.stateNow = { ...state, busy: false };
+      this.stateNow = { ...state, busy: false }; // refused: nothing changed
+      throw error;
+    }
+    this.actions.push(turn.applied?.action ?? action.action);
+    await this.settle(turn, state.viewer);
+  }
+
+  /** After a failed call: carry on from the last token the engine handed out. */
+  async resume(): Promise<void> {
+    const state = this.state;
+    if (!state.stalled) return;
+    await this.settle({ token: this.token, view: state.view, events: [], legal: [] }, state.viewer);
+  }
+
+  /**
+   * Take in a call's answer, then play bots until a human must act or the game ends. A failed
+   * call leaves the session stalled on the last token (see `resume`) and is rethrown.
+   */
+  private async settle(turn: SealedTurn, viewer: number | undefined): Promise<void> {
+    try {
+      await this.playBots(turn, viewer);
+    } catch (error) {
+      if (this.stateNow !== undefined) {
+        this.stateNow = { ...this.stateNow, legal: [], busy: false, handover: false, stalled: true };
+        this.onChange([]);
+      }
       throw error;
     }
   }
 
-  /** Take in a call's answer, then play bots until a human must act or the game ends. */
-  private async settle(turn: SealedTurn, viewer: number | undefined): Promise<void> {
+  private async playBots(turn: SealedTurn, viewer: number | undefined): Promise<void> {
     this.token = turn.token;
-    this.stateNow = { view: turn.view, viewer, legal: turn.legal, busy: true, handover: false };
-    this.onChange(turn.events);
+    let events = turn.events;
+    if (this.setup.seats.filter((kind) => kind === HUMAN).length > 1 && events.length > 0) {
+      // Hot seat: the log is on one screen for every human, so it shows a spectator's events.
+      events = await this.engine.redact(turn.token, events, undefined);
+    }
+    this.stateNow = { view: turn.view, viewer, legal: turn.legal, busy: true, handover: false, stalled: false };
+    this.onChange(events);
     let view = turn.view;
     let legal = turn.legal;
     let handover = false;
@@ -121,10 +147,10 @@ export class Session {
       // The bot's answer is a spectator's view: the viewer's own view shows its hidden cards too.
       view = viewer === undefined ? played.view : await this.engine.view(this.token, viewer);
       legal = [];
-      this.stateNow = { view, viewer, legal, busy: true, handover: false };
+      this.stateNow = { view, viewer, legal, busy: true, handover: false, stalled: false };
       this.onChange(played.events);
     }
-    this.stateNow = { view, viewer, legal: isFinished(view) ? [] : legal, busy: false, handover };
+    this.stateNow = { view, viewer, legal: isFinished(view) ? [] : legal, busy: false, handover, stalled: false };
     this.onChange([]);
   }
 }

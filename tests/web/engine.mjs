@@ -23,14 +23,16 @@ async function freePort() {
 }
 
 /**
- * What the front end needs from the engine that this engine lacks, in words, or undefined when
- * it has it all: the page at /, sealed games, server-side bots. The suite skips with this
- * reason rather than fail on an engine that predates one of them.
+ * What the front end needs from the engine that this engine lacks, in words (undefined when it
+ * has it): `page` for the page at / and its catalog, `play` for sealed games and server-side
+ * bots too. The suite skips with this reason rather than fail on an engine that predates them.
  */
-async function missingFeature(url) {
+async function missingFeatures(url) {
   const page = await fetch(`${url}/`);
-  if (!page.ok || !(await page.text()).includes('src="app.js"'))
-    return `the HTTP listener does not serve the front end at / (HTTP ${page.status})`;
+  if (!page.ok || !(await page.text()).includes('src="app.js"')) {
+    const reason = `the HTTP listener does not serve the front end at / (HTTP ${page.status})`;
+    return { page: reason, play: reason };
+  }
   const call = async (method, body) => {
     const response = await fetch(`${url}/splendor.v1.EngineService/${method}`, {
       method: "POST",
@@ -41,21 +43,23 @@ async function missingFeature(url) {
   };
   const created = await call("CreateGame", { config: { numPlayers: 2, seed: "1" }, sealed: true, seat: 0 });
   if (!created.ok || created.body.sealedState === undefined || created.body.state !== undefined)
-    return "the engine does not deal sealed games (CreateGameRequest.sealed)";
+    return { play: "the engine does not deal sealed games (CreateGameRequest.sealed)" };
   const moved = await call("ApplyAction", { sealedState: created.body.sealedState, bot: { policy: "random" } });
   if (!moved.ok || moved.body.applied === undefined || moved.body.sealedState === undefined)
-    return `the engine has no server-side bots for sealed games (ApplyActionRequest.bot): ${JSON.stringify(moved.body)}`;
-  return undefined;
+    return {
+      play: `the engine has no server-side bots for sealed games (ApplyActionRequest.bot): ${JSON.stringify(moved.body)}`,
+    };
+  return {};
 }
 
 /**
  * Start the engine; resolves to { url, stop, missing } once its HTTP listener answers.
- * `missing` says what the engine lacks for the front end (see missingFeature), if anything.
+ * `missing` says what the engine lacks for the front end (see missingFeatures).
  */
 export async function startEngine() {
   if (process.env.SPLENDOR_WEB_URL) {
     const url = process.env.SPLENDOR_WEB_URL.replace(/\/$/, "");
-    return { url, stop: async () => {}, missing: await missingFeature(url) };
+    return { url, stop: async () => {}, missing: await missingFeatures(url) };
   }
   const httpPort = await freePort();
   const args = [
@@ -85,12 +89,16 @@ export async function startEngine() {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       if (output.join("").includes("unrecognized arguments: --http-address"))
-        return { url, stop, missing: "the engine has no HTTP listener (--http-address)" };
+        return {
+          url,
+          stop,
+          missing: { page: "the engine has no HTTP listener (--http-address)", play: "no HTTP listener" },
+        };
       break;
     }
     try {
       await fetch(`${url}/healthz`);
-      return { url, stop, missing: await missingFeature(url) };
+      return { url, stop, missing: await missingFeatures(url) };
     } catch {
       // not listening yet
     }

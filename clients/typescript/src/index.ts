@@ -6,6 +6,8 @@
  * (Connect, gRPC-Web). The generated messages are re-exported here.
  */
 export * as actions from "./actions.js";
+// The protobuf-es helpers a front end needs beside the messages, so it bundles one copy of them.
+export { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 export type { ActionKind, ActionLike, PurchaseOptions } from "./actions.js";
 export { RandomBot, type Bot } from "./bots.js";
 export {

@@ -79,7 +79,7 @@ ts-generate: install
 
 # The web front end (clients/web): its bundle is committed as the server's package data
 # (engine_service/web/static), so `make serve` needs no npm. `make web-build` rebuilds it (commit the
-# result); `make web-test` fails on a stale bundle, checks format and types, then plays whole games in
+# result); `make web-test` fails on a stale bundle, checks format and types, runs its unit tests, then plays whole games in
 # headless Chromium (Debian's chromium, installed here when missing and running as root) against the
 # real engine. Screenshots land in tests/web/artefacts/.
 WEB_DIR := clients/web
@@ -96,6 +96,7 @@ web-test: install
 	cd $(WEB_DIR) && npm run --silent build:check
 	cd $(WEB_DIR) && npm run --silent format:check
 	cd $(WEB_DIR) && npm run --silent typecheck
+	cd $(WEB_DIR) && npm test --silent
 	cd $(WEB_DIR) && npm run --silent test:browser
 
 bench: install

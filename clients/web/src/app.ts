@@ -2,9 +2,9 @@
  * The page: the setup form, a game in progress, the final ranking, and the replay of a record.
  * Everything is re-rendered from the session's state after each change; the log only grows.
  */
-import { create } from "@bufbuild/protobuf";
 import {
   actingSeat,
+  create,
   GameConfigSchema,
   type GameView,
   isFinished,

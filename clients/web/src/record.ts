@@ -5,8 +5,15 @@
  *     { "format": "splendor-web-record/1", "config": { "numPlayers": 2, "seed": "8123..." },
  *       "seats": ["human", "greedy"], "actions": [{ "takeGems": { "colors": ["COLOR_RED", ...] } }, ...] }
  */
-import { fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
-import { type Action, ActionSchema, type GameConfig, GameConfigSchema } from "splendor-engine-client";
+import {
+  type Action,
+  ActionSchema,
+  fromJson,
+  type GameConfig,
+  GameConfigSchema,
+  type JsonValue,
+  toJson,
+} from "splendor-engine-client";
 
 export const RECORD_FORMAT = "splendor-web-record/1";
 

@@ -24,14 +24,14 @@ async function freePort() {
 
 /**
  * What the front end needs from the engine that this engine lacks, in words (undefined when it
- * has it): `page` for the page at / and its catalog, `play` for sealed games and server-side
- * bots too. The suite skips with this reason rather than fail on an engine that predates them.
+ * has it): `page` for the page at / and its catalog, `sealed` for sealed games too, `play` for
+ * server-side bots as well. The suite skips with this reason rather than fail on an engine that predates them.
  */
 async function missingFeatures(url) {
   const page = await fetch(`${url}/`);
   if (!page.ok || !(await page.text()).includes('src="app.js"')) {
     const reason = `the HTTP listener does not serve the front end at / (HTTP ${page.status})`;
-    return { page: reason, play: reason };
+    return { page: reason, sealed: reason, play: reason };
   }
   const call = async (method, body) => {
     const response = await fetch(`${url}/splendor.v1.EngineService/${method}`, {
@@ -39,15 +39,17 @@ async function missingFeatures(url) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-    return { ok: response.ok, body: await response.json() };
+    return { ok: response.ok, status: response.status, body: await response.json() };
   };
   const created = await call("CreateGame", { config: { numPlayers: 2, seed: "1" }, sealed: true, seat: 0 });
-  if (!created.ok || created.body.sealedState === undefined || created.body.state !== undefined)
-    return { play: "the engine does not deal sealed games (CreateGameRequest.sealed)" };
+  if (!created.ok || created.body.sealedState === undefined || created.body.state !== undefined) {
+    const reason = "the engine does not deal sealed games (CreateGameRequest.sealed)";
+    return { sealed: reason, play: reason };
+  }
   const moved = await call("ApplyAction", { sealedState: created.body.sealedState, bot: { policy: "random" } });
   if (!moved.ok || moved.body.applied === undefined || moved.body.sealedState === undefined)
     return {
-      play: `the engine has no server-side bots for sealed games (ApplyActionRequest.bot): ${JSON.stringify(moved.body)}`,
+      play: `the engine has no server-side bots for sealed games (ApplyActionRequest.bot, HTTP ${moved.status})`,
     };
   return {};
 }
@@ -88,12 +90,10 @@ export async function startEngine() {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      if (output.join("").includes("unrecognized arguments: --http-address"))
-        return {
-          url,
-          stop,
-          missing: { page: "the engine has no HTTP listener (--http-address)", play: "no HTTP listener" },
-        };
+      if (output.join("").includes("unrecognized arguments: --http-address")) {
+        const reason = "the engine has no HTTP listener (--http-address)";
+        return { url, stop, missing: { page: reason, sealed: reason, play: reason } };
+      }
       break;
     }
     try {

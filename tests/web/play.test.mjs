@@ -64,11 +64,18 @@ async function settled(page) {
   return page.evaluate(() => document.body.dataset.state);
 }
 
-/** Click legal moves, a purchase when one is offered, until the game is over; returns the clicks. */
+/**
+ * Click legal moves, a purchase when one is offered, until the game is over; in a hot-seat game
+ * also the hand-over screens. Returns the moves clicked.
+ */
 async function playByClicking(page) {
   for (let clicks = 0; clicks < MAX_CLICKS; clicks += 1) {
     const state = await settled(page);
     if (state === "over") return clicks;
+    if (state === "handover") {
+      await page.click(".handover button");
+      continue;
+    }
     if (state !== "ready") assert.fail(`page ${state}: ${await page.$eval("#alert", (node) => node.textContent)}`);
     const move = (await page.$('[data-action-kind="purchaseCard"]')) ?? (await page.$("[data-action-id]"));
     assert.ok(move, `no move offered: ${await page.$eval("#status", (node) => node.textContent)}`);
@@ -138,6 +145,19 @@ describe("a human plays a whole game against a bot by clicking", () => {
       await page.close();
     });
   }
+});
+
+test("two humans share one screen (hot seat) for a whole game", async (t) => {
+  const opened = await openPage(t, { needs: "sealed" });
+  if (opened === undefined) return;
+  const { page, received, errors } = opened;
+  await page.goto(`${engine.url}/?players=2&module=strongholds&seats=human,human&seed=51&delay=0`);
+  const clicks = await playByClicking(page);
+  assert.ok(clicks > 20, `only ${clicks} clicks`);
+  assert.equal(await page.$$eval(".final .ranking tbody tr", (rows) => rows.length), 2);
+  await checkResponses(received);
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test("a spectator watches bots play a whole game", async (t) => {

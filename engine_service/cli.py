@@ -89,6 +89,16 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         "OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; empty: OTEL_EXPORTER_OTLP_ENDPOINT, "
         "else tracing off",
     )
+    add("--http-address", "http_address", "host:port for Connect and gRPC-Web over HTTP; port 0 picks one; empty: off")
+    serve.add_argument(
+        "--http-cors-origin",
+        dest="http_cors_origins",
+        metavar="ORIGIN",
+        action="append",
+        default=None,
+        help="browser origin allowed to call across origins (CORS), e.g. https://play.example.com; repeatable; "
+        f"'*': any; none: same-origin only (env {ENV['http_cors_origins']}, comma-separated)",
+    )
     add(
         "--sealing-keys-file",
         "sealing_keys_file",
@@ -124,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_connection_age_seconds=args.max_connection_age_seconds,
             max_connection_age_grace_seconds=args.max_connection_age_grace_seconds,
             otlp_endpoint=args.otlp_endpoint,
+            http_address=args.http_address,
+            http_cors_origins=tuple(args.http_cors_origins or defaults.http_cors_origins),
             sealing_keys_file=args.sealing_keys_file,
             sealing_keys=defaults.sealing_keys,
         )

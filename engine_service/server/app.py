@@ -151,7 +151,7 @@ def run_worker(settings: Settings, index: int, parent_pid: int) -> int:
     return run_server(settings, reuse_port=True, worker=index, parent_pid=parent_pid)
 
 
-def run_server(
+def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, drain)
     settings: Settings, *, reuse_port: bool = False, worker: int | None = None, parent_pid: int | None = None
 ) -> int:
     """Serve in this process until SIGTERM or SIGINT (or, in a worker, the parent's exit), then drain."""
@@ -163,6 +163,16 @@ def run_server(
     except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
         log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
         return 1
+    http_server = None
+    if settings.http_address:  # Connect and gRPC-Web on their own listener (engine_service/http)
+        from engine_service.http import build_http_server  # noqa: PLC0415 (only when serving HTTP)
+
+        try:
+            http_server = build_http_server(settings, reuse_port=reuse_port, access_log=True)
+        except (OSError, ValueError) as error:
+            log.error("bind_failed", address=settings.http_address, error=str(error), pid=os.getpid())
+            server.stop(0)
+            return 1
     stop_tracing = start_tracing(settings)
     if stop_tracing is not None:
         log.info("tracing_enabled", otlp_endpoint=otlp_endpoint(settings), pid=os.getpid())
@@ -178,6 +188,8 @@ def run_server(
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         start(server, health_servicer)
+        if http_server is not None:
+            http_server.start()
         started = {
             "address": bound_address(settings.address, port),
             "port": port,
@@ -186,6 +198,8 @@ def run_server(
             "threads": settings.workers,
             "max_concurrent_rpcs": settings.max_concurrent_rpcs,
         }
+        if http_server is not None:
+            started["http_address"] = bound_address(settings.http_address, http_server.port)
         if worker is None:
             started["metrics_port"] = settings.metrics_port
         else:
@@ -196,7 +210,10 @@ def run_server(
                 received.append("parent_exited")
                 break
         log.info("server_draining", signal=received[0], grace_seconds=settings.grace_seconds, pid=os.getpid())
-        drain(server, health_servicer, settings.grace_seconds).wait()
+        stopped = drain(server, health_servicer, settings.grace_seconds)
+        if http_server is not None:
+            http_server.drain(settings.grace_seconds)
+        stopped.wait()
         log.info("server_stopped", pid=os.getpid())
     finally:
         for sig, handler in previous.items():

@@ -31,6 +31,8 @@ ENV: Final = {
     "max_connection_age_seconds": "SPLENDOR_MAX_CONNECTION_AGE_SECONDS",
     "max_connection_age_grace_seconds": "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS",
     "otlp_endpoint": "SPLENDOR_OTLP_ENDPOINT",
+    "http_address": "SPLENDOR_HTTP_ADDRESS",
+    "http_cors_origins": "SPLENDOR_HTTP_CORS_ORIGINS",
     "sealing_keys_file": "SPLENDOR_SEALING_KEYS_FILE",
     "sealing_keys": "SPLENDOR_SEALING_KEYS",
 }
@@ -63,6 +65,10 @@ class Settings:
     # OTLP/gRPC collector for traces (e.g. http://otel-collector:4317); empty: the standard
     # OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT variables, and tracing is off when none is set.
     otlp_endpoint: str = ""
+    # Connect and gRPC-Web over HTTP/1.1 (engine_service/http); empty: no HTTP listener.
+    http_address: str = "localhost:8080"
+    # Browser origins allowed to call across origins (CORS); "*": any; none: same-origin only.
+    http_cors_origins: tuple[str, ...] = ()
     # The key ring that seals game tokens (format: engine_service/sealing/keyring.py): a file, or the
     # ring itself in the environment variable (no flag: a command line is visible to every user). At
     # most one; with neither, the server generates a key at start-up that only its own processes share.
@@ -122,6 +128,8 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             get("max_connection_age_grace_seconds", base.max_connection_age_grace_seconds)
         ),
         otlp_endpoint=get("otlp_endpoint", base.otlp_endpoint),
+        http_address=get("http_address", base.http_address),
+        http_cors_origins=tuple(origin for origin in get("http_cors_origins", "").split(",") if origin),
         sealing_keys_file=get("sealing_keys_file", base.sealing_keys_file),
         sealing_keys=get("sealing_keys", base.sealing_keys),
     )

@@ -103,6 +103,16 @@ def supervise(settings: Settings, worker: Worker) -> int:
     except (OSError, ValueError) as error:
         log.error("bind_failed", address=settings.address, error=str(error))
         return 1
+    http_reservation = None
+    if settings.http_address:  # the HTTP port too: resolved once, shared by the workers
+        try:
+            http_host, http_port = split_address(settings.http_address)
+            http_reservation, http_port = reserve_port(http_host, http_port)
+        except (OSError, ValueError) as error:
+            log.error("bind_failed", address=settings.http_address, error=str(error))
+            reservation.close()
+            return 1
+        settings = replace(settings, http_address=f"{http_host}:{http_port}")
     temp_dir: str | None = None
     metrics_dir = multiprocess_dir()
     if settings.metrics_port and metrics_dir is None:
@@ -118,6 +128,8 @@ def supervise(settings: Settings, worker: Worker) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         reservation.close()
+        if http_reservation is not None:
+            http_reservation.close()
         if temp_dir is not None:
             shutil.rmtree(temp_dir, ignore_errors=True)
 

@@ -175,13 +175,17 @@ def test_deployment_runs_at_least_two_replicas_and_selects_its_own_pods() -> Non
     assert selects(selector, deployment["spec"]["template"]["metadata"]["labels"])
 
 
-def test_deployment_has_native_grpc_probes_on_the_grpc_port() -> None:
+def test_deployment_probes_grpc_for_start_up_and_readiness_and_http_for_liveness() -> None:
     container = the_container(the_deployment())
     grpc_port = container_ports(container)["grpc"]
-    for probe_name in ("readinessProbe", "livenessProbe", "startupProbe"):
+    for probe_name in ("readinessProbe", "startupProbe"):
         probe = container[probe_name]
         assert probe["grpc"]["port"] == grpc_port, probe_name
         assert not {"httpGet", "tcpSocket", "exec"} & probe.keys(), probe_name
+    # Liveness asks the HTTP listener's /healthz, so each transport is probed.
+    http_probe = container["livenessProbe"]["httpGet"]
+    assert http_probe["path"] == "/healthz" and http_probe["port"] == "http"
+    assert not {"grpc", "tcpSocket", "exec"} & container["livenessProbe"].keys()
     # Readiness asks for the engine itself; it goes NOT_SERVING while draining.
     assert container["readinessProbe"]["grpc"]["service"] == HEALTH_SERVICE
     # A liveness restart must not cut a drain short: it needs longer to trigger than the drain.
@@ -252,9 +256,11 @@ def test_deployment_ports_env_and_scrape_annotations_agree() -> None:
     container = the_container(deployment)
     ports = container_ports(container)
     env = container_env(container)
-    assert set(ports) == {"grpc", "metrics"}
+    assert set(ports) == {"grpc", "http", "metrics"}
     assert port_of(env["SPLENDOR_ADDRESS"]) == ports["grpc"]
     assert env["SPLENDOR_ADDRESS"].startswith("0.0.0.0:")
+    assert port_of(env["SPLENDOR_HTTP_ADDRESS"]) == ports["http"]
+    assert env["SPLENDOR_HTTP_ADDRESS"].startswith("0.0.0.0:")
     assert int(env["SPLENDOR_METRICS_PORT"]) == ports["metrics"]
     annotations = deployment["spec"]["template"]["metadata"]["annotations"]
     assert annotations["prometheus.io/scrape"] == "true"
@@ -280,7 +286,7 @@ def test_services_select_the_pods_and_the_headless_one_has_no_cluster_ip() -> No
     assert "grpc" in {port["name"] for port in headless_service["spec"]["ports"]}
     assert headless_service["spec"].get("publishNotReadyAddresses", False) is False
     (regular_service,) = regular
-    assert {port["name"] for port in regular_service["spec"]["ports"]} == {"grpc", "metrics"}
+    assert {port["name"] for port in regular_service["spec"]["ports"]} == {"grpc", "http", "metrics"}
 
 
 def test_pdb_selects_the_deployment_pods() -> None:
@@ -638,6 +644,7 @@ def test_dockerfile_environment_and_ports_match_the_deployment() -> None:
     ports = container_ports(the_container(the_deployment()))
     assert exposed == set(ports.values())
     assert port_of(env["SPLENDOR_ADDRESS"]) == ports["grpc"]
+    assert port_of(env["SPLENDOR_HTTP_ADDRESS"]) == ports["http"]
     assert int(env["SPLENDOR_METRICS_PORT"]) == ports["metrics"]
     deployment_env = container_env(the_container(the_deployment()))
     assert env["PROMETHEUS_MULTIPROC_DIR"] == deployment_env["PROMETHEUS_MULTIPROC_DIR"]
@@ -665,3 +672,10 @@ def test_dockerfile_copies_exist_and_are_not_ignored() -> None:
                 pattern.startswith("**/") and any(fnmatch.fnmatch(part, anywhere) for part in parts)
             )
             assert not ignored, (source, pattern)
+
+
+def test_compose_publishes_the_http_port_the_engine_listens_on() -> None:
+    engine = compose()["services"]["engine"]
+    http_port = port_of(compose_env(engine)["SPLENDOR_HTTP_ADDRESS"])
+    assert compose_env(engine)["SPLENDOR_HTTP_ADDRESS"].startswith("0.0.0.0:")
+    assert f"{http_port}:{http_port}" in engine["ports"]

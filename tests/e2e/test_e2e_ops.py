@@ -87,7 +87,11 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
     command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0", "--metrics-port", "0"]
     process = subprocess.Popen(
-        [*command, "--grace-seconds", str(grace)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+        [*command, "--http-address", "127.0.0.1:0", "--grace-seconds", str(grace)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert process.stdout is not None  # the logs: JSON lines on stdout

@@ -36,7 +36,8 @@ class FuzzTarget:
     def __init__(self, *args: str) -> None:
         self.address = f"127.0.0.1:{free_port()}"
         command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", self.address]
-        command += ["--metrics-port", "0", "--log-format", "json", "--log-level", "error", *args]
+        command += ["--http-address", "127.0.0.1:0", "--metrics-port", "0", "--log-format", "json"]
+        command += ["--log-level", "error", *args]
         environment = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

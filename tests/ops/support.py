@@ -57,6 +57,8 @@ class Server:
             "json",
             "--processes",
             str(processes),
+            "--http-address",
+            "127.0.0.1:0",
             *args,
         ]
         environment = {key: value for key, value in os.environ.items() if not key.startswith("SPLENDOR_")}
@@ -79,6 +81,7 @@ class Server:
             started = self.wait_for(lambda: self.events("server_started")[processes - 1 :], timeout=20)
             self.address: str = started[0]["address"]
             self.port: int = started[0]["port"]
+            self.http_address: str | None = started[0].get("http_address")
             self.worker_pids = sorted(entry["pid"] for entry in self.events("server_started"))
         except BaseException:
             self.kill()

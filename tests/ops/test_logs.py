@@ -164,7 +164,7 @@ def test_console_format_is_for_people() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0"]
     process = subprocess.Popen(
-        [*command, "--metrics-port", "0", "--log-format", "console"],
+        [*command, "--http-address", "127.0.0.1:0", "--metrics-port", "0", "--log-format", "console"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -30,6 +30,8 @@ export async function startEngine(): Promise<EngineServer> {
     "serve",
     "--address",
     "127.0.0.1:0",
+    "--http-address",
+    "127.0.0.1:0",
     "--metrics-port",
     "0",
     "--grace-seconds",

@@ -1,0 +1,243 @@
+"""Admission, metrics, traces and the per-call log line for HTTP calls, as a Connect interceptor.
+
+A metadata interceptor at the front of the chain: the runtime calls ``on_start_sync`` once it
+knows the method, before it reads or parses the request, and ``on_end_sync`` with the call's
+error, if any, parse errors included. So an HTTP call is observed exactly like a gRPC one
+(``engine_service/server/interceptors.py``):
+
+- admission: the same ``--max-concurrent-rpcs`` per process, counting the calls running and
+  those waitress queues for a thread; the rest are refused ``resource_exhausted`` unparsed;
+- metrics: the same ``grpc_server_*`` series and labels (an HTTP call is the same RPC, so the
+  dashboard and the alerts count both transports), the game's series from the API ``Call``,
+  and ``splendor_http_calls_total{protocol, codec}`` for the transport split;
+- the same ``rpc`` log line, plus ``protocol`` and ``codec``; the request id (the client's
+  ``x-request-id``, else a new one) comes back as the ``x-request-id`` response header.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from contextvars import Token
+from dataclasses import dataclass
+from typing import Any, Final
+
+import structlog
+from connectrpc.code import Code as ConnectCode
+from connectrpc.errors import ConnectError
+from connectrpc.request import RequestContext
+from prometheus_client import Counter
+
+from engine_service.api import METHODS, SERVICE, Call, bind, tracing, unbind
+from engine_service.server.admission import REFUSAL_MESSAGE, Admission
+from engine_service.server.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
+from engine_service.server.metrics import Metrics
+
+from .errors import grpc_name
+
+PROTOCOLS: Final = ("connect", "grpc_web")
+CODECS: Final = ("json", "proto")
+_LEVELS: Final = {"debug": 10, "info": 20, "warning": 30, "error": 40}
+_ERROR_CODES: Final = frozenset({"UNKNOWN", "INTERNAL", "DATA_LOSS", "UNIMPLEMENTED"})
+_WARNING_CODES: Final = frozenset({"RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "CANCELLED", "UNAVAILABLE"})
+_REJECTION_CODES: Final = frozenset({"INVALID_ARGUMENT", "FAILED_PRECONDITION"})
+_OK: Final = "OK"
+
+_calls_counter: list[Counter] = []
+
+
+def http_calls() -> Counter:
+    """``splendor_http_calls_total``, created on first use (every series at zero)."""
+    if not _calls_counter:
+        counter = Counter(
+            "splendor_http_calls_total",
+            "EngineService calls served over HTTP, by protocol (connect, grpc_web) and codec (json, proto).",
+            ("protocol", "codec"),
+        )
+        for protocol in PROTOCOLS:
+            for codec in CODECS:
+                counter.labels(protocol, codec)
+        _calls_counter.append(counter)
+    return _calls_counter[0]
+
+
+def protocol_and_codec(content_type: str) -> tuple[str, str]:
+    """``application/grpc-web+json`` -> (``grpc_web``, ``json``); Connect unary: ``application/json``."""
+    media = content_type.split(";", 1)[0].strip().lower()
+    if media.startswith("application/grpc-web"):
+        return "grpc_web", "json" if media.endswith("+json") else "proto"
+    return "connect", "json" if media == "application/json" else "proto"
+
+
+class _Method:
+    """A method's metric children, resolved once."""
+
+    __slots__ = ("handled", "histogram", "labels", "name", "received", "sent", "started")
+
+    def __init__(self, name: str, metrics: Metrics) -> None:
+        self.name = name
+        self.labels = ("unary", SERVICE, name)
+        self.started = metrics.started.labels(*self.labels)
+        self.received = metrics.msg_received.labels(*self.labels)
+        self.sent = metrics.msg_sent.labels(*self.labels)
+        self.histogram = metrics.handling_seconds.labels(*self.labels)
+        names = [_OK, *(grpc_name(code) for code in ConnectCode)]
+        self.handled = {name: metrics.handled.labels(*self.labels, name) for name in names}
+
+
+@dataclass(slots=True, kw_only=True)
+class _Started:
+    """What ``on_start_sync`` hands to ``on_end_sync``."""
+
+    method: _Method
+    dispatched: float
+    call: Call
+    token: Token[Call | None]
+    protocol: str
+    codec: str
+    span: tracing.ServerSpan | None
+
+
+class HttpObserver:
+    """The interceptor (``connectrpc`` ``MetadataInterceptorSync``).
+
+    ``waiting``: how many requests wait for a handler thread (waitress's queue).
+    """
+
+    def __init__(
+        self,
+        metrics: Metrics,
+        *,
+        max_concurrent_rpcs: int | None,
+        waiting: Callable[[], int],
+        access_log: bool,
+        log_level: str,
+    ) -> None:
+        self._metrics = metrics
+        self._methods = {method.name: _Method(method.name, metrics) for method in METHODS}
+        self._calls = http_calls()
+        self._admission = Admission(max_concurrent_rpcs)
+        self._waiting = waiting
+        self._min_level = _LEVELS[log_level] if access_log else 100
+        self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None
+        self._pid = os.getpid()
+
+    def _admit(self) -> bool:
+        limit = self._admission.limit
+        if limit is None:
+            return True
+        return self._admission.active + self._waiting() < limit and self._admission.try_admit()
+
+    def on_start_sync(self, ctx: RequestContext[Any, Any]) -> _Started:
+        dispatched = time.perf_counter()
+        method = self._methods[ctx.method.name]
+        headers = ctx.request_headers
+        protocol, codec = protocol_and_codec(headers.get("content-type", ""))
+        method.started.inc()
+        self._calls.labels(protocol, codec).inc()
+        if not self._admit():
+            self._refused(method, ctx, protocol, codec)
+            raise ConnectError(ConnectCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
+        method.received.inc()
+        span = None
+        if tracing.enabled():
+            span = tracing.server_span(SERVICE, method.name, headers.allitems())
+        call = Call(method.name)
+        return _Started(
+            method=method, dispatched=dispatched, call=call, token=bind(call), protocol=protocol, codec=codec, span=span
+        )
+
+    def on_end_sync(self, started: _Started, ctx: RequestContext[Any, Any], error: Exception | None) -> None:
+        unbind(started.token)
+        self._admission.release()
+        try:
+            self._finish(started, ctx, error)
+        except Exception:  # observability must never fail a call
+            if self._log is not None:
+                self._log.exception("call_observation_failed", method=started.method.name)
+
+    def _finish(self, started: _Started, ctx: RequestContext[Any, Any], error: Exception | None) -> None:
+        method = started.method
+        duration = time.perf_counter() - started.dispatched
+        if error is None:
+            code = _OK
+        elif isinstance(error, ConnectError):
+            code = grpc_name(error.code)
+        else:
+            code = "UNKNOWN"
+        method.handled[code].inc()
+        method.histogram.observe(duration)
+        call = started.call
+        _record_game(self._metrics, call, code)
+        if code == _OK:
+            method.sent.inc()
+        request_id, trace_id = self._echo_request_id(ctx)
+        if started.span is not None:
+            started.span.end(code, {"rpc.system": "connect_rpc", "rpc.connect_rpc.error_code": code.lower()}, call)
+        level = _level(code)
+        if _LEVELS[level] >= self._min_level:
+            fields: dict[str, object] = {
+                "pid": self._pid,
+                "method": method.name,
+                "service": SERVICE,
+                "code": code,
+                "duration_ms": int(duration * 1_000_000) / 1000,
+                "request_id": request_id,
+                "protocol": started.protocol,
+                "codec": started.codec,
+            }
+            if trace_id is not None:
+                fields["trace_id"] = trace_id
+            if self._min_level <= _LEVELS["debug"] and ctx.client_address is not None:
+                fields["peer"] = ctx.client_address
+            fields.update(call.log_fields())
+            getattr(self._log, level)("rpc", **fields)
+
+    def _echo_request_id(self, ctx: RequestContext[Any, Any]) -> tuple[str, str | None]:
+        request_id, trace_id = correlation_ids(ctx.request_headers.allitems())
+        ctx.response_headers[REQUEST_ID_KEY] = request_id
+        return request_id, trace_id
+
+    def _refused(self, method: _Method, ctx: RequestContext[Any, Any], protocol: str, codec: str) -> None:
+        code = "RESOURCE_EXHAUSTED"
+        method.handled[code].inc()
+        request_id, trace_id = self._echo_request_id(ctx)
+        if _LEVELS["warning"] >= self._min_level:
+            fields: dict[str, object] = {
+                "pid": self._pid,
+                "method": method.name,
+                "service": SERVICE,
+                "code": code,
+                "duration_ms": 0.0,
+                "request_id": request_id,
+                "reason": "MAX_CONCURRENT_RPCS",
+                "protocol": protocol,
+                "codec": codec,
+            }
+            if trace_id is not None:
+                fields["trace_id"] = trace_id
+            self._log.warning("rpc", **fields)
+
+
+def _record_game(metrics: Metrics, call: Call, code: str) -> None:
+    """The game's series from the call's facts, as the gRPC interceptor records them."""
+    if code == _OK:
+        if call.state_bytes is not None:
+            metrics.state_size_bytes.observe(call.state_bytes)
+        if call.game_created:
+            metrics.games_created.labels(str(call.module), str(call.players)).inc()
+        if call.action_applied:
+            metrics.actions_applied.labels(str(call.action)).inc()
+        if call.end_reason is not None:
+            metrics.games_finished.labels(call.end_reason).inc()
+    elif call.reason is not None and code in _REJECTION_CODES:
+        metrics.rejections.labels(call.reason).inc()
+
+
+def _level(code: str) -> str:
+    if code in _ERROR_CODES:
+        return "error"
+    if code in _WARNING_CODES:
+        return "warning"
+    return "info"

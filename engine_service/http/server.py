@@ -1,0 +1,143 @@
+"""The HTTP listener: the Connect application under waitress, on a thread beside the gRPC server.
+
+waitress (a threaded WSGI server) was chosen by ``benchmarks/http_runtimes.py``: against
+uvicorn (ASGI) it served more Connect-binary ApplyAction calls/s on the 2-core machine; the
+faster granian serves ASGI in-process only through an embedded mode its authors call
+experimental, and binds its own sockets. waitress serves a socket bound here, so worker
+processes share the port with SO_REUSEPORT as the gRPC side does, and drains cleanly.
+
+Limits: requests over ``--max-message-bytes`` get ``resource_exhausted`` from the runtime
+before they are parsed; bodies over twice that are refused by waitress (413) unread.
+Keep-alive connections idle for ``IDLE_SECONDS`` are closed.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from typing import Any, Final
+
+import structlog
+from connectrpc.server import ConnectWSGIApplication
+from waitress.server import create_server
+
+from engine_service.server.metrics import get_metrics
+from engine_service.server.settings import Settings
+
+from .codecs import codecs
+from .cors import CorsPolicy
+from .endpoints import SERVICE_PATH, endpoints
+from .front import front
+from .observe import HttpObserver
+
+log = structlog.get_logger(__name__)
+
+IDLE_SECONDS: Final = 120
+CONNECTION_LIMIT: Final = 1000  # open connections per process; more wait in the listen backlog
+BACKLOG: Final = 1024
+_DRAIN_POLL_SECONDS: Final = 0.02
+
+
+class _EngineServiceApp(ConnectWSGIApplication):
+    @property
+    def path(self) -> str:
+        return SERVICE_PATH
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """``localhost:8080`` -> (``localhost``, 8080); ``[::1]:0`` -> (``::1``, 0)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"HTTP address {address!r} is not host:port")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def bind_socket(address: str, *, reuse_port: bool) -> socket.socket:
+    """A listening TCP socket on ``address`` (SO_REUSEPORT for worker processes sharing it)."""
+    host, port = parse_address(address)
+    family, kind, proto, _, sockaddr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it
+        sock.bind(sockaddr)
+        sock.listen(BACKLOG)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+class HttpServer:
+    """A bound HTTP server: ``start`` it, then ``drain`` it."""
+
+    def __init__(self, settings: Settings, *, reuse_port: bool = False, access_log: bool | None = None) -> None:
+        if access_log is None:
+            access_log = structlog.is_configured()
+        self._serving = False
+        self._socket = bind_socket(settings.http_address, reuse_port=reuse_port)
+        self.port: int = self._socket.getsockname()[1]
+        limit = settings.max_concurrent_rpcs or None
+        self._observer = observer = HttpObserver(
+            get_metrics(),
+            max_concurrent_rpcs=limit,
+            waiting=self._waiting,
+            access_log=access_log,
+            log_level=settings.log_level,
+        )
+        table = endpoints(settings.max_message_bytes)
+        connect_app = _EngineServiceApp(
+            endpoints=table, interceptors=[observer], read_max_bytes=settings.max_message_bytes, codecs=codecs()
+        )
+        app = front(connect_app, table, CorsPolicy(settings.http_cors_origins), lambda: self._serving)
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # queueing is normal under load
+        self._server: Any = create_server(
+            app,
+            sockets=[self._socket],
+            threads=settings.workers,
+            connection_limit=CONNECTION_LIMIT,
+            channel_timeout=IDLE_SECONDS,
+            max_request_body_size=2 * settings.max_message_bytes + 5,
+            expose_tracebacks=False,
+            ident="splendor-engine",
+        )
+        self._thread = threading.Thread(target=self._server.run, name="http", daemon=True)
+
+    def _waiting(self) -> int:
+        return len(self._server.task_dispatcher.queue)
+
+    def _in_flight(self) -> int:
+        dispatcher = self._server.task_dispatcher
+        return len(dispatcher.queue) + int(dispatcher.active_count)
+
+    def start(self) -> None:
+        self._thread.start()
+        self._serving = True
+
+    def drain(self, grace_seconds: float) -> None:
+        """Turn /healthz NOT_SERVING, stop accepting connections, give requests in flight
+        ``grace_seconds`` to finish, then close every connection."""
+        self._serving = False
+        self._server.accepting = False
+        self._server.pull_trigger()  # the loop notices at once
+        deadline = time.monotonic() + grace_seconds
+        while self._in_flight() and time.monotonic() < deadline:
+            time.sleep(_DRAIN_POLL_SECONDS)
+        self.stop()
+
+    def stop(self) -> None:
+        self._serving = False
+        self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
+        self._server.close()
+        asyncore = self._server.asyncore
+        asyncore.close_all(self._server._map)
+        self._thread.join(timeout=5)
+
+
+def build_http_server(settings: Settings, *, reuse_port: bool = False, access_log: bool | None = None) -> HttpServer:
+    """The HTTP server for ``settings.http_address``, bound, not yet started."""
+    return HttpServer(settings, reuse_port=reuse_port, access_log=access_log)

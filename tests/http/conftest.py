@@ -1,0 +1,63 @@
+"""A real server on loopback ports, in this process: gRPC and, beside it, HTTP (Connect and gRPC-Web)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import grpc
+import pytest
+from splendor.v1 import engine_service_pb2_grpc
+
+from engine_service.http import HttpServer, build_http_server
+from engine_service.server.app import build_server, start
+from engine_service.server.settings import Settings
+
+ALLOWED_ORIGIN = "https://play.example.com"
+MAX_MESSAGE_BYTES = 256 * 1024
+
+
+@dataclass
+class Ports:
+    grpc: int
+    http: int
+
+
+def serve(settings: Settings) -> Iterator[tuple[Ports, HttpServer]]:
+    server, port, health = build_server(settings)
+    http_server = build_http_server(settings)
+    start(server, health)
+    http_server.start()
+    try:
+        yield Ports(port, http_server.port), http_server
+    finally:
+        http_server.stop()
+        server.stop(0).wait()
+
+
+@pytest.fixture(scope="session")
+def served() -> Iterator[tuple[Ports, HttpServer]]:
+    settings = Settings(
+        address="127.0.0.1:0",
+        http_address="127.0.0.1:0",
+        http_cors_origins=(ALLOWED_ORIGIN,),
+        max_message_bytes=MAX_MESSAGE_BYTES,
+        workers=4,
+    )
+    yield from serve(settings)
+
+
+@pytest.fixture(scope="session")
+def ports(served: tuple[Ports, HttpServer]) -> Ports:
+    return served[0]
+
+
+@pytest.fixture(scope="session")
+def http_port(ports: Ports) -> int:
+    return ports.http
+
+
+@pytest.fixture(scope="session")
+def engine(ports: Ports) -> Iterator[engine_service_pb2_grpc.EngineServiceStub]:
+    with grpc.insecure_channel(f"127.0.0.1:{ports.grpc}") as channel:
+        yield engine_service_pb2_grpc.EngineServiceStub(channel)

@@ -21,7 +21,7 @@ install: $(STAMP)
 serve: install
 	$(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test
 	$(BIN)/python -m pytest
 
 lint: install
@@ -77,6 +77,28 @@ ts-generate: install
 	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	cd $(TS_DIR) && npm run --silent codegen
 
+# The web front end (clients/web): its bundle is committed as the server's package data
+# (engine_service/web/static), so `make serve` needs no npm. `make web-build` rebuilds it (commit the
+# result); `make web-test` fails on a stale bundle, checks format and types, runs its unit tests, then plays whole games in
+# headless Chromium (Debian's chromium, installed here when missing and running as root) against the
+# real engine. Screenshots land in tests/web/artefacts/.
+WEB_DIR := clients/web
+
+web-build: install
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm run --silent build
+
+web-test: install
+	scripts/ensure-debian-packages chromium:chromium
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm run --silent build:check
+	cd $(WEB_DIR) && npm run --silent format:check
+	cd $(WEB_DIR) && npm run --silent typecheck
+	cd $(WEB_DIR) && npm test --silent
+	cd $(WEB_DIR) && npm run --silent test:browser
+
 bench: install
 	$(BIN)/python benchmarks/engine_bench.py
 
@@ -89,4 +111,5 @@ fuzz: install
 	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --processes 2
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
+		$(WEB_DIR)/node_modules tests/web/artefacts

@@ -213,14 +213,19 @@ export class EngineClient {
     return this.createGame(gameConfig(options));
   }
 
-  /** The full `ListLegalActions` response: the legal actions and the seat that must act. */
-  async listLegalActions(game: Game | SealedToken): Promise<ListLegalActionsResponse> {
-    return this.call(() => this.service.listLegalActions({ stateSource: stateSource(game) }, this.callOptions));
+  /**
+   * The full `ListLegalActions` response: the legal actions and the seat that must act. For a
+   * sealed game, name the asking `seat`: purchases of the acting seat's blind reserves are listed
+   * only when it is the acting seat.
+   */
+  async listLegalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
+    const request = { stateSource: stateSource(game), ...seatField(options.seat) };
+    return this.call(() => this.service.listLegalActions(request, this.callOptions));
   }
 
   /** Every legal action of the seat that must act (the pending decision's answers while one is pending). */
-  async legalActions(game: Game | SealedToken): Promise<LegalAction[]> {
-    return (await this.listLegalActions(game)).actions;
+  async legalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<LegalAction[]> {
+    return (await this.listLegalActions(game, options)).actions;
   }
 
   /** Apply an action (an `Action`, a `LegalAction` or an action id). Throws `RuleRejected` for an illegal move. */

@@ -8,12 +8,12 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service clean
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament]' -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament,rl]' -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -104,6 +104,11 @@ bench: install
 
 bench-service: install
 	$(BIN)/python benchmarks/service_bench.py
+
+# The long fuzzing campaign: a million mutated requests of every RPC (plain and sealed) against
+# `serve --processes 2` from 3 client processes, at most 40 minutes (`make test` runs a few thousand).
+fuzz: install
+	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --processes 2
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \

@@ -106,7 +106,7 @@ def target_need(state: GameState, player: PlayerState) -> tuple[int, ...]:
 
 
 def _field(action: Action, name: str) -> int | None:
-    value = action._asdict().get(name)
+    value = getattr(action, name, None)  # module answers are records with named fields
     return value if isinstance(value, int) else None
 
 

@@ -25,6 +25,7 @@ from .common import (
 )
 from .events import event_from_proto, events_from_proto, fill_events
 from .modules import ModuleAdapter, adapter_for
+from .observation import fill_observation, fill_observation_layout
 from .state import (
     fill_pending,
     fill_standings,
@@ -54,6 +55,8 @@ __all__ = [
     "fill_config",
     "fill_events",
     "fill_gems",
+    "fill_observation",
+    "fill_observation_layout",
     "fill_pending",
     "fill_standings",
     "fill_state",

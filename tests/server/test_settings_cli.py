@@ -50,8 +50,10 @@ def test_the_documented_defaults() -> None:
 
 
 def test_settings_become_grpc_server_options() -> None:
-    options = dict(grpc_server_options(Settings(max_message_bytes=1000, max_connection_age_seconds=2.5)))
-    assert options["grpc.max_receive_message_length"] == options["grpc.max_send_message_length"] == 1000
+    settings = Settings(max_message_bytes=1000, max_request_bytes=700, max_connection_age_seconds=2.5)
+    options = dict(grpc_server_options(settings))
+    assert options["grpc.max_send_message_length"] == 1000
+    assert options["grpc.max_receive_message_length"] == 700
     assert options["grpc.so_reuseport"] == 0
     assert options["grpc.keepalive_time_ms"] == 60_000 and options["grpc.keepalive_timeout_ms"] == 20_000
     assert options["grpc.http2.min_ping_interval_without_data_ms"] == 10_000

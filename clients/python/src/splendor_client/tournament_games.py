@@ -188,8 +188,8 @@ def _play_in_process(spec: GameSpec) -> GameRecord:
 
 def _proto_view_and_legal(state: Any, seat: int) -> tuple[view_pb2.GameView, list[actions_pb2.LegalAction]]:
     """The seat's view and legal actions as the API would send them (for external programs)."""
+    from engine_service.codec import fill_action, fill_view  # noqa: PLC0415
     from engine_service.rules import action_id, legal_actions, view_for  # noqa: PLC0415
-    from engine_service.server.convert import fill_action, fill_view  # noqa: PLC0415
 
     view = view_pb2.GameView()
     fill_view(view, view_for(state, seat))

@@ -168,8 +168,17 @@ class ListLegalActionsRequest(_message.Message):
 
     STATE_FIELD_NUMBER: _builtins.int
     SEALED_STATE_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode)."""
+    seat: _builtins.int
+    """With a sealed_state: the seat asking. A purchase of a card the acting seat
+    reserved blind names that hidden card, so those purchases are listed only
+    when seat is the acting seat; for any other seat, or none, they are left
+    out (the rest of the list is the same). A seat not in the game is
+    INVALID_ARGUMENT, reason INVALID_SEAT. Ignored for a plain state, which
+    only a trusted platform holds.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode: a trusted platform's own copy)."""
@@ -179,13 +188,19 @@ class ListLegalActionsRequest(_message.Message):
         *,
         state: _state_pb2.GameState | None = ...,
         sealed_state: _builtins.bytes = ...,
+        seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state", b"sealed_state", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["sealed_state", b"sealed_state", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
     _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
     _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType_state_source) -> _WhichOneofReturnType_state_source | None: ...
 
 Global___ListLegalActionsRequest: _TypeAlias = ListLegalActionsRequest  # noqa: Y015
@@ -369,7 +384,9 @@ class ApplyActionResponse(_message.Message):
         bot), as a legal action is listed: a purchase with its explicit payment
         when the request sent one. In sealed mode it shows no more than the
         action itself reveals (a purchase of a blind reserve names the card, as its
-        CardPurchased event does).
+        CardPurchased event does). In sealed mode with validate_only, filled only
+        when the request's seat is the seat that must act (a choice not applied
+        has no event to reveal it).
         """
 
     @_builtins.property

@@ -36,7 +36,8 @@ class EngineServiceStub:
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
     its own database and never hands it to players or bots: the state shows
@@ -51,7 +52,10 @@ class EngineServiceStub:
     key, an altered or truncated token) is INVALID_ARGUMENT with a
     SEALED_STATE_* reason. A holder can always resend an older token: every
     token is bound to a game id and a step (SealedStateBinding), returned in
-    clear, so a platform stops rewinds by remembering one number per game.
+    clear, so a platform stops rewinds by remembering one number per game. A
+    request acts as the seat it names (ApplyAction without a seat acts as the
+    seat that must act): who may name which seat is the platform's to decide.
+    The service trusts the states it sealed and does not check them again.
     """
 
     def __init__(self, channel):
@@ -113,7 +117,8 @@ class EngineServiceServicer:
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
     its own database and never hands it to players or bots: the state shows
@@ -128,7 +133,10 @@ class EngineServiceServicer:
     key, an altered or truncated token) is INVALID_ARGUMENT with a
     SEALED_STATE_* reason. A holder can always resend an older token: every
     token is bound to a game id and a step (SealedStateBinding), returned in
-    clear, so a platform stops rewinds by remembering one number per game.
+    clear, so a platform stops rewinds by remembering one number per game. A
+    request acts as the seat it names (ApplyAction without a seat acts as the
+    seat that must act): who may name which seat is the platform's to decide.
+    The service trusts the states it sealed and does not check them again.
     """
 
     def GetCatalog(self, request, context):
@@ -252,7 +260,8 @@ class EngineService:
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
     its own database and never hands it to players or bots: the state shows
@@ -267,7 +276,10 @@ class EngineService:
     key, an altered or truncated token) is INVALID_ARGUMENT with a
     SEALED_STATE_* reason. A holder can always resend an older token: every
     token is bound to a game id and a step (SealedStateBinding), returned in
-    clear, so a platform stops rewinds by remembering one number per game.
+    clear, so a platform stops rewinds by remembering one number per game. A
+    request acts as the seat it names (ApplyAction without a seat acts as the
+    seat that must act): who may name which seat is the platform's to decide.
+    The service trusts the states it sealed and does not check them again.
     """
 
     @staticmethod

@@ -37,7 +37,8 @@ class EngineServiceStub:
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
       its own database and never hands it to players or bots: the state shows
@@ -52,7 +53,10 @@ class EngineServiceStub:
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
+      clear, so a platform stops rewinds by remembering one number per game. A
+      request acts as the seat it names (ApplyAction without a seat acts as the
+      seat that must act): who may name which seat is the platform's to decide.
+      The service trusts the states it sealed and does not check them again.
     """
 
     @_typing.overload
@@ -94,7 +98,8 @@ class EngineServiceAsyncStub(EngineServiceStub):
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
       its own database and never hands it to players or bots: the state shows
@@ -109,7 +114,10 @@ class EngineServiceAsyncStub(EngineServiceStub):
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
+      clear, so a platform stops rewinds by remembering one number per game. A
+      request acts as the seat it names (ApplyAction without a seat acts as the
+      seat that must act): who may name which seat is the platform's to decide.
+      The service trusts the states it sealed and does not check them again.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -147,7 +155,8 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
       its own database and never hands it to players or bots: the state shows
@@ -162,7 +171,10 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
+      clear, so a platform stops rewinds by remembering one number per game. A
+      request acts as the seat it names (ApplyAction without a seat acts as the
+      seat that must act): who may name which seat is the platform's to decide.
+      The service trusts the states it sealed and does not check them again.
     """
 
     @_abc_1.abstractmethod

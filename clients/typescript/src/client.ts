@@ -214,13 +214,18 @@ export class EngineClient {
   }
 
   /** The full `ListLegalActions` response: the legal actions and the seat that must act. */
-  async listLegalActions(game: Game | SealedToken): Promise<ListLegalActionsResponse> {
-    return this.call(() => this.service.listLegalActions({ stateSource: stateSource(game) }, this.callOptions));
+  /**
+   * For a sealed game, pass the asking `seat`: purchases of the cards the acting seat reserved
+   * blind are listed only when it is the acting seat (they name the hidden card).
+   */
+  async listLegalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
+    const request = { stateSource: stateSource(game), ...seatField(options.seat) };
+    return this.call(() => this.service.listLegalActions(request, this.callOptions));
   }
 
   /** Every legal action of the seat that must act (the pending decision's answers while one is pending). */
-  async legalActions(game: Game | SealedToken): Promise<LegalAction[]> {
-    return (await this.listLegalActions(game)).actions;
+  async legalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<LegalAction[]> {
+    return (await this.listLegalActions(game, options)).actions;
   }
 
   /** Apply an action (an `Action`, a `LegalAction` or an action id). Throws `RuleRejected` for an illegal move. */

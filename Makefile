@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service fuzz clean
+.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz clean
 
 # Serving needs the engine and the client package it imports, nothing else.
 $(SERVE_STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt

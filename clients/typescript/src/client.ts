@@ -213,10 +213,10 @@ export class EngineClient {
     return this.createGame(gameConfig(options));
   }
 
+  /** The full `ListLegalActions` response: the legal actions and the seat that must act. */
   /**
-   * The full `ListLegalActions` response: the legal actions and the seat that must act. For a
-   * sealed game, name the asking `seat`: purchases of the acting seat's blind reserves are listed
-   * only when it is the acting seat.
+   * For a sealed game, pass the asking `seat`: purchases of the cards the acting seat reserved
+   * blind are listed only when it is the acting seat (they name the hidden card).
    */
   async listLegalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
     const request = { stateSource: stateSource(game), ...seatField(options.seat) };

@@ -25,7 +25,7 @@ export function connectEngine(client: EngineClient): Engine {
     bot: async (token, move) => turnOf(await client.applySealed(token, move)),
     view: async (token, seat) => (await client.viewSealed(token, { seat })).view,
     redact: async (token, events, seat) => (await client.viewSealed(token, { seat, events })).events,
-    legal: (token) => client.legalActions(token),
+    legal: (token, seat) => client.legalActions(token, { seat }),
     replay: async (config, actions, seat) => turnOf(await client.replaySealed(config, actions, { seat })),
   };
 }

@@ -35,8 +35,8 @@ export interface Engine {
   view(token: Uint8Array, seat: number | undefined): Promise<GameView>;
   /** Events redacted again for `seat` (a spectator when undefined): a hot-seat log shows every human the same. */
   redact(token: Uint8Array, events: readonly Event[], seat: number | undefined): Promise<readonly Event[]>;
-  /** The acting seat's legal actions: ask only when the acting seat is the page's own. */
-  legal(token: Uint8Array): Promise<LegalAction[]>;
+  /** The legal actions of `seat`, which must act: ask only when the acting seat is the page's own. */
+  legal(token: Uint8Array, seat: number): Promise<LegalAction[]>;
   /** Replay a config and action log; the answer is `seat`'s view of the game after the last action. */
   replay(config: GameConfig, actions: readonly Action[], seat: number | undefined): Promise<SealedTurn>;
 }

@@ -131,7 +131,7 @@ export class Session {
           viewer = seat;
           view = await this.engine.view(this.token, seat);
         }
-        if (legal.length === 0) legal = await this.engine.legal(this.token);
+        if (legal.length === 0) legal = await this.engine.legal(this.token, seat);
         break;
       }
       if (this.setup.delayMs > 0) await sleep(this.setup.delayMs);

@@ -1,27 +1,37 @@
 # Every target sets up its own virtual environment first, so each works on a fresh machine.
-#   make serve   install everything and start the server on localhost:50051
-#   make test    install everything and run every check CI runs
+#   make serve   install what serving needs and start the server (gRPC on localhost:50051,
+#                Connect and gRPC-Web on localhost:8080)
+#   make test    install the development tools on top and run every check CI runs
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+SERVE_STAMP := $(VENV)/.serve-stamp
 STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service fuzz clean
+.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz clean
 
-$(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
+# Serving needs the engine and the client package it imports, nothing else.
+$(SERVE_STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python -e .
+	touch $(SERVE_STAMP)
+
+# Development (and every check): the client's optional extras and the dev tools, in the same venv.
+$(STAMP): $(SERVE_STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament,rl]' -e '.[dev]'
 	touch $(STAMP)
 
+install-serve: $(SERVE_STAMP)
+
 install: $(STAMP)
 
-serve: install
+serve: install-serve
 	$(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test
 	$(BIN)/python -m pytest
 
 lint: install
@@ -77,6 +87,28 @@ ts-generate: install
 	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	cd $(TS_DIR) && npm run --silent codegen
 
+# The web front end (clients/web): its bundle is committed as the server's package data
+# (engine_service/web/static), so `make serve` needs no npm. `make web-build` rebuilds it (commit the
+# result); `make web-test` fails on a stale bundle, checks format and types, runs its unit tests, then plays whole games in
+# headless Chromium (Debian's chromium, installed here when missing and running as root) against the
+# real engine. Screenshots land in tests/web/artefacts/.
+WEB_DIR := clients/web
+
+web-build: install
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm run --silent build
+
+web-test: install
+	scripts/ensure-debian-packages chromium:chromium
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB_DIR) && npm run --silent build:check
+	cd $(WEB_DIR) && npm run --silent format:check
+	cd $(WEB_DIR) && npm run --silent typecheck
+	cd $(WEB_DIR) && npm test --silent
+	cd $(WEB_DIR) && npm run --silent test:browser
+
 bench: install
 	$(BIN)/python benchmarks/engine_bench.py
 
@@ -89,4 +121,5 @@ fuzz: install
 	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --processes 2
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
+		$(WEB_DIR)/node_modules tests/web/artefacts

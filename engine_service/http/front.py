@@ -2,6 +2,8 @@
 
 - ``GET /healthz``: 200 ``SERVING`` while the server serves, 503 ``NOT_SERVING`` once it
   drains (the orchestrator's HTTP probe);
+- any other ``GET``/``HEAD`` outside the service: the web front end's files
+  (``engine_service.web``: ``/`` is its page);
 - ``OPTIONS``: CORS preflight (``cors.py``);
 - an unknown path: 404; a method other than POST: 405; a content type that is neither
   Connect unary (``application/json``, ``application/proto``) nor gRPC-Web
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final
+
+from engine_service.web import static_site
 
 from .cors import CorsPolicy
 
@@ -54,6 +58,8 @@ def front(
             if serving():
                 return plain(start_response, "200 OK", "SERVING\n", [])
             return plain(start_response, "503 Service Unavailable", "NOT_SERVING\n", [])
+        if method in ("GET", "HEAD") and path not in known:
+            return static_site().wsgi(environ, start_response)  # the web front end (engine_service.web)
         if method == "OPTIONS":
             if origin is None or "HTTP_ACCESS_CONTROL_REQUEST_METHOD" not in environ:
                 start_response("204 No Content", [("Allow", "POST, OPTIONS")])

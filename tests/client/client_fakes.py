@@ -198,7 +198,16 @@ class ScriptedEngine:
         return engine_service_pb2.ListLegalActionsResponse(actions=legal, seat=state.seat)
 
     def view(self, state: state_pb2.GameState, seat: int | None = None, events: Any = ()) -> ViewResult:
-        view = view_pb2.GameView(num_players=len(state.players), seat=state.seat, players=state.players)
+        view = view_pb2.GameView(
+            num_players=len(state.players),
+            seat=state.seat,
+            players=state.players,
+            turn=state.turn,
+            round=state.round,
+            end_reason=state.end_reason,
+            ranking=state.ranking,
+            winners=state.winners,
+        )
         view.market.extend(state.market)
         if seat is not None:
             view.viewer_seat = seat

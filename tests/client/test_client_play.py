@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 import pytest
-from splendor.v1 import state_pb2, strongholds_pb2
-from splendor_client import GameResult, play
+from splendor.v1 import events_pb2, state_pb2, strongholds_pb2
+from splendor_client import GameResult, ViewResult, play
 
 from tests.client.client_fakes import ScriptedEngine
 
@@ -20,7 +20,7 @@ def test_play_game_narrates_until_the_end() -> None:
     outcome = play.play_game(engine, players=2, seed=5, bot_names=["random"], out=out)  # type: ignore[arg-type]
     assert outcome.finished
     assert outcome.state.turn == 4
-    assert outcome.calls == 2 + 3 * 4
+    assert outcome.calls == 3 + 4 * 4
     text = out.getvalue()
     assert "New game: 2 players, seed 5" in text
     assert "[     deal] A 2-player game is dealt; seat 0 plays first" in text
@@ -43,15 +43,91 @@ class StrongholdsEngine(ScriptedEngine):
         result.state.strongholds.CopyFrom(strongholds_pb2.StrongholdsState(placed=placed))
         return result
 
+    def view(self, state: state_pb2.GameState, seat: int | None = None, events: Any = ()) -> ViewResult:
+        result = super().view(state, seat, events)
+        if state.HasField("strongholds"):
+            result.view.strongholds.CopyFrom(state.strongholds)
+        return result
+
+
+class BlindReserveEngine(ScriptedEngine):
+    """Seat 1 reserves card 77 blind on its turns; the view redacts it for every other viewer, as the engine does."""
+
+    def apply(self, state: state_pb2.GameState, action: Any, **kwargs: Any) -> GameResult:
+        result = super().apply(state, action, **kwargs)
+        if state.seat == 1:
+            reserved = events_pb2.CardReserved(seat=1, card_id=77, deck=2, blind=True)
+            result.events.insert(0, events_pb2.Event(card_reserved=reserved))
+        return result
+
+    def view(self, state: state_pb2.GameState, seat: int | None = None, events: Any = ()) -> ViewResult:
+        redacted = []
+        for event in events:
+            copy = events_pb2.Event()
+            copy.CopyFrom(event)
+            if copy.WhichOneof("kind") == "card_reserved" and copy.card_reserved.seat != seat:
+                copy.card_reserved.ClearField("card_id")
+            redacted.append(copy)
+        return super().view(state, seat, redacted)
+
+
+@pytest.mark.parametrize(("viewer", "shown"), [(None, False), (0, False), (1, True)])
+def test_narration_is_the_viewers(viewer: int | None, shown: bool) -> None:
+    out = io.StringIO()
+    play.play_game(BlindReserveEngine(end_after=4), viewer=viewer, out=out)  # type: ignore[arg-type]
+    text = out.getvalue()
+    assert ("card 77" in text) is shown
+    assert ("reserves the top card of the level 3 deck (unseen)" in text) is not shown
+
+
+def test_a_person_plays_a_seat_by_number() -> None:
+    engine = ScriptedEngine(end_after=4)
+    answers = iter(["", "7", "b", "2", "1"])
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    outcome = play.play_game(engine, humans=[0], viewer=0, out=out, ask=ask)  # type: ignore[arg-type]
+    assert outcome.finished
+    text = out.getvalue()
+    assert "Your move, seat 0:" in text
+    assert "   1. take 1 white, 1 blue, 1 green" in text
+    assert "   2. take 2 red" in text
+    assert text.count("Please answer a number from 1 to 2, b or q.") == 2
+    assert "== Turn 1, round 1: seat 0 (you) to play ==" in text
+    assert prompts[0] == "Choose 1-2 (b: the table again, q: quit): "
+    # Seat 0 answered 2 (take 2 red), then 1; seat 1 is a bot.
+    seat0 = [action.WhichOneof("kind") for action, seat, _ in engine.applied if seat == 0]
+    assert seat0 == ["take_two_gems", "take_gems"]
+
+
+@pytest.mark.parametrize("answer", ["q", None])
+def test_a_person_who_quits_leaves_the_game_unfinished(
+    answer: str | None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def ask(prompt: str) -> str:
+        if answer is None:
+            raise EOFError
+        return answer
+
+    with pytest.raises(play.PersonQuit):
+        play.play_game(ScriptedEngine(), humans=[1], ask=ask)  # type: ignore[arg-type]
+    monkeypatch.setattr(play, "connect", lambda address, timeout=None: ScriptedEngine())
+    monkeypatch.setattr("builtins.input", ask)
+    assert play.main(["--human", "0"]) == 1
+    assert "the game was left unfinished" in capsys.readouterr().err
+
 
 def test_play_game_ends_with_the_module_state() -> None:
     out = io.StringIO()
     play.play_game(StrongholdsEngine(end_after=2), players=2, seed=1, out=out)  # type: ignore[arg-type]
     lines = out.getvalue().splitlines()
-    assert lines[-2:] == [
-        "Seat 0 has 1 stronghold on card 12 (level 1, white bonus, 0 points), 2 in supply",
-        "Seat 1 has all 3 strongholds in supply",
-    ]
+    assert lines[-1] == "  strongholds in supply: 3"  # the final table, from the last view
+    assert "  strongholds in supply: 2" in lines
+    assert any(line.startswith("== Final table after 2 turns ==") for line in lines)
 
 
 def test_play_game_stops_at_the_turn_budget() -> None:
@@ -105,7 +181,17 @@ def test_unreachable_server_is_a_message_not_a_traceback(capsys: pytest.CaptureF
 
 
 @pytest.mark.parametrize(
-    "argv", [["--bot", "clever"], ["--players", "5"], ["--modules", "dragons"], ["--max-turns", "0"]]
+    "argv",
+    [
+        ["--bot", "clever"],
+        ["--players", "5"],
+        ["--modules", "dragons"],
+        ["--max-turns", "0"],
+        ["--human", "2"],
+        ["--human", "one"],
+        ["--view", "north"],
+        ["--players", "3", "--view", "3"],
+    ],
 )
 def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:

@@ -14,13 +14,14 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type CallOptions, type Client, createClient, type Transport } from "@connectrpc/connect";
 import { type ActionLike, asAction } from "./actions.js";
 import { fromConnectError } from "./errors.js";
-import { type Game, gameOf, isFinished, stateSource } from "./game.js";
+import { type Game, gameOf, isFinished, type SealedToken, stateSource } from "./game.js";
 import type { LegalAction } from "./gen/splendor/v1/actions_pb.js";
 import type { Catalog } from "./gen/splendor/v1/catalog_pb.js";
 import { type GameConfig, GameConfigSchema, Module } from "./gen/splendor/v1/config_pb.js";
 import { EngineService, type ListLegalActionsResponse } from "./gen/splendor/v1/engine_service_pb.js";
 import type { Event } from "./gen/splendor/v1/events_pb.js";
 import type { GameState } from "./gen/splendor/v1/state_pb.js";
+import type { SealedStateBinding } from "./gen/splendor/v1/sealing_pb.js";
 import type { GameView } from "./gen/splendor/v1/view_pb.js";
 
 /** The default deadline of each call, in milliseconds. */
@@ -39,6 +40,45 @@ export interface GameResult {
   readonly events: readonly Event[];
   /** True once the game has ended. */
   readonly finished: boolean;
+}
+
+/**
+ * A sealed game after a call: the new token to send back, what it is bound to, and the game and
+ * events as the request's seat (or a spectator) may see them. Never the plain state.
+ */
+export interface SealedResult {
+  /** The game token to send back with the next call. */
+  readonly token: SealedToken;
+  /** What the token is bound to (game id, turn, step), in clear. */
+  readonly binding: SealedStateBinding | undefined;
+  /** The game as the request's seat (or a spectator) may see it. */
+  readonly view: GameView;
+  /** What the call caused, redacted for the same viewer. */
+  readonly events: readonly Event[];
+  /** True once the game has ended. */
+  readonly finished: boolean;
+  /** After ApplyAction: the action applied with its id (the bot's choice for a bot move). */
+  readonly applied?: LegalAction | undefined;
+  /** After ApplyAction with `includeLegalActions`: the legal actions of the request's seat if it must act next. */
+  readonly legalActions: readonly LegalAction[];
+  /** After ApplyAction: the seat that must act next; undefined once the game is over. */
+  readonly actingSeat?: number | undefined;
+}
+
+/** A server-side bot's move: the policy (see the catalog's `botPolicies`) chooses the acting seat's action. */
+export interface BotMove {
+  /** The policy's name: `"random"`, `"greedy"`, `"ismcts"`. */
+  readonly policy: string;
+  /** Seeds the policy's choices: the same game, policy and seed choose the same action. */
+  readonly seed?: bigint | number;
+  /** For search policies, the number of iterations (0: the policy's default). */
+  readonly iterations?: number;
+}
+
+/** Whose view a sealed call returns. */
+export interface SealedOptions {
+  /** The seat whose view (and events) the response carries; omitted for a spectator. */
+  readonly seat?: number | undefined;
 }
 
 /** What one seat (or a spectator) may see: the redacted game and the redacted events. */
@@ -80,8 +120,8 @@ export interface ApplyOptions {
 
 /** Whose view to take. */
 export interface ViewOptions {
-  /** The seat to see the game as; omitted for a spectator. */
-  readonly seat?: number;
+  /** The seat to see the game as; omitted (or undefined) for a spectator. */
+  readonly seat?: number | undefined;
   /** Events to redact for the same viewer, typically those `apply` returned. */
   readonly events?: readonly Event[];
 }
@@ -174,13 +214,18 @@ export class EngineClient {
   }
 
   /** The full `ListLegalActions` response: the legal actions and the seat that must act. */
-  async listLegalActions(game: Game): Promise<ListLegalActionsResponse> {
-    return this.call(() => this.service.listLegalActions({ stateSource: stateSource(game) }, this.callOptions));
+  /**
+   * For a sealed game, pass the asking `seat`: purchases of the cards the acting seat reserved
+   * blind are listed only when it is the acting seat (they name the hidden card).
+   */
+  async listLegalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
+    const request = { stateSource: stateSource(game), ...seatField(options.seat) };
+    return this.call(() => this.service.listLegalActions(request, this.callOptions));
   }
 
   /** Every legal action of the seat that must act (the pending decision's answers while one is pending). */
-  async legalActions(game: Game): Promise<LegalAction[]> {
-    return (await this.listLegalActions(game)).actions;
+  async legalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<LegalAction[]> {
+    return (await this.listLegalActions(game, options)).actions;
   }
 
   /** Apply an action (an `Action`, a `LegalAction` or an action id). Throws `RuleRejected` for an illegal move. */
@@ -196,7 +241,7 @@ export class EngineClient {
   }
 
   /** The game (and `events`) as `seat` may see them; no seat for a spectator. */
-  async view(game: Game, options: ViewOptions = {}): Promise<ViewResult> {
+  async view(game: Game | SealedToken, options: ViewOptions = {}): Promise<ViewResult> {
     const request = {
       stateSource: stateSource(game),
       events: [...(options.events ?? [])],
@@ -215,6 +260,54 @@ export class EngineClient {
     return { state: response.state, events: response.events, stateDigests: response.stateDigests };
   }
 
+  /**
+   * Deal a sealed game: a token instead of the state, and `seat`'s view (a spectator's without
+   * one). For games whose state goes to players or bots the platform does not trust.
+   */
+  async createSealed(config: GameConfig, options: SealedOptions = {}): Promise<SealedResult> {
+    const request = { config, sealed: true, ...seatField(options.seat) };
+    return sealedResult(await this.call(() => this.service.createGame(request, this.callOptions)));
+  }
+
+  /**
+   * Apply an action to a sealed game — or let a server-side bot choose it (`{ policy, seed }`) —
+   * and get the new token and `seat`'s view. With `includeLegalActions`, the answer also lists
+   * `seat`'s legal actions when it must act next.
+   */
+  async applySealed(
+    token: SealedToken,
+    move: ActionLike | BotMove,
+    options: SealedOptions & Omit<ApplyOptions, "seat"> & { readonly includeLegalActions?: boolean } = {},
+  ): Promise<SealedResult> {
+    const bot = typeof move === "object" && "policy" in move;
+    const request = {
+      stateSource: stateSource(token),
+      ...(bot
+        ? { bot: { policy: move.policy, seed: BigInt(move.seed ?? 0), iterations: move.iterations ?? 0 } }
+        : { action: asAction(move) }),
+      includeLegalActions: options.includeLegalActions ?? false,
+      validateOnly: options.validateOnly ?? false,
+      ...seatField(options.seat),
+      ...(options.expectedTurn === undefined ? {} : { expectedTurn: options.expectedTurn }),
+    };
+    return sealedResult(await this.call(() => this.service.applyAction(request, this.callOptions)));
+  }
+
+  /** A sealed game (and `events`) as `seat` may see them; no seat for a spectator. */
+  async viewSealed(token: SealedToken, options: ViewOptions = {}): Promise<ViewResult> {
+    return this.view(token, options);
+  }
+
+  /** Replay an action log into a sealed game: the final token and `seat`'s view, with every event redacted for it. */
+  async replaySealed(
+    config: GameConfig,
+    actions: Iterable<ActionLike>,
+    options: SealedOptions = {},
+  ): Promise<SealedResult> {
+    const request = { config, actions: Array.from(actions, asAction), sealed: true, ...seatField(options.seat) };
+    return sealedResult(await this.call(() => this.service.replayGame(request, this.callOptions)));
+  }
+
   private async call<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
@@ -222,6 +315,33 @@ export class EngineClient {
       throw fromConnectError(error);
     }
   }
+}
+
+function seatField(seat: number | undefined): { seat?: number } {
+  return seat === undefined ? {} : { seat };
+}
+
+function sealedResult(response: {
+  readonly sealedState: Uint8Array;
+  readonly sealedStateBinding?: SealedStateBinding | undefined;
+  readonly view?: GameView | undefined;
+  readonly events: Event[];
+  readonly applied?: LegalAction | undefined;
+  readonly legalActions?: LegalAction[];
+  readonly actingSeat?: number | undefined;
+}): SealedResult {
+  if (response.sealedState.length === 0) throw new TypeError("the engine's response carries no sealed state");
+  if (response.view === undefined) throw new TypeError("the engine's response carries no view");
+  return {
+    token: response.sealedState,
+    binding: response.sealedStateBinding,
+    view: response.view,
+    events: response.events,
+    finished: isFinished(response.view),
+    applied: response.applied,
+    legalActions: response.legalActions ?? [],
+    actingSeat: response.actingSeat,
+  };
 }
 
 function gameResult(response: { readonly state?: GameState | undefined; readonly events: Event[] }): GameResult {

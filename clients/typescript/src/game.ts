@@ -1,9 +1,9 @@
 /**
  * The game a client holds between calls, and how it travels in requests and responses.
  *
- * The service is stateless: every call takes the game the previous call returned. Today that
- * is the full `GameState`; this file is the one place that maps it to a request's
- * `state_source` oneof and reads it back from a response.
+ * The service is stateless: every call takes the game the previous call returned: the full
+ * `GameState` (plain mode), or a sealed game token (`Uint8Array`, sealed mode). This file is
+ * the one place that maps it to a request's `state_source` oneof and reads it back from a response.
  */
 import type { ApplyActionRequest } from "./gen/splendor/v1/engine_service_pb.js";
 import { DecisionKind, EndReason, type GameState } from "./gen/splendor/v1/state_pb.js";
@@ -15,9 +15,12 @@ export type Game = GameState;
 /** The `state_source` oneof of the requests that work on a game (the same in every such request). */
 export type StateSource = ApplyActionRequest["stateSource"];
 
-/** The `state_source` of a request about `game`. */
-export function stateSource(game: Game): StateSource {
-  return { case: "state", value: game };
+/** A sealed game: the game token the engine handed out (`sealed_state`), opaque to its holder. */
+export type SealedToken = Uint8Array;
+
+/** The `state_source` of a request about `game`: its full state, or its sealed token. */
+export function stateSource(game: Game | SealedToken): StateSource {
+  return game instanceof Uint8Array ? { case: "sealedState", value: game } : { case: "state", value: game };
 }
 
 /** The game a response hands out; throws if the response carries none. */

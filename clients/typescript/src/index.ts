@@ -6,6 +6,8 @@
  * (Connect, gRPC-Web). The generated messages are re-exported here.
  */
 export * as actions from "./actions.js";
+// The protobuf-es helpers a front end needs beside the messages, so it bundles one copy of them.
+export { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 export type { ActionKind, ActionLike, PurchaseOptions } from "./actions.js";
 export { RandomBot, type Bot } from "./bots.js";
 export {
@@ -14,12 +16,15 @@ export {
   gameConfig,
   moduleValue,
   type ApplyOptions,
+  type BotMove,
   type ClientOptions,
   type ClosableTransport,
   type GameResult,
   type ModuleLike,
   type NewGameOptions,
   type ReplayResult,
+  type SealedOptions,
+  type SealedResult,
   type ViewOptions,
   type ViewResult,
 } from "./client.js";
@@ -44,7 +49,7 @@ export {
   SplendorError,
   type FieldViolation,
 } from "./errors.js";
-export { actingSeat, gameOf, isFinished, stateSource, type Game, type StateSource } from "./game.js";
+export { actingSeat, gameOf, isFinished, stateSource, type Game, type SealedToken, type StateSource } from "./game.js";
 export * from "./gen/google/rpc/error_details_pb.js";
 export * from "./gen/google/rpc/status_pb.js";
 export * from "./gen/splendor/v1/actions_pb.js";
@@ -56,6 +61,7 @@ export * from "./gen/splendor/v1/engine_service_pb.js";
 export * from "./gen/splendor/v1/errors_pb.js";
 export * from "./gen/splendor/v1/events_pb.js";
 export * from "./gen/splendor/v1/orient_pb.js";
+export * from "./gen/splendor/v1/sealing_pb.js";
 export * from "./gen/splendor/v1/state_pb.js";
 export * from "./gen/splendor/v1/strongholds_pb.js";
 export * from "./gen/splendor/v1/trading_posts_pb.js";

@@ -27,6 +27,9 @@ Game: TypeAlias = state_pb2.GameState | view_pb2.GameView
 BASE_DECK_COUNT = 3
 """Decks 0-2 are the base levels 1-3; the Orient decks follow."""
 
+SHORT_LIST = 3
+"""Longer lists of cards are named by id only."""
+
 POWERS: dict[int, str] = {
     trading_posts_pb2.TRADING_POST_POWER_GEM_AFTER_PURCHASE: "a gem after each purchase",
     trading_posts_pb2.TRADING_POST_POWER_EXTRA_GEM_WITH_TWO: "an extra gem with two of a colour",
@@ -106,8 +109,38 @@ class Describer:
         return f"card {card_id} ({', '.join(parts)})"
 
     def cards_text(self, card_ids: Iterable[int]) -> str:
-        """Several cards, ``"card 12 (...), card 14 (...)"``; ``"no card"`` when there are none."""
-        return ", ".join(self.card(card_id) for card_id in card_ids) or "no card"
+        """Several cards, ``"card 12 (...), card 14 (...)"``; ``"no card"`` when there are none.
+
+        More than three are named by id only (``"cards 3, 12, 14 and 57"``), which keeps a
+        Strongholds decision to one readable line: the board shows the cards themselves.
+        """
+        ids = list(card_ids)
+        if len(ids) > SHORT_LIST:
+            return "cards " + ", ".join(str(card_id) for card_id in ids[:-1]) + f" and {ids[-1]}"
+        return ", ".join(self.card(card_id) for card_id in ids) or "no card"
+
+    def card_line(self, card_id: int) -> str:
+        """A card with its cost, for the board: ``"card 57 (level 2, red bonus, 2 points): costs 3 white, 2 blue"``."""
+        info = self.cards.get(card_id)
+        cost = f": costs {format_counts(info.cost, empty='nothing')}" if info is not None else ""
+        return f"{self.card(card_id)}{cost}"
+
+    def noble_requirement(self, noble_id: int) -> str:
+        """``"noble 3 (3 points) needs 4 red, 4 green"``."""
+        info = self.nobles.get(noble_id)
+        needs = f" needs {format_counts(info.requirement, empty='nothing')}" if info is not None else ""
+        return f"{self.noble(noble_id)}{needs}"
+
+    def city_requirement(self, city_id: int) -> str:
+        """``"city 11 (13 prestige) needs 4 red, and 3 of one colour"``."""
+        info = self.cities.get(city_id)
+        if info is None:
+            return self.city(city_id)
+        needs = [format_counts(info.requirement, empty="")] if format_counts(info.requirement, empty="") else []
+        if info.same_color_count:
+            other = "other " if info.same_color_excludes_listed else ""
+            needs.append(f"{info.same_color_count} of one {other}colour")
+        return f"{self.city(city_id)} needs " + (", and ".join(needs) or "only its prestige")
 
     def noble(self, noble_id: int) -> str:
         """``"noble 3 (3 points)"``; just ``"noble 3"`` if the catalog lacks it."""

@@ -1,15 +1,20 @@
-"""``splendor-play``: play one whole game against a running engine, with bots, and narrate it.
+"""``splendor-play``: play one whole game against a running engine, with bots or a person, and narrate it.
 
     splendor-engine serve &                 # start the server (default localhost:50051)
     splendor-play                           # a 2-player game of random moves, seed chosen for you
-    splendor-play --players 3 --seed 1 --bot greedy
+    splendor-play --players 3 --seed 1 --bot greedy --board
+    splendor-play --human 0 --modules orient   # you play seat 0 against a bot
     splendor-play --address 127.0.0.1:50999 --quiet
 
 It fetches the catalog, deals a game, then for each move asks the engine for the
-legal actions (pending decisions included), lets the seat's bot pick one from its
-own view of the game, applies it and prints what happened. Exit code 0 when the
-game finished, 1 when it did not (or the engine refused something), 2 when no
-engine answered at the address or the command line was wrong.
+legal actions (pending decisions included), lets the seat's bot (or the person at
+the keyboard) pick one from that seat's own view of the game, applies it and
+prints what happened. Everything printed comes from one seat's view (``--view``;
+the human seat by default, else a spectator's): the events are redacted by the
+engine, so the card another seat drew blind is never shown. Exit code 0 when the
+game finished, 1 when it did not (or the engine refused something, or the person
+quit), 2 when no engine answered at the address or the command line was wrong.
+Closing the output (``splendor-play | head``) ends the game quietly.
 """
 
 from __future__ import annotations
@@ -17,15 +22,18 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import sys
+import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 import grpc  # type: ignore[import-untyped, unused-ignore]
-from splendor.v1 import events_pb2, state_pb2
+from splendor.v1 import actions_pb2, events_pb2, state_pb2, view_pb2
 
+from .board import board_lines
 from .bots import BOT_NAMES, Bot, make_bot
 from .client import DEFAULT_ADDRESS, DEFAULT_TIMEOUT, EngineClient, connect, module_value
 from .describe import Describer, plural, winners_text
@@ -54,6 +62,17 @@ class Outcome:
 
 class StuckError(RuntimeError):
     """The game did not end within the move budget, or the engine listed no move for an unfinished game."""
+
+
+class PersonQuit(RuntimeError):
+    """The person playing a seat quit (``q`` or the end of the input)."""
+
+
+Ask = Callable[[str], str]
+"""Reads one answer from the person at the keyboard after showing a prompt (``input``)."""
+
+SPECTATOR = "spectator"
+MAX_WIDTH = 100
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,12 +111,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT, help="deadline of each call, seconds (default: %(default)s)"
     )
+    parser.add_argument(
+        "--human",
+        action="append",
+        default=[],
+        metavar="SEAT[,SEAT]",
+        help="a seat (0-based) played by you at the keyboard instead of a bot; repeat for a hot-seat game",
+    )
+    parser.add_argument(
+        "--view",
+        default=None,
+        metavar="SEAT|spectator",
+        help="whose view the narration and the board show (default: the first --human seat, else a spectator)",
+    )
+    parser.add_argument("--board", action="store_true", help="print the table after every turn, not only at the end")
     parser.add_argument("--quiet", "-q", action="store_true", help="print only the one-line summary")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``splendor-play``; returns the exit code."""
+    """Run ``splendor-play``; returns the exit code. A closed output ends it quietly."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop writing, without a traceback on the way out.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_NOT_FINISHED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     modules = [name for value in args.modules for name in value.split(",") if name.strip()]
@@ -105,12 +148,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for name in modules:
             module_value(name)
+        humans = sorted({int(seat) for value in args.human for seat in value.split(",") if seat.strip()})
+        viewer = _viewer(args.view, humans)
     except ValueError as error:
         parser.error(str(error))
     if not bot_names or any(name not in BOT_NAMES for name in bot_names):
         parser.error(f"--bot: use {' or '.join(BOT_NAMES)}, or a comma-separated list of them")
     if args.max_turns < 1:
         parser.error("--max-turns must be at least 1")
+    if any(not 0 <= seat < args.players for seat in humans) or (viewer is not None and viewer >= args.players):
+        parser.error(f"--human and --view take seats 0 to {args.players - 1}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     out = sys.stdout
     try:
@@ -123,17 +170,35 @@ def main(argv: Sequence[str] | None = None) -> int:
                 bot_names=bot_names,
                 max_turns=args.max_turns,
                 out=None if args.quiet else out,
+                humans=humans,
+                viewer=viewer,
+                board=args.board,
             )
     except EngineError as error:
         return _report_engine_error(error, args.address)
     except StuckError as error:
         print(f"splendor-play: {error}", file=sys.stderr)
         return EXIT_NOT_FINISHED
+    except PersonQuit:
+        print("splendor-play: the game was left unfinished", file=sys.stderr)
+        return EXIT_NOT_FINISHED
     except KeyboardInterrupt:
         print("splendor-play: interrupted", file=sys.stderr)
         return 130
     print(summary(outcome, seed=seed, bot_names=bot_names), file=out)
+    out.flush()
     return EXIT_FINISHED if outcome.finished else EXIT_NOT_FINISHED
+
+
+def _viewer(text: str | None, humans: Sequence[int]) -> int | None:
+    """The seat of ``--view`` (``None``: a spectator); by default the first human seat."""
+    if text is None:
+        return humans[0] if humans else None
+    if text.strip().lower() == SPECTATOR:
+        return None
+    if not text.strip().isdigit():
+        raise ValueError(f"--view takes a seat number or {SPECTATOR!r}, not {text!r}")
+    return int(text)
 
 
 def play_game(
@@ -145,12 +210,19 @@ def play_game(
     bot_names: Sequence[str] = ("random",),
     max_turns: int = DEFAULT_MAX_TURNS,
     out: TextIO | None = None,
+    humans: Collection[int] = (),
+    viewer: int | None = None,
+    board: bool = False,
+    ask: Ask | None = None,
 ) -> Outcome:
-    """Play one game to its end through ``client``, printing each event to ``out`` (``None``: silent).
+    """Play one game to its end through ``client``, printing what ``viewer`` may see to ``out`` (``None``: silent).
 
-    Each seat's bot (``bot_names`` used seat by seat, cycling) picks among the listed
-    legal actions from its own view. Raises ``StuckError`` if the game is still running
-    after ``max_turns`` turns, and ``EngineError`` if a call fails.
+    Each seat's bot (``bot_names`` used seat by seat, cycling) picks among the listed legal
+    actions from its own view; the seats in ``humans`` are asked through ``ask`` (``input``) instead. The
+    narration is ``viewer``'s (``None``: a spectator's): events redacted by the engine, and with
+    ``board`` the table after every turn. Raises ``StuckError`` if the game is still running
+    after ``max_turns`` turns, ``PersonQuit`` if the person quits, and ``EngineError`` if a
+    call fails.
     """
     started = time.perf_counter()
     catalog = client.get_catalog()
@@ -161,8 +233,12 @@ def play_game(
     game = client.new_game(num_players=players, seed=seed, modules=modules)
     calls = 2
     _say(out, f"Splendor engine: {len(catalog.cards)} cards, {len(catalog.nobles)} nobles.")
-    _say(out, f"New game: {players} players, seed {seed}, {_bots_text(bot_names)} (replay it with --seed {seed}).")
-    _print_events(out, describer, "deal", game.events)
+    who = ", ".join(f"seat {seat} is you" for seat in sorted(humans))
+    _say(out, f"New game: {players} players, seed {seed}, {_bots_text(bot_names)}{'; ' + who if who else ''}.")
+    _say(out, f"Shown as {'seat ' + str(viewer) if viewer is not None else 'a spectator'} sees it.")
+    seen = client.view(game.state, viewer, events=game.events)
+    calls += 1
+    _print_events(out, describer, "deal", seen.events)
     state = game.state
     applied = 0
     while state.end_reason == state_pb2.END_REASON_UNSPECIFIED:
@@ -173,16 +249,74 @@ def play_game(
             raise StuckError(f"the engine listed no legal action at turn {state.turn} but the game is not over")
         seat = listing.seat
         view = client.view(state, seat).view
-        choice = bots[seat].choose(view, listing.actions)
+        if seat in humans:
+            choice = _ask_person(out, ask or input, describer, view, listing.actions)
+        else:
+            choice = bots[seat].choose(view, listing.actions)
         label = f"turn {state.turn + 1}"
         result = client.apply(state, choice, seat=seat, expected_turn=state.turn)
-        calls += 3
+        seen = client.view(result.state, viewer, events=result.events)
+        calls += 4
         applied += 1
-        _print_events(out, describer, label, result.events)
+        _print_events(out, describer, label, seen.events)
         state = result.state
-    for line in describer.module_states(state):  # where the module's pieces ended up
-        _say(out, line)
+        if board and out is not None and any(event.WhichOneof("kind") == "turn_ended" for event in result.events):
+            _print_board(out, describer, seen.view)
+    if out is not None:
+        _print_board(out, describer, seen.view)
     return Outcome(state=state, calls=calls, seconds=time.perf_counter() - started)
+
+
+def _ask_person(
+    out: TextIO | None,
+    ask: Ask,
+    describer: Describer,
+    view: view_pb2.GameView,
+    legal: Sequence[actions_pb2.LegalAction],
+) -> actions_pb2.LegalAction:
+    """Show the table and the numbered legal actions, and read the person's choice."""
+    screen = out or sys.stdout
+    _print_board(screen, describer, view)
+    seat = view.viewer_seat
+    heading = (
+        describer.event(_decision_event(view))
+        if view.pending_decision.kind != state_pb2.DECISION_KIND_UNSPECIFIED
+        else f"Your move, seat {seat}"
+    )
+    print(f"{heading}:", file=screen)
+    for number, option in enumerate(legal, start=1):
+        print(_wrap(f"{number:>4}. {describer.action(option.action)}", indent=6), file=screen)
+    screen.flush()
+    while True:
+        try:
+            answer = ask(f"Choose 1-{len(legal)} (b: the table again, q: quit): ").strip().lower()
+        except EOFError as error:
+            raise PersonQuit from error
+        if answer in ("q", "quit"):
+            raise PersonQuit
+        if answer in ("b", "board"):
+            _print_board(screen, describer, view)
+            continue
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        print(f"Please answer a number from 1 to {len(legal)}, b or q.", file=screen)
+
+
+def _decision_event(view: view_pb2.GameView) -> events_pb2.Event:
+    decision = view.pending_decision
+    required = events_pb2.DecisionRequired(
+        seat=decision.seat,
+        kind=decision.kind,
+        amount=decision.amount,
+        options=decision.options,
+        colors=decision.colors,
+    )
+    return events_pb2.Event(decision_required=required)
+
+
+def _print_board(out: TextIO, describer: Describer, view: view_pb2.GameView) -> None:
+    for line in board_lines(view, describer):
+        print(_wrap(line, indent=4), file=out)
 
 
 def summary(outcome: Outcome, *, seed: int, bot_names: Sequence[str]) -> str:
@@ -207,7 +341,13 @@ def _print_events(out: TextIO | None, describer: Describer, label: str, events: 
         if kind == "turn_ended":  # the next line's label says it
             continue
         text = describer.event(event)
-        print(text if kind == "game_ended" else f"[{label:>9}] {text}", file=out)
+        print(text if kind == "game_ended" else _wrap(f"[{label:>9}] {text}", indent=12), file=out)
+
+
+def _wrap(text: str, *, indent: int) -> str:
+    """A long line folded to the terminal's width (at most ``MAX_WIDTH``), continuation lines indented."""
+    width = min(MAX_WIDTH, shutil.get_terminal_size((MAX_WIDTH, 24)).columns)
+    return textwrap.fill(text, width=max(width, 40), subsequent_indent=" " * indent, break_on_hyphens=False)
 
 
 def _say(out: TextIO | None, text: str) -> None:

@@ -1,0 +1,559 @@
+/**
+ * The page: the setup form, a game in progress, the final ranking, and the replay of a record.
+ * Everything is re-rendered from the session's state after each change; the log only grows.
+ */
+import {
+  actingSeat,
+  create,
+  GameConfigSchema,
+  type GameView,
+  isFinished,
+  type LegalAction,
+  SplendorError,
+} from "splendor-engine-client";
+import { type CatalogIndex, plural } from "./catalog.js";
+import { Describer, END_REASONS } from "./describe.js";
+import { type Child, h, replaceChildren } from "./dom.js";
+import type { Engine } from "./engine.js";
+import { NO_MOVES, sortMoves } from "./moves.js";
+import { moveButton, section } from "./pieces.js";
+import { type GameRecord, recordFromJson, recordToJson } from "./record.js";
+import { Session } from "./session.js";
+import {
+  HUMAN,
+  linkOf,
+  MODULES,
+  moduleValues,
+  randomSeed,
+  type Setup,
+  SetupError,
+  setupFromLink,
+  strongestPolicy,
+} from "./setup.js";
+import { renderPlayers, renderTable } from "./table.js";
+
+/** The engine's refusal (or any failure) in words. */
+export function errorText(error: unknown): string {
+  if (error instanceof SplendorError) {
+    const reason = error.reason === "" ? "" : ` (${error.reason})`;
+    return `The engine refused: ${error.rawMessage}${reason}`;
+  }
+  if (error instanceof SetupError) return `This link cannot start a game: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class App {
+  private session: Session | undefined;
+  private replay: { record: GameRecord; step: number; seat: number | undefined } | undefined;
+  private readonly log: string[] = [];
+  private readonly openHoldings = new Set<number>();
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly status: HTMLElement,
+    private readonly alert: HTMLElement,
+    private readonly engine: Engine,
+    private readonly catalog: CatalogIndex,
+  ) {}
+
+  /** Start from the page's link: a game when it asks for one, else the setup form. */
+  async begin(search: string): Promise<void> {
+    try {
+      const setup = setupFromLink(search, this.catalog.botPolicies());
+      if (setup === undefined) this.showSetup();
+      else await this.startGame(setup);
+    } catch (error) {
+      this.showSetup();
+      this.showError(error);
+    }
+  }
+
+  private seatLabel(seat: number, setup: readonly string[], viewer: number | undefined): string {
+    const kind = setup[seat];
+    const who = kind === HUMAN ? (seat === viewer ? "you" : "human") : `${kind ?? "?"} bot`;
+    return `Player ${seat + 1} (${who})`;
+  }
+
+  private showError(error: unknown): void {
+    replaceChildren(this.alert, errorText(error));
+    this.alert.hidden = false;
+  }
+
+  private clearError(): void {
+    this.alert.hidden = true;
+    replaceChildren(this.alert);
+  }
+
+  // The setup form.
+
+  showSetup(): void {
+    document.body.dataset["state"] = "setup";
+    this.session?.stop();
+    this.session = undefined;
+    this.replay = undefined;
+    replaceChildren(this.status, "Choose the players and a module, then start.");
+    const policies = this.catalog.botPolicies();
+    const seatSelect = (seat: number): HTMLElement =>
+      h(
+        "label",
+        { class: "field" },
+        `Player ${seat + 1} `,
+        h(
+          "select",
+          { name: `seat${seat}` },
+          h("option", { value: HUMAN, selected: seat === 0 }, "Human"),
+          policies.map((policy) =>
+            h("option", { value: policy, selected: seat > 0 && policy === strongestPolicy(policies) }, `${policy} bot`),
+          ),
+        ),
+      );
+    const form = h(
+      "form",
+      { class: "setup", "aria-labelledby": "setup-title" },
+      h("h2", { id: "setup-title" }, "New game"),
+      h(
+        "label",
+        { class: "field" },
+        "Players ",
+        h(
+          "select",
+          { name: "players" },
+          [2, 3, 4].map((count) => h("option", { value: count }, count)),
+        ),
+      ),
+      h("fieldset", { class: "seats" }, h("legend", {}, "Seats"), [0, 1, 2, 3].map(seatSelect)),
+      h(
+        "label",
+        { class: "field" },
+        "Module ",
+        h(
+          "select",
+          { name: "module" },
+          MODULES.map((entry) => h("option", { value: entry.key }, entry.label)),
+        ),
+      ),
+      h("button", { type: "submit", class: "primary" }, "Start the game"),
+      h("p", { class: "hint" }, "Or load a game record to replay it: ", this.loadInput()),
+    );
+    const syncSeats = (): void => {
+      const players = Number((form.elements.namedItem("players") as HTMLSelectElement).value);
+      form.querySelectorAll<HTMLElement>(".seats label").forEach((label, seat) => {
+        label.hidden = seat >= players;
+      });
+    };
+    form.addEventListener("change", syncSeats);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const players = Number(data.get("players"));
+      const setup: Setup = {
+        players,
+        module: String(data.get("module")),
+        seats: Array.from({ length: players }, (_, seat) => String(data.get(`seat${seat}`))),
+        seed: randomSeed(),
+        delayMs: 600,
+        iterations: 0,
+      };
+      history.pushState(null, "", linkOf(setup));
+      void this.startGame(setup).catch((error: unknown) => this.showError(error));
+    });
+    syncSeats();
+    replaceChildren(this.root, form);
+  }
+
+  private loadInput(): HTMLElement {
+    return h("input", {
+      type: "file",
+      accept: "application/json,.json",
+      "aria-label": "Load a game record (JSON) to replay",
+      onchange: (event: Event) => {
+        const file = (event.target as HTMLInputElement).files?.[0];
+        if (file !== undefined) void file.text().then((text) => this.startReplay(text));
+      },
+    });
+  }
+
+  // A game in progress.
+
+  async startGame(setup: Setup): Promise<void> {
+    this.clearError();
+    this.session?.stop();
+    this.replay = undefined;
+    this.log.length = 0;
+    const config = create(GameConfigSchema, {
+      numPlayers: setup.players,
+      seed: setup.seed,
+      modules: moduleValues(setup),
+    });
+    replaceChildren(this.status, "Dealing…");
+    const session = new Session(this.engine, setup, config, (events) => {
+      if (this.session !== session) return;
+      const describer = this.describer(setup.seats, session.state.viewer);
+      for (const event of events) {
+        const line = describer.event(event);
+        if (line !== undefined) this.log.push(line);
+      }
+      this.renderGame();
+    });
+    this.session = session;
+    await session.start();
+  }
+
+  /** Seats in the log: "you" for the viewer, unless several humans share the screen (hot seat). */
+  private describer(seats: readonly string[], viewer: number | undefined): Describer {
+    const hotSeat = seats.filter((kind) => kind === HUMAN).length > 1;
+    return new Describer(this.catalog, (seat) => {
+      if (seat === viewer && !hotSeat) return "you";
+      return seats[seat] === HUMAN || seats[seat] === undefined
+        ? `player ${seat + 1}`
+        : `player ${seat + 1} (${seats[seat]} bot)`;
+    });
+  }
+
+  private async play(action: LegalAction): Promise<void> {
+    this.clearError();
+    try {
+      await this.session?.play(action);
+    } catch (error) {
+      this.showError(error);
+      this.renderGame();
+    }
+  }
+
+  private async resume(): Promise<void> {
+    this.clearError();
+    try {
+      await this.session?.resume();
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  private renderGame(): void {
+    const session = this.session;
+    if (session === undefined) return;
+    const { view, viewer, legal, busy, handover } = session.state;
+    const seats = session.setup.seats;
+    const label = (seat: number): string => this.seatLabel(seat, seats, viewer);
+    const describer = this.describer(seats, viewer);
+    const deciding = (view.pendingDecision?.kind ?? 0) !== 0;
+    const moves = busy || handover ? NO_MOVES : sortMoves(legal, describer, deciding);
+    const play = (action: LegalAction): void => void this.play(action);
+    replaceChildren(this.status, this.statusText(view, viewer, seats, busy));
+    // For tests and assistive tools: "busy" while the engine or a bot is moving.
+    const stalled = session.state.stalled;
+    document.body.dataset["state"] = isFinished(view)
+      ? "over"
+      : busy
+        ? "busy"
+        : handover
+          ? "handover"
+          : stalled
+            ? "stalled"
+            : "ready";
+    if (handover && viewer !== undefined) {
+      replaceChildren(
+        this.root,
+        h(
+          "section",
+          { class: "handover", "aria-labelledby": "handover-title" },
+          h("h2", { id: "handover-title" }, `Player ${viewer + 1}: your turn`),
+          h("p", {}, "Pass the device to this player, then show the table."),
+          h(
+            "button",
+            { type: "button", class: "primary", onclick: () => (session.takeOver(), this.renderGame()) },
+            "Show my table",
+          ),
+        ),
+      );
+      return;
+    }
+    const context = { catalog: this.catalog, view, seatLabel: label, moves, play };
+    replaceChildren(
+      this.root,
+      h(
+        "div",
+        { class: "game" },
+        h(
+          "div",
+          { class: "side" },
+          this.movesPanel(moves, describer, view, viewer, busy),
+          this.finalPanel(session, view, label),
+        ),
+        renderTable(context),
+        renderPlayers(context),
+        this.logPanel(),
+      ),
+    );
+    this.keepHoldingsOpen();
+    if (!busy && moves.count > 0) document.getElementById("moves-title")?.focus({ preventScroll: true });
+  }
+
+  private statusText(view: GameView, viewer: number | undefined, seats: readonly string[], busy: boolean): string {
+    const turn = `Turn ${view.turn + 1}, round ${view.round + 1}${view.finalRound ? " (final round)" : ""}. `;
+    if (isFinished(view)) return `Game over after ${plural(view.turn, "turn")}.`;
+    const seat = actingSeat(view);
+    if (seat === viewer && !busy) return `${turn}Your move, player ${seat + 1}.`;
+    const who = seats[seat] === HUMAN ? `Player ${seat + 1}` : `Player ${seat + 1} (${seats[seat]} bot)`;
+    return `${turn}${who} is playing…`;
+  }
+
+  private movesPanel(
+    moves: ReturnType<typeof sortMoves>,
+    describer: Describer,
+    view: GameView,
+    viewer: number | undefined,
+    busy: boolean,
+  ): HTMLElement | null {
+    if (isFinished(view)) return null;
+    const play = (action: LegalAction): void => void this.play(action);
+    const decision = view.pendingDecision;
+    const mine = viewer !== undefined && actingSeat(view) === viewer && !busy;
+    const body: Child[] = [];
+    const stalled = this.session?.state.stalled ?? false;
+    if (stalled) {
+      body.push(
+        h("p", { class: "waiting" }, "The last call failed (see the message above)."),
+        h(
+          "button",
+          { type: "button", class: "primary", "data-resume": "", onclick: () => void this.resume() },
+          "Try again",
+        ),
+      );
+    } else if (!mine) {
+      body.push(
+        h(
+          "p",
+          { class: "waiting" },
+          viewer === undefined ? "You are watching the bots play." : "Waiting for the other players…",
+        ),
+      );
+    } else {
+      if (decision !== undefined && decision.kind !== 0)
+        body.push(h("p", { class: "decision" }, describer.decision(decision)));
+      else if (moves.onCards.size > 0 || moves.onDecks.size > 0)
+        body.push(h("p", { class: "hint" }, "Buy or reserve with the buttons on the cards and decks, or:"));
+      for (const group of moves.groups) {
+        body.push(
+          h("h3", {}, group.title),
+          h(
+            "div",
+            { class: "move-list" },
+            group.actions.map((entry) => moveButton(entry.action, entry.label, play)),
+          ),
+        );
+      }
+    }
+    return h(
+      "section",
+      { class: "moves", id: "moves", "aria-labelledby": "moves-title" },
+      h("h2", { id: "moves-title", tabindex: "-1" }, mine ? "Your move" : "Moves"),
+      body,
+    );
+  }
+
+  private finalPanel(
+    session: Session | undefined,
+    view: GameView,
+    label: (seat: number) => string,
+  ): HTMLElement | null {
+    if (!isFinished(view)) return null;
+    const winners = view.winners.map((seat) => label(seat)).join(" and ");
+    return section(
+      "Final ranking",
+      "final",
+      h(
+        "p",
+        { class: "end-reason" },
+        `Game over: ${END_REASONS[view.endReason]}. ${winners} ${view.winners.length > 1 ? "share the victory" : "wins"}.`,
+      ),
+      h(
+        "table",
+        { class: "ranking" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, "Place"),
+            h("th", { scope: "col" }, "Player"),
+            h("th", { scope: "col" }, "Prestige"),
+            h("th", { scope: "col" }, "Cards bought"),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          view.ranking.map((standing) =>
+            h(
+              "tr",
+              { "data-seat": standing.seat },
+              h("td", {}, standing.place),
+              h("th", { scope: "row" }, label(standing.seat)),
+              h("td", {}, standing.prestige),
+              h("td", {}, standing.purchasedCards),
+            ),
+          ),
+        ),
+      ),
+      this.replay === undefined && session !== undefined
+        ? h(
+            "p",
+            { class: "actions" },
+            h(
+              "button",
+              { type: "button", class: "primary", "data-export": "", onclick: () => this.exportRecord(session) },
+              "Export the game record",
+            ),
+            " ",
+            h("a", { href: linkOf(session.setup) }, "Play again"),
+          )
+        : null,
+    );
+  }
+
+  private logPanel(): HTMLElement {
+    return section(
+      "What happened",
+      "log",
+      h(
+        "ol",
+        { class: "log-lines", "aria-live": "polite", "aria-relevant": "additions" },
+        this.log.map((line) => h("li", {}, line)),
+      ),
+    );
+  }
+
+  private keepHoldingsOpen(): void {
+    this.root.querySelectorAll<HTMLDetailsElement>(".player details").forEach((details) => {
+      const seat = Number(details.closest<HTMLElement>(".player")?.dataset["seat"]);
+      details.open = this.openHoldings.has(seat);
+      details.addEventListener("toggle", () =>
+        details.open ? this.openHoldings.add(seat) : this.openHoldings.delete(seat),
+      );
+    });
+    const lines = this.root.querySelector(".log-lines");
+    if (lines !== null) lines.scrollTop = lines.scrollHeight;
+  }
+
+  private exportRecord(session: Session): void {
+    const text = recordToJson({ config: session.config, seats: session.setup.seats, actions: session.actions });
+    const link = h("a", {
+      href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
+      download: `splendor-game-${session.config.seed}.json`,
+    });
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  }
+
+  // Replay of a record.
+
+  async startReplay(text: string): Promise<void> {
+    this.clearError();
+    this.session?.stop();
+    this.session = undefined;
+    try {
+      const record = recordFromJson(text);
+      const human = record.seats.indexOf(HUMAN);
+      this.replay = { record, step: record.actions.length, seat: human < 0 ? undefined : human };
+      await this.showStep();
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  private async showStep(): Promise<void> {
+    const replay = this.replay;
+    if (replay === undefined) return;
+    const { record, step, seat } = replay;
+    const turn = await this.engine.replay(record.config, record.actions.slice(0, step), seat);
+    if (this.replay !== replay) return;
+    const seats = record.seats.length > 0 ? record.seats : Array.from({ length: record.config.numPlayers }, () => "?");
+    const describer = this.describer(seats, seat);
+    this.log.length = 0;
+    for (const event of turn.events) {
+      const line = describer.event(event);
+      if (line !== undefined) this.log.push(line);
+    }
+    const label = (index: number): string => this.seatLabel(index, seats, seat);
+    const context = {
+      catalog: this.catalog,
+      view: turn.view,
+      seatLabel: label,
+      moves: NO_MOVES,
+      play: () => undefined,
+    };
+    const go = (next: number): void => {
+      replay.step = Math.max(0, Math.min(record.actions.length, next));
+      void this.showStep().catch((error: unknown) => this.showError(error));
+    };
+    const last = record.actions[step - 1];
+    replaceChildren(this.status, `Replay: action ${step} of ${record.actions.length}.`);
+    document.body.dataset["state"] = "replay";
+    replaceChildren(
+      this.root,
+      h(
+        "div",
+        { class: "game" },
+        h(
+          "div",
+          { class: "side" },
+          section(
+            "Replay",
+            "replay",
+            h("p", {}, step === 0 ? "The deal." : `Action ${step}: ${describer.action(last)}.`),
+            h(
+              "div",
+              { class: "replay-controls", role: "group", "aria-label": "replay steps" },
+              h("button", { type: "button", onclick: () => go(0), disabled: step === 0 }, "⏮ Start"),
+              h(
+                "button",
+                { type: "button", "data-replay": "back", onclick: () => go(step - 1), disabled: step === 0 },
+                "◀ Back",
+              ),
+              h(
+                "button",
+                {
+                  type: "button",
+                  "data-replay": "next",
+                  onclick: () => go(step + 1),
+                  disabled: step === record.actions.length,
+                },
+                "Next ▶",
+              ),
+              h(
+                "button",
+                { type: "button", onclick: () => go(record.actions.length), disabled: step === record.actions.length },
+                "End ⏭",
+              ),
+            ),
+            h(
+              "label",
+              { class: "field" },
+              "See the game as ",
+              h(
+                "select",
+                {
+                  onchange: (event: Event) => {
+                    const value = (event.target as HTMLSelectElement).value;
+                    replay.seat = value === "" ? undefined : Number(value);
+                    go(replay.step);
+                  },
+                },
+                h("option", { value: "", selected: seat === undefined }, "a spectator"),
+                seats.map((_, index) => h("option", { value: index, selected: seat === index }, `player ${index + 1}`)),
+              ),
+            ),
+          ),
+          this.finalPanel(undefined, turn.view, label),
+        ),
+        renderTable(context),
+        renderPlayers(context),
+        this.logPanel(),
+      ),
+    );
+    this.keepHoldingsOpen();
+  }
+}

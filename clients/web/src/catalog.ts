@@ -1,0 +1,137 @@
+/**
+ * The catalog indexed by id, and the words for its cards, nobles, cities and trading posts.
+ * Every colour is written out by name, so nothing depends on seeing the colour.
+ */
+import {
+  CardKind,
+  type CardInfo,
+  type Catalog,
+  type CityInfo,
+  colorName,
+  countsOf,
+  type GemCounts,
+  type NobleInfo,
+  type TokenCounts,
+  TradingPostPower,
+  type TradingPostInfo,
+} from "splendor-engine-client";
+
+export const BASE_DECKS = 3;
+
+/** `"level 1"` for deck 0 ... `"Orient level 1"` for deck 3 ... */
+export function deckName(deck: number): string {
+  return deck < BASE_DECKS ? `level ${deck + 1}` : `Orient level ${deck - BASE_DECKS + 1}`;
+}
+
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
+}
+
+/** `"3 white, 2 blue"` (zero counts left out; `"nothing"` when all are zero). */
+export function countsText(counts: TokenCounts | GemCounts | undefined): string {
+  const parts = Object.entries(countsOf(counts))
+    .filter(([, count]) => count > 0)
+    .map(([name, count]) => `${count} ${name}`);
+  return parts.length > 0 ? parts.join(", ") : "nothing";
+}
+
+const ABILITIES: Partial<Record<CardKind, string>> = {
+  [CardKind.GOLD_X2]: "worth 2 gold once",
+  [CardKind.PAIRED]: "pairs with one of your cards",
+  [CardKind.PAIRED_TAKE_LEVEL1]: "pairs, then a free level 1 card",
+  [CardKind.DOUBLE_BONUS]: "double bonus",
+  [CardKind.RESERVE_NOBLE]: "reserves a noble",
+  [CardKind.TAKE_LEVEL2]: "a free level 2 card",
+};
+
+const POWERS: Record<TradingPostPower, string> = {
+  [TradingPostPower.UNSPECIFIED]: "no power",
+  [TradingPostPower.GEM_AFTER_PURCHASE]: "a gem after each purchase",
+  [TradingPostPower.EXTRA_GEM_WITH_TWO]: "an extra gem with two of a colour",
+  [TradingPostPower.GOLD_WORTH_TWO]: "gold worth two gems",
+  [TradingPostPower.FIVE_PRESTIGE]: "5 prestige",
+  [TradingPostPower.PRESTIGE_PER_SHIELD]: "1 prestige per shield",
+};
+
+export class CatalogIndex {
+  readonly cards: ReadonlyMap<number, CardInfo>;
+  readonly nobles: ReadonlyMap<number, NobleInfo>;
+  readonly cities: ReadonlyMap<number, CityInfo>;
+  readonly posts: ReadonlyMap<number, TradingPostInfo>;
+
+  constructor(readonly catalog: Catalog) {
+    this.cards = new Map(catalog.cards.map((card) => [card.id, card]));
+    this.nobles = new Map(catalog.nobles.map((noble) => [noble.id, noble]));
+    this.cities = new Map(catalog.cities.map((city) => [city.id, city]));
+    this.posts = new Map(catalog.tradingPosts.map((post) => [post.id, post]));
+  }
+
+  /** The server-side bot policies, strongest last (the catalog's own order when it has them). */
+  botPolicies(): string[] {
+    const listed = this.catalog.botPolicies;
+    return listed.length > 0 ? [...listed] : ["random", "greedy"];
+  }
+
+  /** The colour word of a card's bonus: `"red"`, `"2 red"`, or `"no"` bonus for Orient gold and paired cards. */
+  bonusText(card: CardInfo): string {
+    if (card.bonusCount === 0) return card.kind === CardKind.STANDARD ? colorName(card.bonus) : "no";
+    return card.bonusCount > 1 ? `${card.bonusCount} ${colorName(card.bonus)}` : colorName(card.bonus);
+  }
+
+  /** What a card does beyond its bonus and points, or `""`. */
+  abilityText(card: CardInfo): string {
+    if (card.kind === CardKind.SACRIFICE)
+      return `discards ${plural(card.sacrificeCount, `${colorName(card.sacrificeColor)} bonus`, `${colorName(card.sacrificeColor)} bonuses`)}`;
+    return ABILITIES[card.kind] ?? "";
+  }
+
+  /** `"card 57 (level 2, red bonus, 2 points)"`. */
+  cardName(cardId: number): string {
+    const card = this.cards.get(cardId);
+    if (card === undefined) return `card ${cardId}`;
+    const parts = [deckName(card.deck), `${this.bonusText(card)} bonus`];
+    const ability = this.abilityText(card);
+    if (ability !== "") parts.push(ability);
+    parts.push(plural(card.points, "point"));
+    return `card ${cardId} (${parts.join(", ")})`;
+  }
+
+  /** The whole card for a screen reader: name and cost. */
+  cardLabel(cardId: number): string {
+    const card = this.cards.get(cardId);
+    return card === undefined ? `card ${cardId}` : `${this.cardName(cardId)}, costs ${countsText(card.cost)}`;
+  }
+
+  nobleName(nobleId: number): string {
+    const noble = this.nobles.get(nobleId);
+    if (noble === undefined) return `noble ${nobleId}`;
+    return `noble ${nobleId} (${plural(noble.points, "point")}, needs ${countsText(noble.requirement)} bonuses)`;
+  }
+
+  cityName(cityId: number): string {
+    const city = this.cities.get(cityId);
+    if (city === undefined) return `city ${cityId}`;
+    return `city ${city.tile}${city.side} (${this.cityRequirement(city)})`;
+  }
+
+  cityRequirement(city: CityInfo): string {
+    const parts = [`${city.prestige} prestige`];
+    if (countsText(city.requirement) !== "nothing") parts.push(`${countsText(city.requirement)} bonuses`);
+    if (city.sameColorCount > 0)
+      parts.push(
+        `${city.sameColorCount} bonuses of one ${city.sameColorExcludesListed ? "other " : ""}colour of your choice`,
+      );
+    return parts.join(", ");
+  }
+
+  postName(postId: number): string {
+    const post = this.posts.get(postId);
+    return post === undefined ? `trading post ${postId}` : `trading post ${postId + 1} (${POWERS[post.power]})`;
+  }
+
+  postRequirement(post: TradingPostInfo): string {
+    const parts = [`${countsText(post.requirement)} bonuses`];
+    if (post.noblesRequired > 0) parts.push(plural(post.noblesRequired, "noble"));
+    return parts.join(" and ");
+  }
+}

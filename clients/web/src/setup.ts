@@ -1,0 +1,101 @@
+/**
+ * A game's setup: seats (human or a named server-side bot), players and module, from the
+ * setup form or a deep link such as `/?players=3&module=orient&seats=human,bot,bot`.
+ *
+ * Link parameters: `players` (2-4), `module` (`none`, `cities`, `trading_posts`,
+ * `strongholds`, `orient`), `seats` (comma-separated `human`, `bot` — the strongest bot — or a
+ * policy name such as `random`, `greedy`, `ismcts`), optional `seed` (decimal), `delay`
+ * (milliseconds between bot moves) and `iterations` (for search bots).
+ */
+import { Module } from "splendor-engine-client";
+
+export const MODULES: readonly { readonly key: string; readonly label: string; readonly value?: Module }[] = [
+  { key: "none", label: "None (the base game)" },
+  { key: "cities", label: "The Cities", value: Module.CITIES },
+  { key: "trading_posts", label: "The Trading Posts", value: Module.TRADING_POSTS },
+  { key: "strongholds", label: "The Strongholds", value: Module.STRONGHOLDS },
+  { key: "orient", label: "The Orient", value: Module.ORIENT },
+];
+
+export const HUMAN = "human";
+
+export interface Setup {
+  readonly players: number;
+  readonly module: string;
+  /** Per seat: `"human"` or a bot policy name. */
+  readonly seats: readonly string[];
+  readonly seed: bigint;
+  readonly delayMs: number;
+  readonly iterations: number;
+}
+
+/** The strongest of the server's bot policies: the search bot when there is one. */
+export function strongestPolicy(policies: readonly string[]): string {
+  return policies.includes("ismcts") ? "ismcts" : (policies[policies.length - 1] ?? "random");
+}
+
+export function randomSeed(): bigint {
+  const words = new BigUint64Array(1);
+  crypto.getRandomValues(words);
+  return words[0]!;
+}
+
+export class SetupError extends Error {}
+
+/** The setup a link asks for, `undefined` when it asks for none (then the form is shown). */
+export function setupFromLink(search: string, policies: readonly string[]): Setup | undefined {
+  const params = new URLSearchParams(search);
+  if (!params.has("players") && !params.has("seats")) return undefined;
+  const seatWords = (params.get("seats") ?? "")
+    .split(",")
+    .map((word) => word.trim().toLowerCase())
+    .filter((word) => word !== "");
+  const players = params.has("players") ? Number(params.get("players")) : seatWords.length;
+  if (!Number.isInteger(players))
+    throw new SetupError(`players must be a whole number, not "${params.get("players")}"`);
+  const seats = Array.from({ length: Math.max(players, 0) }, (_, seat) => {
+    const word = seatWords[seat] ?? (seat === 0 ? HUMAN : "bot");
+    if (word === HUMAN) return HUMAN;
+    if (word === "bot") return strongestPolicy(policies);
+    if (!policies.includes(word))
+      throw new SetupError(
+        `seat ${seat + 1}: "${word}" is neither human nor a bot (${["bot", ...policies].join(", ")})`,
+      );
+    return word;
+  });
+  const module = (params.get("module") ?? "none").toLowerCase().replace(/-/g, "_");
+  if (!MODULES.some((entry) => entry.key === module))
+    throw new SetupError(`unknown module "${module}": use ${MODULES.map((entry) => entry.key).join(", ")}`);
+  const seedText = params.get("seed");
+  let seed: bigint;
+  try {
+    seed = seedText === null ? randomSeed() : BigInt(seedText);
+  } catch {
+    throw new SetupError(`seed must be a whole number, not "${seedText}"`);
+  }
+  const delayMs = Number(params.get("delay") ?? 600);
+  const iterations = Number(params.get("iterations") ?? 0);
+  return {
+    players,
+    module,
+    seats,
+    seed,
+    delayMs: Number.isFinite(delayMs) && delayMs >= 0 ? delayMs : 600,
+    iterations: Number.isInteger(iterations) && iterations >= 0 ? iterations : 0,
+  };
+}
+
+/** The link that starts this setup again (without its seed, so a new deal). */
+export function linkOf(setup: Setup): string {
+  const params = new URLSearchParams({
+    players: String(setup.players),
+    module: setup.module,
+    seats: setup.seats.join(","),
+  });
+  return `?${params.toString()}`;
+}
+
+export function moduleValues(setup: Setup): Module[] {
+  const value = MODULES.find((entry) => entry.key === setup.module)?.value;
+  return value === undefined ? [] : [value];
+}

@@ -1,0 +1,57 @@
+/** Deep links and the setup they start. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Module } from "splendor-engine-client";
+import { linkOf, moduleValues, setupFromLink, SetupError, strongestPolicy } from "../src/setup.js";
+
+const POLICIES = ["random", "greedy", "ismcts"];
+
+test("the issue's deep link: three players, the Orient, a human and two of the strongest bot", () => {
+  const setup = setupFromLink("?players=3&module=orient&seats=human,bot,bot", POLICIES);
+  assert.ok(setup !== undefined);
+  assert.equal(setup.players, 3);
+  assert.deepEqual(setup.seats, ["human", "ismcts", "ismcts"]);
+  assert.deepEqual(moduleValues(setup), [Module.ORIENT]);
+  assert.equal(typeof setup.seed, "bigint");
+  assert.equal(linkOf(setup), "?players=3&module=orient&seats=human%2Cismcts%2Cismcts");
+});
+
+test("missing seats are a human first, then bots; a seed, a delay and a module name with dashes are read", () => {
+  const setup = setupFromLink(
+    "?players=4&seats=greedy&seed=18446744073709551615&delay=0&module=trading-posts",
+    POLICIES,
+  );
+  assert.deepEqual(setup?.seats, ["greedy", "ismcts", "ismcts", "ismcts"]);
+  assert.equal(setup?.seed, 18446744073709551615n);
+  assert.equal(setup?.delayMs, 0);
+  assert.deepEqual(moduleValues(setup!), [Module.TRADING_POSTS]);
+});
+
+test("no players and no seats: no game (the setup form is shown)", () => {
+  assert.equal(setupFromLink("", POLICIES), undefined);
+  assert.equal(setupFromLink("?module=cities", POLICIES), undefined);
+});
+
+test("a player count out of range goes to the engine, which explains the refusal", () => {
+  assert.equal(setupFromLink("?players=7", POLICIES)?.seats.length, 7);
+});
+
+test("an unknown seat, module or seed is explained in words", () => {
+  assert.throws(
+    () => setupFromLink("?seats=human,wizard", POLICIES),
+    (error: unknown) => {
+      assert.ok(error instanceof SetupError);
+      assert.match(error.message, /"wizard" is neither human nor a bot \(bot, random, greedy, ismcts\)/);
+      return true;
+    },
+  );
+  assert.throws(() => setupFromLink("?players=2&module=dragons", POLICIES), /unknown module "dragons"/);
+  assert.throws(() => setupFromLink("?players=2&seed=abc", POLICIES), /seed must be a whole number/);
+  assert.throws(() => setupFromLink("?players=two", POLICIES), /players must be a whole number/);
+});
+
+test("the strongest policy is the search bot when the engine has one", () => {
+  assert.equal(strongestPolicy(POLICIES), "ismcts");
+  assert.equal(strongestPolicy(["random", "greedy"]), "greedy");
+  assert.equal(strongestPolicy([]), "random");
+});

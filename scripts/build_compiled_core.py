@@ -38,6 +38,9 @@ NOT_COMPILED = {
     # distinct_kind installs __eq__/__hash__ functions on NamedTuple classes; compiled
     # functions do not bind as methods, so it must stay a Python module.
     Path(PACKAGE) / "rules" / "records.py",
+    # DecisionKind's enum-like class access comes from a metaclass (a subclass of type),
+    # which mypyc cannot compile.
+    Path(PACKAGE) / "rules" / "decisions.py",
 }
 # The modules' MODULE constants are read through an import cycle (modules/__init__.py);
 # mypy then cannot name their type without an annotation, and treats them as Any.

@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service clean
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service compiled test-compiled clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,17 @@ bench: install
 
 bench-service: install
 	$(BIN)/python benchmarks/service_bench.py
+
+# Optional: the rules core compiled with mypyc into $(COMPILED) (needs gcc and the Python headers);
+# the checkout stays pure Python. Use it with PYTHONPATH=$(COMPILED).
+COMPILED := build/compiled-core
+compiled: install
+	$(BIN)/python scripts/build_compiled_core.py --out $(COMPILED)
+
+# The whole test suite against the compiled core.
+test-compiled: compiled
+	PYTHONPATH=$(COMPILED) $(BIN)/python -P -c 'import engine_service.rules.engine as m, sys; sys.exit(m.__file__.endswith(".py"))'
+	PYTHONPATH=$(COMPILED) $(BIN)/python -P -m pytest -o pythonpath="$(COMPILED) ."
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist

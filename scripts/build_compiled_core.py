@@ -42,9 +42,6 @@ NOT_COMPILED = {
     # which mypyc cannot compile.
     Path(PACKAGE) / "rules" / "decisions.py",
 }
-# The modules' MODULE constants are read through an import cycle (modules/__init__.py);
-# mypy then cannot name their type without an annotation, and treats them as Any.
-MYPY_FLAGS = ["--disable-error-code", "has-type"]
 
 
 def compiled_sources(copy: Path) -> list[str]:
@@ -60,7 +57,7 @@ def build(out: Path) -> None:
     with tempfile.TemporaryDirectory() as build_temp, chdir(out):
         setup(
             name="splendor-engine-compiled-core",
-            ext_modules=mypycify([*MYPY_FLAGS, *sources], opt_level="3", target_dir=build_temp),
+            ext_modules=mypycify(sources, opt_level="3", target_dir=build_temp),
             script_args=["build_ext", "--inplace", "--build-temp", build_temp, "--build-lib", build_temp],
         )
     print(f"compiled {len(sources)} modules of {COMPILED_PACKAGE} into {out}; use it with PYTHONPATH={out}")

@@ -25,12 +25,13 @@ from .ruleset import Ruleset, ruleset_for
 from .state import EndReason, GameState
 
 
-def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
+def apply(state: GameState, action: object, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
     """Apply one action by the acting seat and return the new state and what happened.
 
     ``seat`` is the sender; when given it must be the acting seat. Raises
     ``RuleViolation`` for an illegal action, leaving ``state`` untouched (states
-    are immutable, so nothing can be half-applied).
+    are immutable, so nothing can be half-applied). ``action`` may be anything:
+    what is not an action record of this game is refused (UNKNOWN_ACTION).
     """
     if state.end_reason is not None:
         raise RuleViolation(Reason.GAME_OVER, f"the game is over ({state.end_reason.value})")
@@ -39,6 +40,8 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[Ga
         raise RuleViolation(
             Reason.NOT_YOUR_TURN, f"seat {acting} must act, not seat {seat}", acting_seat=str(acting), seat=str(seat)
         )
+    if not isinstance(action, tuple):  # every action is a record (a NamedTuple)
+        raise RuleViolation(Reason.UNKNOWN_ACTION, f"{type(action).__name__} is not an action of this game")
     ruleset = ruleset_for(state)
     events: list[Event] = []
     if state.pending is not None:

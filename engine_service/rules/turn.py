@@ -74,7 +74,8 @@ class RefillMarket:
 class ReturnExcessTokens:
     """A player holding more than ten tokens returns the excess, of their choice."""
 
-    decisions = (DecisionKind.RETURN_TOKENS,)
+    def __init__(self) -> None:
+        self.decisions = (DecisionKind.RETURN_TOKENS,)
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         seat = state.seat

@@ -22,7 +22,7 @@ from .legal import main_actions
 from .purchase import purchase_card
 from .reserve import reserve_card, reserve_from_deck
 from .ruleset import Ruleset, ruleset_for
-from .state import EndReason, GameState
+from .state import EndReason, GameState, with_turn
 
 
 def apply(state: GameState, action: object, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
@@ -133,7 +133,7 @@ def _close_turn(state: GameState, ruleset: Ruleset, events: list[Event]) -> Game
         end_reason = EndReason.ALL_PLAYERS_PASSED
     elif state.config.turn_limit and turn >= state.config.turn_limit:
         end_reason = EndReason.TURN_LIMIT_REACHED
-    state = state._replace(seat=next_seat, turn=turn, final_round=final_round)
+    state = with_turn(state, next_seat, turn, final_round)
     if end_reason is None:
         return state
     ranking = ruleset.rank(state)

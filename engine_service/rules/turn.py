@@ -24,7 +24,16 @@ from .decisions import DecisionKind
 from .errors import Reason, RuleViolation
 from .events import DecisionRequired, Event, GemsReturned, NobleVisited
 from .market import refill_market
-from .state import GameState, PendingDecision, add_tokens, sub_tokens, with_player
+from .state import (
+    GameState,
+    PendingDecision,
+    add_tokens,
+    sub_tokens,
+    with_pending,
+    with_player,
+    with_table,
+    with_tokens,
+)
 
 TOKEN_LIMIT: Final = 10
 
@@ -53,7 +62,7 @@ class TurnStep(Protocol):
 def ask(state: GameState, decision: PendingDecision, events: list[Event]) -> GameState:
     """Leave a decision pending and announce it."""
     events.append(DecisionRequired(decision.seat, decision.kind, decision.amount, decision.options))
-    return state._replace(pending=decision)
+    return with_pending(state, decision)
 
 
 class RefillMarket:
@@ -108,7 +117,7 @@ class ReturnExcessTokens:
                 Reason.RETURN_NOT_HELD,
                 f"cannot return {format_tokens(returned)} while holding {format_tokens(held)}",
             )
-        return _return_tokens(state._replace(pending=None), state.pending.seat, returned, events)
+        return _return_tokens(with_pending(state, None), state.pending.seat, returned, events)
 
     def choices(self, state: GameState) -> list[Action]:
         assert state.pending is not None
@@ -132,10 +141,8 @@ def _return_choices(held: tuple[int, ...], amount: int) -> tuple[ReturnTokens, .
 def _return_tokens(state: GameState, seat: int, returned: tuple[int, ...], events: list[Event]) -> GameState:
     player = state.players[seat]
     events.append(GemsReturned(seat, returned))
-    return state._replace(
-        bank=add_tokens(state.bank, returned),
-        players=with_player(state.players, seat, player._replace(tokens=sub_tokens(player.tokens, returned))),
-    )
+    players = with_player(state.players, seat, with_tokens(player, sub_tokens(player.tokens, returned)))
+    return with_table(state, add_tokens(state.bank, returned), state.market, state.decks, players)
 
 
 class AwardOne:
@@ -187,7 +194,7 @@ class AwardOne:
                 f"{noun} {chosen} is not one of the qualifying {noun}s {list(pending.options)}",
                 **{f"{noun}_id": str(chosen)},
             )
-        return self._award(state._replace(pending=None), pending.seat, chosen, events)
+        return self._award(with_pending(state, None), pending.seat, chosen, events)
 
     def choices(self, state: GameState) -> list[Action]:
         assert state.pending is not None

@@ -57,15 +57,12 @@ def pass_turn(state: GameState, action: Pass, events: list[Event]) -> GameState:
     return state._replace(passes_in_a_row=state.passes_in_a_row + 1)
 
 
-def _purchase(state: GameState, action: PurchaseCard, events: list[Event]) -> GameState:
-    return purchase_card(state, action, events, ruleset_for(state).payment)
-
-
-# One handler per main action kind; each validates, then applies.
+# One handler per main action kind; each validates, then applies. Purchases, whose payment a module may
+# change, are handed the ruleset's payment rules in ``_main_action``.
 _MAIN_ACTIONS: Final[dict[type, Callable[[GameState, Any, list[Event]], GameState]]] = {
     TakeGems: take_gems,
     TakeTwoGems: take_two_gems,
-    PurchaseCard: _purchase,
+    PurchaseCard: purchase_card,
     ReserveCard: reserve_card,
     ReserveFromDeck: reserve_from_deck,
     Pass: pass_turn,
@@ -83,7 +80,10 @@ def _main_action(state: GameState, action: Action, ruleset: Ruleset, events: lis
             module.check_main_action(state, action)  # type: ignore[arg-type]
     if state.passes_in_a_row and type(action) is not Pass:
         state = state._replace(passes_in_a_row=0)
-    state = handler(state, action, events)
+    if type(action) is PurchaseCard:
+        state = purchase_card(state, action, events, ruleset.payment)
+    else:
+        state = handler(state, action, events)
     for follow_up in ruleset.follow_ups:
         state = follow_up.follow(state, action, events)  # type: ignore[arg-type]
         if state.pending is not None:

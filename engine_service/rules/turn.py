@@ -132,9 +132,11 @@ def _return_choices(held: tuple[int, ...], amount: int) -> tuple[ReturnTokens, .
     held_colors = [color for color in range(TOKEN_KINDS) if held[color]]
     answers = []
     for combo in combinations_with_replacement(held_colors, amount):
-        returned = tuple(combo.count(color) for color in range(TOKEN_KINDS))
+        returned = [0] * TOKEN_KINDS
+        for color in combo:
+            returned[color] += 1
         if all(r <= h for r, h in zip(returned, held)):
-            answers.append(ReturnTokens(returned))
+            answers.append(ReturnTokens(tuple(returned)))
     return tuple(answers)
 
 

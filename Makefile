@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service compiled test-compiled clean
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service compiler compiled test-compiled-core test-compiled clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ install: $(STAMP)
 serve: install
 	$(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test test-compiled-core
 	$(BIN)/python -m pytest
 
 lint: install
@@ -83,16 +83,34 @@ bench: install
 bench-service: install
 	$(BIN)/python benchmarks/service_bench.py
 
-# Optional: the rules core compiled with mypyc into $(COMPILED) (needs gcc and the Python headers);
-# the checkout stays pure Python. Use it with PYTHONPATH=$(COMPILED).
-COMPILED := build/compiled-core
-compiled: install
+# Optional: the rules core compiled with mypyc into $(COMPILED); the checkout stays pure Python.
+# Use it with PYTHONPATH=$(COMPILED). Rebuilt only when a source of the core changes.
+COMPILED       := build/compiled-core
+COMPILED_STAMP := $(COMPILED)/.built-stamp
+RUN_COMPILED   := PYTHONPATH=$(COMPILED) $(BIN)/python -P
+
+# gcc and the headers of the running Python (Debian packages, installed when missing and running as root).
+compiler: install
+	scripts/ensure-debian-packages gcc:gcc \
+		"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h:python3-dev"
+
+$(COMPILED_STAMP): $(shell find engine_service/rules -name '*.py') scripts/build_compiled_core.py $(STAMP)
+	$(MAKE) compiler
 	$(BIN)/python scripts/build_compiled_core.py --out $(COMPILED)
+	touch $(COMPILED_STAMP)
+
+compiled: $(COMPILED_STAMP)
+
+# Part of `make test`: the rules tests (pinned counts and legal-move oracle included) and the bots' tests
+# against the compiled core, after checking that it is the compiled core that runs.
+test-compiled-core: compiled
+	$(RUN_COMPILED) -c 'import engine_service.rules.engine as m, sys; sys.exit(m.__file__.endswith(".py"))'
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." tests/rules tests/bots
 
 # The whole test suite against the compiled core.
 test-compiled: compiled
-	PYTHONPATH=$(COMPILED) $(BIN)/python -P -c 'import engine_service.rules.engine as m, sys; sys.exit(m.__file__.endswith(".py"))'
-	PYTHONPATH=$(COMPILED) $(BIN)/python -P -m pytest -o pythonpath="$(COMPILED) ."
+	$(RUN_COMPILED) -c 'import engine_service.rules.engine as m, sys; sys.exit(m.__file__.endswith(".py"))'
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ."
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist
+	rm -rf $(VENV) $(COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist

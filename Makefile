@@ -8,12 +8,12 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service compiler compiled test-compiled-core test-compiled clean
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service fuzz compiler compiled test-compiled-core test-compiled clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament]' -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament,rl]' -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -82,6 +82,11 @@ bench: install
 
 bench-service: install
 	$(BIN)/python benchmarks/service_bench.py
+
+# The long fuzzing campaign: a million mutated requests of every RPC (plain and sealed) against
+# `serve --processes 2` from 3 client processes, at most 40 minutes (`make test` runs a few thousand).
+fuzz: install
+	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --processes 2
 
 # Optional: the rules core compiled with mypyc into $(COMPILED); the checkout stays pure Python.
 # Use it with PYTHONPATH=$(COMPILED). Rebuilt only when a source of the core changes.

@@ -48,7 +48,31 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         "refused); 0: no limit",
         type=int,
     )
-    add("--max-message-bytes", "max_message_bytes", "largest request or response, in bytes", type=int)
+    add(
+        "--max-message-bytes",
+        "max_message_bytes",
+        "largest response, in bytes (a larger one is refused with RESPONSE_TOO_LARGE)",
+        type=int,
+    )
+    add(
+        "--max-request-bytes",
+        "max_request_bytes",
+        "largest request, in bytes (larger ones get RESOURCE_EXHAUSTED); bounds each call's memory",
+        type=int,
+    )
+    add(
+        "--max-replay-actions",
+        "max_replay_actions",
+        "ReplayGame refuses longer action logs before any work (REPLAY_TOO_LONG)",
+        type=int,
+    )
+    add(
+        "--max-bot-iterations",
+        "max_bot_iterations",
+        "most ISMCTS iterations a server-side bot move may ask for (INVALID_BOT_CHOICE beyond); a search also "
+        "stops at half of the call's remaining deadline",
+        type=int,
+    )
     add("--grace-seconds", "grace_seconds", "time calls in flight get to finish on shutdown", type=float)
     add("--metrics-port", "metrics_port", "port of the Prometheus /metrics endpoint; 0 disables it", type=int)
     add("--log-level", "log_level", "log level", choices=LOG_LEVELS)
@@ -121,6 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = Settings(
             address=args.address,
             max_message_bytes=args.max_message_bytes,
+            max_request_bytes=args.max_request_bytes,
+            max_replay_actions=args.max_replay_actions,
+            max_bot_iterations=args.max_bot_iterations,
             workers=args.workers,
             grace_seconds=args.grace_seconds,
             log_level=args.log_level,
@@ -139,7 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             sealing_keys_file=args.sealing_keys_file,
             sealing_keys=defaults.sealing_keys,
         )
-        load_key_ring(settings.sealing_keys, settings.sealing_keys_file)  # fail now, not at the first sealed call
+        # Loaded once, here, before any worker is forked: every process seals with the same ring.
+        key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
     except KeyRingError as error:
         print(f"splendor-engine: sealing keys: {error}", file=sys.stderr)
         return 2
@@ -149,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
     from engine_service.server.app import serve  # noqa: PLC0415 (grpc loads only for a command that needs it)
 
-    return serve(settings)
+    return serve(settings, key_ring)
 
 
 if __name__ == "__main__":

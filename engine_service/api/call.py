@@ -15,6 +15,8 @@ from collections.abc import Callable
 from contextvars import ContextVar, Token
 from typing import Final
 
+from .config import ApiConfig, default_config
+
 
 def _always_active() -> bool:
     return True
@@ -36,6 +38,9 @@ class Call:
 
     The defaults are class attributes, so a call costs only the fields a handler sets
     (one is made for every call, health checks included).
+
+    ``config``: the transport's key ring and bounds (``ApiConfig``), never logged; a call
+    without one uses the process default (``settings``).
     """
 
     reason: str | None = None
@@ -51,6 +56,7 @@ class Call:
     game_created: bool = False
     action_applied: bool = False
     state_bytes: int | None = None
+    config: ApiConfig | None = None
 
     def __init__(
         self,
@@ -63,6 +69,11 @@ class Call:
         # Is the caller still waiting, and how long it will wait (None: no deadline)?
         self.is_active = is_active
         self.time_remaining = time_remaining
+
+    @property
+    def settings(self) -> ApiConfig:
+        """The config the transport attached, else the process default."""
+        return self.config if self.config is not None else default_config()
 
     def log_fields(self) -> dict[str, object]:
         """The fields set, by their log names."""

@@ -16,7 +16,11 @@ paths of the request, e.g. ``state.players[1].tokens`` or ``action.take_gems.col
 | INVALID_ARGUMENT    | INVALID_PLAYER_COUNT, INVALID_SEED, INVALID_FIRST_SEAT, INVALID_TURN_LIMIT, UNKNOWN_MODULE, |
 |                     | MODULE_COMBINATION_NOT_SUPPORTED (bad config); INVALID_STATE (malformed or impossible state, |
 |                     | missing state, malformed events); UNKNOWN_ACTION (empty action, bad action id); INVALID_COLOR |
-|                     | (unspecified or unknown colour); INVALID_SEAT (GetPlayerView seat not in the game) |
+|                     | (unspecified or unknown colour); INVALID_SEAT (a viewing seat not in the game); |
+|                     | SEALED_STATE_* (a sealed_state that does not open); REQUEST_UNDECODABLE (bytes that are not |
+|                     | the request message); REPLAY_TOO_LONG (more actions than a game can have); |
+|                     | RESPONSE_TOO_LARGE (the answer would exceed the largest message the service sends); |
+|                     | INVALID_BOT_CHOICE (server-side bots); BUDGET_EXCEEDED (Simulate, Determinize) |
 | FAILED_PRECONDITION | every other reason: a well-formed move the rules refuse in this position (GAME_OVER, |
 |                     | NOT_YOUR_TURN, PILE_BELOW_FOUR, ...), and STALE_STATE (expected_turn differs from the turn) |
 | DEADLINE_EXCEEDED,  | a long call (ReplayGame) stopped because its caller stopped waiting; no reason |
@@ -40,6 +44,22 @@ DOMAIN: Final = "splendor.v1"
 # Reasons the service adds to the core's (see errors.proto).
 STALE_STATE: Final = "STALE_STATE"
 INVALID_SEAT: Final = "INVALID_SEAT"
+INVALID_BOT_CHOICE: Final = "INVALID_BOT_CHOICE"
+BUDGET_EXCEEDED: Final = "BUDGET_EXCEEDED"
+REQUEST_UNDECODABLE: Final = "REQUEST_UNDECODABLE"
+REPLAY_TOO_LONG: Final = "REPLAY_TOO_LONG"
+RESPONSE_TOO_LARGE: Final = "RESPONSE_TOO_LARGE"
+# Why a sealed_state did not open (engine_service.sealing's errors carry these names).
+SEALED_STATE_REASONS: Final = frozenset(
+    {
+        "SEALED_STATE_MALFORMED",
+        "SEALED_STATE_TOO_LARGE",
+        "SEALED_STATE_VERSION_UNSUPPORTED",
+        "SEALED_STATE_KEY_UNKNOWN",
+        "SEALED_STATE_KEY_RETIRED",
+        "SEALED_STATE_INVALID",
+    }
+)
 
 
 class Code(Enum):
@@ -99,6 +119,12 @@ INVALID_ARGUMENT_REASONS: Final = frozenset(
         Reason.UNKNOWN_ACTION.name,
         Reason.INVALID_COLOR.name,
         INVALID_SEAT,
+        INVALID_BOT_CHOICE,
+        BUDGET_EXCEEDED,
+        REQUEST_UNDECODABLE,
+        REPLAY_TOO_LONG,
+        RESPONSE_TOO_LARGE,
+        *SEALED_STATE_REASONS,
     }
 )
 

@@ -1,74 +1,58 @@
-"""One function per ``splendor.v1.EngineService`` RPC: request message -> response message.
+"""The short RPCs of ``splendor.v1.EngineService``: request message -> response message.
 
-Stateless: every request carries the state it works on. Handlers raise ``ApiError`` for
-refusals and record their call's public facts (seat, turn, action kind...) on the
-``Call`` they are given; they know nothing of the transport.
+Stateless: every request carries the state it works on, plain or sealed (``source.py``), and
+is answered in the same mode. Handlers raise ``ApiError`` for refusals and record their call's
+public facts (seat, turn, action kind...) on the ``Call`` they are given; they know nothing of
+the transport. ApplyAction is in ``apply.py``, ReplayGame in ``replay.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
-from splendor.v1 import actions_pb2, config_pb2, engine_service_pb2, state_pb2
+from splendor.v1 import actions_pb2, config_pb2, engine_service_pb2
 
 from engine_service.codec import (
-    action_from_proto,
     action_to_proto,
     catalog,
     config_from_proto,
     events_from_proto,
     fill_events,
+    fill_observation,
     fill_state,
     fill_view,
-    state_from_proto,
-    update_state,
+    state_to_proto,
 )
 from engine_service.rules import (
     ACTION_ID_COUNT,
     Action,
     GameState,
+    PurchaseCard,
     Reason,
     RuleViolation,
     action_from_id,
     action_id,
-    apply,
     events_for,
     legal_actions,
     new_game,
-    state_digest,
+    observe,
     view_for,
 )
+from engine_service.sealing import Binding, new_game_id
 
 from .call import Call
-from .errors import INVALID_SEAT, STALE_STATE, abandoned, refusal, rejection
+from .errors import INVALID_SEAT, refusal, rejection
+from .limits import check_size
+from .sealed import fill_sealed, seal_message
+from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
 # Every action by id, built once: a legal-action list is copied from these.
-_LEGAL_ACTIONS: Final[tuple[actions_pb2.LegalAction, ...]] = tuple(
+LEGAL_ACTIONS: Final[tuple[actions_pb2.LegalAction, ...]] = tuple(
     actions_pb2.LegalAction(action_id=value, action=action_to_proto(action_from_id(value)))
     for value in range(ACTION_ID_COUNT)
 )
-
-# ReplayGame is the one long call (about 70 µs an action): it checks every this many
-# actions that the caller still waits, since no transport interrupts a running handler.
-REPLAY_CHECK_EVERY: Final = 256
-
-
-def _state_of(present: bool, msg: state_pb2.GameState, call: Call) -> GameState:
-    """The validated core state of a request's ``state`` field (``present``: HasField("state")).
-
-    Records the turn: only a valid state has one worth logging.
-    """
-    if not present:
-        violation = RuleViolation(Reason.INVALID_STATE, "the request carries no state", field="")
-        raise rejection(violation, prefix="state")
-    try:
-        state = state_from_proto(msg)
-    except RuleViolation as violation:
-        raise rejection(violation, prefix="state") from None
-    call.turn = state.turn
-    return state
 
 
 def get_catalog(request: engine_service_pb2.GetCatalogRequest, call: Call) -> engine_service_pb2.GetCatalogResponse:
@@ -89,9 +73,17 @@ def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> en
         raise rejection(violation) from None
     with span(BUILD_RESPONSE):
         response = engine_service_pb2.CreateGameResponse()
-        fill_state(response.state, state)
-        fill_events(response.events, events)
-        call.state_bytes = response.state.ByteSize()
+        if request.sealed:
+            viewer = request.seat if request.HasField("seat") else None
+            check_seat(viewer, core_config.num_players)
+            binding = Binding(new_game_id(), state.turn, 0)
+            msg = state_to_proto(state)
+            token = seal_message(msg, binding, call)
+            fill_sealed(response, token, binding, state, msg, viewer=viewer, events=events)
+        else:
+            fill_state(response.state, state)
+            fill_events(response.events, events)
+            call.state_bytes = response.state.ByteSize()
     call.game_created = True
     return response
 
@@ -100,10 +92,17 @@ def list_legal_actions(
     request: engine_service_pb2.ListLegalActionsRequest, call: Call
 ) -> engine_service_pb2.ListLegalActionsResponse:
     with span(CONVERT_REQUEST):
-        state = _state_of(request.HasField("state"), request.state, call)
+        game = game_of(request, call)
+        state = game.state
+        seat = request.seat if request.HasField("seat") else None
+        if game.sealed:
+            check_seat(seat, state.config.num_players)
     try:
         with span(RULES):
-            listed = [_LEGAL_ACTIONS[action_id(action)] for action in legal_actions(state)]
+            legal: Sequence[Action] = legal_actions(state)
+            if game.sealed and seat != state.acting_seat:
+                legal = without_blind_purchases(legal, state)
+            listed = [LEGAL_ACTIONS[action_id(action)] for action in legal]
     except RuleViolation as violation:  # only a state no game reaches has an action without an id
         raise rejection(RuleViolation(Reason.INVALID_STATE, violation.message), prefix="state", field="state") from None
     call.seat = state.acting_seat
@@ -113,48 +112,13 @@ def list_legal_actions(
     return response
 
 
-def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> engine_service_pb2.ApplyActionResponse:
-    msg = request.state
-    kind = request.action.WhichOneof("kind")
-    call.action = action_kind(request.action, kind)
-    validate_only = request.validate_only
-    if validate_only:
-        call.validate_only = True
-    with span(CONVERT_REQUEST):
-        state = _state_of(request.HasField("state"), msg, call)
-        call.seat = state.acting_seat
-        if request.HasField("expected_turn") and request.expected_turn != state.turn:
-            message = f"the game is at turn {state.turn}, not {request.expected_turn}: reload the game"
-            metadata = {"expected_turn": str(request.expected_turn), "turn": str(state.turn)}
-            metadata["acting_seat"] = str(state.acting_seat)
-            raise refusal(STALE_STATE, message, field="expected_turn", metadata=metadata)
-        try:
-            action = action_from_proto(request.action)
-        except RuleViolation as violation:
-            raise rejection(violation, prefix="action", state=state) from None
-    seat = request.seat if request.HasField("seat") else None
-    try:
-        with span(RULES):
-            new_state, events = apply(state, action, seat)
-    except RuleViolation as violation:
-        field = "seat" if violation.reason is Reason.NOT_YOUR_TURN else None
-        raise rejection(violation, prefix="action", state=state, action_kind=kind, field=field) from None
-    with span(BUILD_RESPONSE):
-        response = engine_service_pb2.ApplyActionResponse()
-        # Patching a copy of the request's state beats writing the whole state afresh.
-        out = response.state
-        out.CopyFrom(msg)
-        if validate_only:
-            update_state(out, state, state)
-        else:
-            update_state(out, state, new_state)
-            fill_events(response.events, events)
-        call.state_bytes = out.ByteSize()
-    if not validate_only:
-        call.action_applied = True
-        if new_state.end_reason is not None:
-            call.end_reason = new_state.end_reason.name
-    return response
+def without_blind_purchases(legal: Sequence[Action], state: GameState) -> Sequence[Action]:
+    """The legal actions but the purchases of cards the acting seat reserved blind (they name the hidden card)."""
+    player = state.players[state.acting_seat]
+    blind = {card for card, unseen in zip(player.reserved, player.reserved_blind) if unseen}
+    if not blind:
+        return legal
+    return [action for action in legal if not (isinstance(action, PurchaseCard) and action.card_id in blind)]
 
 
 def get_player_view(
@@ -163,12 +127,11 @@ def get_player_view(
     viewer = request.seat if request.HasField("seat") else None
     call.viewer = "spectator" if viewer is None else viewer
     with span(CONVERT_REQUEST):
-        state = _state_of(request.HasField("state"), request.state, call)
-        num_players = state.config.num_players
-        if viewer is not None and viewer >= num_players:
-            message = f"seat {viewer} is not a seat of this {num_players}-player game"
-            metadata = {"seat": str(viewer), "num_players": str(num_players)}
-            raise refusal(INVALID_SEAT, message, field="seat", metadata=metadata)
+        state = game_of(request, call).state
+        check_seat(viewer, state.config.num_players)
+        if viewer is None and request.include_observation:
+            message = "a spectator has no observation: set seat"
+            raise refusal(INVALID_SEAT, message, field="seat", metadata={"num_players": str(state.config.num_players)})
         try:
             events = events_from_proto(request.events)
         except RuleViolation as violation:
@@ -180,53 +143,10 @@ def get_player_view(
         response = engine_service_pb2.GetPlayerViewResponse()
         fill_view(response.view, view)
         fill_events(response.events, seen)
+        if viewer is not None and request.include_observation:
+            fill_observation(response.observation, observe(state, viewer))
+        check_size(response, call, "events")
     return response
-
-
-def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> engine_service_pb2.ReplayGameResponse:
-    config = request.config
-    call.players = config.num_players
-    call.module = module_label(config.modules)
-    call.actions = len(request.actions)
-    with span(RULES):  # the actions are converted and their events written as the game is replayed
-        response, state, digests = _replay(request, call)
-    with span(BUILD_RESPONSE):
-        fill_state(response.state, state)
-        response.state_digests.extend(digests)
-        call.state_bytes = response.state.ByteSize()
-    return response
-
-
-def _replay(
-    request: engine_service_pb2.ReplayGameRequest, call: Call
-) -> tuple[engine_service_pb2.ReplayGameResponse, GameState, list[str]]:
-    """The events of the replayed game in a new response, its final state and the digest after each action."""
-    try:
-        state, dealt = new_game(config_from_proto(request.config))
-    except RuleViolation as violation:
-        raise rejection(violation) from None
-    response = engine_service_pb2.ReplayGameResponse()
-    fill_events(response.events, dealt)
-    digests = []
-    for index, msg in enumerate(request.actions):
-        if index % REPLAY_CHECK_EVERY == 0 and index and not call.is_active():
-            raise abandoned(call.deadline_passed())
-        prefix = f"actions[{index}]"
-        metadata = {"action_index": str(index)}
-        try:
-            action = action_from_proto(msg)
-        except RuleViolation as violation:
-            call.seat = state.acting_seat
-            raise rejection(violation, prefix=prefix, state=state, metadata=metadata) from None
-        try:
-            state, events = apply(state, action)
-        except RuleViolation as violation:
-            call.seat = state.acting_seat
-            kind = msg.WhichOneof("kind")
-            raise rejection(violation, prefix=prefix, state=state, action_kind=kind, metadata=metadata) from None
-        fill_events(response.events, events)
-        digests.append(state_digest(state))
-    return response, state, digests
 
 
 def module_label(modules: Iterable[config_pb2.Module.ValueType]) -> str:
@@ -255,10 +175,10 @@ def action_kind(msg: actions_pb2.Action, kind: str | None) -> str:
         action = action_from_id(msg.action_id)
     except RuleViolation:
         return kind
-    return _class_kind(action)
+    return class_kind(action)
 
 
-def _class_kind(action: Action) -> str:
+def class_kind(action: Action) -> str:
     known = _KIND_OF_CLASS.get(type(action))
     if known is None:  # at most once per class (a race computes the same value twice: harmless)
         known = _KIND_OF_CLASS[type(action)] = str(action_to_proto(action).WhichOneof("kind"))

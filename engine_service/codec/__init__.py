@@ -25,6 +25,7 @@ from .common import (
 )
 from .events import event_from_proto, events_from_proto, fill_events
 from .modules import ModuleAdapter, adapter_for
+from .observation import fill_observation, fill_observation_layout
 from .state import (
     fill_pending,
     fill_standings,
@@ -35,7 +36,7 @@ from .state import (
     state_to_proto,
     update_state,
 )
-from .view import fill_view
+from .view import fill_view, fill_view_of_state
 
 __all__ = [
     "ModuleAdapter",
@@ -54,11 +55,14 @@ __all__ = [
     "fill_config",
     "fill_events",
     "fill_gems",
+    "fill_observation",
+    "fill_observation_layout",
     "fill_pending",
     "fill_standings",
     "fill_state",
     "fill_tokens",
     "fill_view",
+    "fill_view_of_state",
     "gems_from_proto",
     "invalid_state",
     "modules_to_proto",

@@ -1,4 +1,5 @@
-"""The static GetCatalog answer: cards, nobles, each module's components and the action-id layout."""
+"""The static GetCatalog answer: cards, nobles, each module's components, the action-id and observation layouts
+and the server-side bot policies."""
 
 from __future__ import annotations
 
@@ -7,10 +8,20 @@ from typing import Final
 
 from splendor.v1 import catalog_pb2
 
-from engine_service.rules import ACTION_ID_COUNT, CARDS, NOBLES, CardKind, id_layout, registered_modules
+from engine_service.bots import POLICY_NAMES
+from engine_service.rules import (
+    ACTION_ID_COUNT,
+    CARDS,
+    NOBLES,
+    CardKind,
+    id_layout,
+    observation_layouts,
+    registered_modules,
+)
 
 from .common import color_to_proto, fill_gems
 from .modules import adapter_for
+from .observation import fill_observation_layout
 
 _CARD_KINDS: Final[dict[CardKind, catalog_pb2.CardKind.ValueType]] = {
     kind: catalog_pb2.CardKind.Value(f"CARD_KIND_{kind.name}") for kind in CardKind
@@ -40,4 +51,7 @@ def catalog() -> catalog_pb2.Catalog:
     for item in id_layout().ranges:
         if item.offset + item.size <= ACTION_ID_COUNT:
             out.action_id_ranges.add(kind=item.kind, offset=item.offset, count=item.size, index_rule=item.rule)
+    for layout in observation_layouts():
+        fill_observation_layout(out.observation_layouts.add(), layout)
+    out.bot_policies.extend(POLICY_NAMES)
     return out

@@ -36,6 +36,7 @@ from engine_service.rules import (
     validate_state,
 )
 
+from .bounds import check_bounds
 from .common import (
     DECISION_KINDS,
     END_REASONS,
@@ -521,8 +522,15 @@ def _write_derived(out: state_pb2.GameState, state: GameState) -> None:
         winners.extend(state.winners)
 
 
-def state_from_proto(msg: state_pb2.GameState) -> GameState:
-    """The core state of an incoming message, checked with ``validate_state``."""
+def state_from_proto(msg: state_pb2.GameState, *, trusted: bool = False) -> GameState:
+    """The core state of an incoming message, checked with ``check_bounds`` and ``validate_state``.
+
+    ``trusted``: the message is one the service wrote itself (an opened game token), so it is
+    read without either check.
+    """
+    if trusted:
+        return _tuple_new(GameState, [read(msg) for read in _READERS])
+    check_bounds(msg)
     # Positional construction: keyword construction of NamedTuples is measurably slower here.
     state = _tuple_new(GameState, [read(msg) for read in _READERS])
     try:

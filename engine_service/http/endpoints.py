@@ -18,7 +18,7 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
 from connectrpc.server import EndpointSync
 
-from engine_service.api import METHODS, SERVICE, ApiError, Call, Method, current_call, invoke
+from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call, invoke
 
 from .errors import connect_error
 
@@ -36,14 +36,15 @@ def method_info(method: Method[Any, Any]) -> MethodInfo[Any, Any]:
     )
 
 
-def endpoints(max_message_bytes: int) -> dict[str, EndpointUnarySync[Any, Any]]:
-    """``/splendor.v1.EngineService/ApplyAction`` -> its endpoint, for every method."""
-    return {method.full_name: _endpoint(method, max_message_bytes) for method in METHODS}
+def endpoints(max_message_bytes: int, config: ApiConfig) -> dict[str, EndpointUnarySync[Any, Any]]:
+    """``/splendor.v1.EngineService/ApplyAction`` -> its endpoint, for every method, with the server's config."""
+    return {method.full_name: _endpoint(method, max_message_bytes, config) for method in METHODS}
 
 
-def _endpoint(method: Method[Any, Any], max_message_bytes: int) -> EndpointUnarySync[Any, Any]:
+def _endpoint(method: Method[Any, Any], max_message_bytes: int, config: ApiConfig) -> EndpointUnarySync[Any, Any]:
     def function(request: Any, ctx: RequestContext[Any, Any]) -> Any:
         call = current_call() or Call(method.name)
+        call.config = config  # the key ring and bounds the gRPC side uses too
         try:
             response = invoke(method, request, call)
         except ApiError as error:

@@ -23,6 +23,8 @@ import structlog
 from connectrpc.server import ConnectWSGIApplication
 from waitress.server import create_server
 
+from engine_service.api import ApiConfig
+from engine_service.sealing import KeyRing, load_key_ring
 from engine_service.server.metrics import get_metrics
 from engine_service.server.settings import Settings
 
@@ -75,7 +77,19 @@ def bind_socket(address: str, *, reuse_port: bool) -> socket.socket:
 class HttpServer:
     """A bound HTTP server: ``start`` it, then ``drain`` it."""
 
-    def __init__(self, settings: Settings, *, reuse_port: bool = False, access_log: bool | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        key_ring: KeyRing | None = None,
+        *,
+        reuse_port: bool = False,
+        access_log: bool | None = None,
+    ) -> None:
+        if key_ring is None:  # the gRPC side must share it: pass the one the server loaded
+            key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
+        config = ApiConfig(
+            key_ring, settings.max_replay_actions, settings.max_message_bytes, settings.max_bot_iterations
+        )
         if access_log is None:
             access_log = structlog.is_configured()
         self._serving = False
@@ -89,9 +103,9 @@ class HttpServer:
             access_log=access_log,
             log_level=settings.log_level,
         )
-        table = endpoints(settings.max_message_bytes)
+        table = endpoints(settings.max_message_bytes, config)
         connect_app = _EngineServiceApp(
-            endpoints=table, interceptors=[observer], read_max_bytes=settings.max_message_bytes, codecs=codecs()
+            endpoints=table, interceptors=[observer], read_max_bytes=settings.max_request_bytes, codecs=codecs()
         )
         app = front(connect_app, table, CorsPolicy(settings.http_cors_origins), lambda: self._serving)
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # queueing is normal under load
@@ -101,7 +115,7 @@ class HttpServer:
             threads=settings.workers,
             connection_limit=CONNECTION_LIMIT,
             channel_timeout=IDLE_SECONDS,
-            max_request_body_size=2 * settings.max_message_bytes + 5,
+            max_request_body_size=2 * settings.max_request_bytes + 5,
             expose_tracebacks=False,
             ident="splendor-engine",
         )
@@ -138,6 +152,12 @@ class HttpServer:
         self._thread.join(timeout=5)
 
 
-def build_http_server(settings: Settings, *, reuse_port: bool = False, access_log: bool | None = None) -> HttpServer:
-    """The HTTP server for ``settings.http_address``, bound, not yet started."""
-    return HttpServer(settings, reuse_port=reuse_port, access_log=access_log)
+def build_http_server(
+    settings: Settings,
+    key_ring: KeyRing | None = None,
+    *,
+    reuse_port: bool = False,
+    access_log: bool | None = None,
+) -> HttpServer:
+    """The HTTP server for ``settings.http_address``, bound, not yet started, sealing with ``key_ring``."""
+    return HttpServer(settings, key_ring, reuse_port=reuse_port, access_log=access_log)

@@ -32,7 +32,7 @@ from .catalog import BASE_CARDS, BASE_DECKS, CARDS, NOBLES, Card, CardKind, Nobl
 from .colors import COLOR_NAMES, GOLD, Color
 from .config import GameConfig
 from .decisions import DecisionKind, decision_kind
-from .digest import state_digest
+from .digest import IncrementalDigest, state_digest
 from .engine import apply
 from .errors import Reason, RuleViolation
 from .events import (
@@ -58,6 +58,16 @@ from .integrity import validate_state
 from .legal import legal_actions
 from .market import MARKET_SLOTS
 from .module_state import ModuleStateSlot
+from .observation import (
+    Observation,
+    ObservationLayout,
+    ObservationSlice,
+    encode_view,
+    legal_action_mask,
+    observation_layout,
+    observation_layouts,
+    observe,
+)
 from .plugin import DeckSpec, FollowUp, Module, PaymentRules, Price
 from .records import distinct_kind
 from .registry import action_from_id, action_id, id_layout, known_modules, module_named, registered, registered_modules
@@ -106,6 +116,7 @@ __all__ = [
     "GameView",
     "GemsReturned",
     "GemsTaken",
+    "IncrementalDigest",
     "GoldReceived",
     "IdLayout",
     "IdRange",
@@ -114,6 +125,9 @@ __all__ = [
     "Module",
     "ModuleStateSlot",
     "Noble",
+    "Observation",
+    "ObservationLayout",
+    "ObservationSlice",
     "NobleVisited",
     "Pass",
     "Passed",
@@ -140,13 +154,18 @@ __all__ = [
     "ask",
     "decision_kind",
     "distinct_kind",
+    "encode_view",
     "events_for",
     "id_layout",
     "id_range",
     "known_modules",
+    "legal_action_mask",
     "legal_actions",
     "module_named",
     "new_game",
+    "observation_layout",
+    "observation_layouts",
+    "observe",
     "registered",
     "registered_modules",
     "registry",

@@ -13,6 +13,7 @@ import os
 import signal
 import threading
 from collections.abc import Sequence
+from functools import partial
 from types import FrameType
 from typing import Final
 
@@ -22,6 +23,9 @@ from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from splendor.v1 import engine_service_pb2
+
+from engine_service.api import ApiConfig
+from engine_service.sealing import EXAMPLE_KEYS, KeyRing, load_key_ring
 
 from .admission import Admission, LaneExecutor
 from .interceptors import ObservabilityInterceptor
@@ -66,9 +70,12 @@ def build_server(
     *,
     reuse_port: bool = False,
     access_log: bool | None = None,
+    key_ring: KeyRing | None = None,
 ) -> tuple[grpc.Server, int, health.HealthServicer]:
     """A bound, not yet started server, the port it bound and its health servicer.
 
+    ``key_ring`` seals and opens game tokens; by default the one ``settings`` configure (a
+    generated one without configuration: ``serve`` loads it once instead, before forking).
     ``extra_generic_handlers`` lets tests and benchmarks add RPCs (an echo) to the same server.
     ``reuse_port``: bind with SO_REUSEPORT (worker processes sharing the port).
     ``access_log``: one log line per call; by default only once structlog is configured (the
@@ -88,7 +95,9 @@ def build_server(
         interceptors=[interceptor],
         options=grpc_server_options(settings, reuse_port=reuse_port),
     )
-    add_engine_service(server)
+    if key_ring is None:
+        key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
+    add_engine_service(server, api_config(settings, key_ring))
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
         health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -98,6 +107,21 @@ def build_server(
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(settings.address)
     return server, port, health_servicer
+
+
+def api_config(settings: Settings, key_ring: KeyRing) -> ApiConfig:
+    """What the handlers need from the settings: the key ring, the replay bound, the largest response, the bot bound."""
+    return ApiConfig(key_ring, settings.max_replay_actions, settings.max_message_bytes, settings.max_bot_iterations)
+
+
+def warn_about_key_ring(key_ring: KeyRing) -> None:
+    """Warn when the ring cannot protect games: generated (other replicas and a restart cannot open its
+    tokens) or holding the published example key (anyone can read and forge tokens)."""
+    if key_ring.generated:
+        log.warning("sealing_key_generated", key_id=key_ring.current_id, pid=os.getpid())
+    if key_ring.uses_example_key:
+        example = sorted(key_id for key_id, key in key_ring.keys.items() if key in EXAMPLE_KEYS)
+        log.warning("sealing_example_key", key_ids=example, pid=os.getpid())
 
 
 def start(server: grpc.Server, health_servicer: health.HealthServicer) -> None:
@@ -122,13 +146,18 @@ def bound_address(address: str, port: int) -> str:
     return f"{host}:{port}"
 
 
-def serve(settings: Settings) -> int:
+def serve(settings: Settings, key_ring: KeyRing | None = None) -> int:
     """Run until SIGTERM or SIGINT, then drain gracefully. Returns the exit status.
 
     One process, or with ``settings.processes`` > 1 a supervisor and its worker processes.
+    The key ring (``key_ring``, else the configured one) is loaded here, once, before any
+    worker is forked, so that every worker seals with the same keys.
     """
+    if key_ring is None:
+        key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
+    warn_about_key_ring(key_ring)
     if settings.processes > 1:
-        return supervise(settings, run_worker)
+        return supervise(settings, partial(run_worker, key_ring=key_ring))
     metrics_server = None
     if settings.metrics_port:
         path = multiprocess_dir()
@@ -140,26 +169,33 @@ def serve(settings: Settings) -> int:
             log.error("metrics_bind_failed", port=settings.metrics_port, error=str(error))
             return 1
     try:
-        return run_server(settings)
+        return run_server(settings, key_ring)
     finally:
         if metrics_server is not None:
             metrics_server.stop()
 
 
-def run_worker(settings: Settings, index: int, parent_pid: int) -> int:
-    """The body of worker process ``index`` (forked by ``workers.supervise``)."""
-    return run_server(settings, reuse_port=True, worker=index, parent_pid=parent_pid)
+def run_worker(settings: Settings, index: int, parent_pid: int, *, key_ring: KeyRing) -> int:
+    """The body of worker process ``index`` (forked by ``workers.supervise``), with the parent's key ring."""
+    return run_server(settings, key_ring, reuse_port=True, worker=index, parent_pid=parent_pid)
 
 
 def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, drain)
-    settings: Settings, *, reuse_port: bool = False, worker: int | None = None, parent_pid: int | None = None
+    settings: Settings,
+    key_ring: KeyRing,
+    *,
+    reuse_port: bool = False,
+    worker: int | None = None,
+    parent_pid: int | None = None,
 ) -> int:
     """Serve in this process until SIGTERM or SIGINT (or, in a worker, the parent's exit), then drain."""
     backend = protobuf_backend()
     if backend != "upb":
         log.warning("slow_protobuf_backend", backend=backend, expected="upb")
     try:
-        server, port, health_servicer = build_server(settings, reuse_port=reuse_port, access_log=True)
+        server, port, health_servicer = build_server(
+            settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring
+        )
     except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
         log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
         return 1
@@ -168,7 +204,7 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
         from engine_service.http import build_http_server  # noqa: PLC0415 (only when serving HTTP)
 
         try:
-            http_server = build_http_server(settings, reuse_port=reuse_port, access_log=True)
+            http_server = build_http_server(settings, key_ring, reuse_port=reuse_port, access_log=True)
         except (OSError, ValueError) as error:
             log.error("bind_failed", address=settings.http_address, error=str(error), pid=os.getpid())
             server.stop(0)

@@ -1,8 +1,11 @@
 """``splendor.v1.EngineService`` over gRPC: a thin adapter around the API's method table.
 
 Each RPC of ``engine_service.api.METHODS`` becomes a unary gRPC handler that runs the
-API handler with the ``Call`` the interceptor bound (or a fresh one without it), and
-turns an ``ApiError`` into the call's rich status (``errors.grpc_status``).
+API handler with the ``Call`` the interceptor bound (or a fresh one without it), the
+server's ``ApiConfig`` attached, and turns an ``ApiError`` into the call's rich status
+(``errors.grpc_status``). Requests are decoded by ``Method.decode``, which never raises:
+bytes that are no request reach the handler's path as ``Undecodable`` and are refused there
+(REQUEST_UNDECODABLE), logged and counted like any call, instead of gRPC's bare INTERNAL.
 """
 
 from __future__ import annotations
@@ -11,23 +14,24 @@ from typing import Any
 
 import grpc
 
-from engine_service.api import METHODS, SERVICE, ApiError, Call, Method, current_call, invoke
+from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call, invoke
 
 from .errors import grpc_status
 
 
-def add_engine_service(server: grpc.Server) -> None:
-    """Register every method of the table on ``server``."""
-    handlers = {method.name: _grpc_handler(method) for method in METHODS}
+def add_engine_service(server: grpc.Server, config: ApiConfig) -> None:
+    """Register every method of the table on ``server``, its calls configured by ``config``."""
+    handlers = {method.name: _grpc_handler(method, config) for method in METHODS}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
     server.add_registered_method_handlers(SERVICE, handlers)
 
 
-def _grpc_handler(method: Method[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
+def _grpc_handler(method: Method[Any, Any], config: ApiConfig) -> grpc.RpcMethodHandler[Any, Any]:
     def behavior(request: Any, context: grpc.ServicerContext) -> Any:
         call = current_call()
         if call is None:  # served without the observability interceptor
             call = Call(method.name, is_active=context.is_active, time_remaining=context.time_remaining)
+        call.config = config
         try:
             return invoke(method, request, call)
         except ApiError as error:
@@ -36,6 +40,6 @@ def _grpc_handler(method: Method[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
     behavior.__name__ = method.name
     return grpc.unary_unary_rpc_method_handler(
         behavior,
-        request_deserializer=method.request_type.FromString,
+        request_deserializer=method.decode,
         response_serializer=method.response_type.SerializeToString,
     )

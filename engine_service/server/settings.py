@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from engine_service.api.config import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_MAX_REPLAY_ACTIONS
+
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 # auto: console when stdout is a terminal, JSON lines otherwise.
 LOG_FORMATS: Final = ("auto", "json", "console")
@@ -18,6 +20,9 @@ LOG_FORMATS: Final = ("auto", "json", "console")
 ENV: Final = {
     "address": "SPLENDOR_ADDRESS",
     "max_message_bytes": "SPLENDOR_MAX_MESSAGE_BYTES",
+    "max_request_bytes": "SPLENDOR_MAX_REQUEST_BYTES",
+    "max_replay_actions": "SPLENDOR_MAX_REPLAY_ACTIONS",
+    "max_bot_iterations": "SPLENDOR_MAX_BOT_ITERATIONS",
     "workers": "SPLENDOR_WORKERS",
     "grace_seconds": "SPLENDOR_GRACE_SECONDS",
     "log_level": "SPLENDOR_LOG_LEVEL",
@@ -41,7 +46,7 @@ ENV: Final = {
 @dataclass(frozen=True)
 class Settings:
     address: str = "localhost:50051"  # host:port; port 0 picks a free port
-    max_message_bytes: int = 4 * 1024 * 1024  # both directions; a long ReplayGame is the largest message
+    max_message_bytes: int = 4 * 1024 * 1024  # the largest response (RESPONSE_TOO_LARGE beyond)
     # Handler threads per process (flag --threads). Handlers hold the GIL, so threads add no
     # throughput, only contention: on 2 cores ApplyAction peaked at 2 (~3.5k calls/s, against ~2.5k
     # with 8). More let long calls (ReplayGame) overlap short ones.
@@ -74,10 +79,22 @@ class Settings:
     # most one; with neither, the server generates a key at start-up that only its own processes share.
     sealing_keys_file: str = ""
     sealing_keys: str = field(default="", repr=False)
+    # The largest request gRPC accepts (RESOURCE_EXHAUSTED beyond), which bounds a call's memory. The largest
+    # legitimate request is a ReplayGame at max_replay_actions: 10,000 actions of at most ~40 bytes (a purchase
+    # with a payment and cards spent; ~6 on average) is under 400 KiB; see docs/operations.md, "Limits".
+    max_request_bytes: int = 1024 * 1024
+    # ReplayGame refuses longer logs before any work (REPLAY_TOO_LONG); derivation in engine_service/api/config.py.
+    max_replay_actions: int = DEFAULT_MAX_REPLAY_ACTIONS
+    # The most ISMCTS iterations a server-side bot move may ask for (INVALID_BOT_CHOICE beyond).
+    max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS
 
     def __post_init__(self) -> None:
-        if self.max_message_bytes <= 0:
-            raise ValueError("max_message_bytes must be positive")
+        if self.max_message_bytes <= 0 or self.max_request_bytes <= 0:
+            raise ValueError("max_message_bytes and max_request_bytes must be positive")
+        if self.max_replay_actions <= 0:
+            raise ValueError("max_replay_actions must be positive")
+        if self.max_bot_iterations <= 0:
+            raise ValueError("max_bot_iterations must be positive")
         if self.workers <= 0:
             raise ValueError("workers (threads) must be positive")
         if self.grace_seconds < 0:
@@ -113,6 +130,9 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
     return Settings(
         address=get("address", base.address),
         max_message_bytes=int(get("max_message_bytes", base.max_message_bytes)),
+        max_request_bytes=int(get("max_request_bytes", base.max_request_bytes)),
+        max_replay_actions=int(get("max_replay_actions", base.max_replay_actions)),
+        max_bot_iterations=int(get("max_bot_iterations", base.max_bot_iterations)),
         workers=int(get("workers", base.workers)),
         grace_seconds=float(get("grace_seconds", base.grace_seconds)),
         log_level=get("log_level", base.log_level).lower(),
@@ -146,7 +166,7 @@ def grpc_server_options(settings: Settings, *, reuse_port: bool = False) -> list
         return round(seconds * 1000)
 
     options = [
-        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_receive_message_length", settings.max_request_bytes),
         ("grpc.max_send_message_length", settings.max_message_bytes),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
         ("grpc.keepalive_time_ms", ms(settings.keepalive_time_seconds)),

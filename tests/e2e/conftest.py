@@ -10,11 +10,12 @@ from splendor_client import EngineClient, connect
 
 from engine_service.server.app import build_server, start
 from engine_service.server.settings import Settings
+from tests.e2e.support import E2E_RING
 
 
 @pytest.fixture(scope="session")
 def address() -> Iterator[str]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4), key_ring=E2E_RING)
     assert port > 0
     start(server, health)
     yield f"127.0.0.1:{port}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 
 import pytest
@@ -10,6 +11,11 @@ from splendor_client import EngineError
 
 from engine_service.codec import state_to_proto
 from engine_service.rules import GameState
+from engine_service.sealing import parse_key_ring
+
+# The key ring of the session's server: a current key, and a retired one whose tokens it refuses.
+E2E_KEY = "e2e-current:" + base64.b64encode(bytes(range(32))).decode()
+E2E_RING = parse_key_ring(f"{E2E_KEY}\ne2e-retired:retired")
 
 RED, BLUE, GREEN, WHITE, BLACK, GOLD = (
     common_pb2.COLOR_RED,

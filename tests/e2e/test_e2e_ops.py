@@ -30,6 +30,8 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+# Events of a GetPlayerView that takes a few hundred milliseconds, within the largest request (~0.9 MB of 1 MiB).
+SLOW_EVENTS = 80_000
 
 
 def test_health_is_serving_for_the_server_and_the_engine(channel: grpc.Channel) -> None:
@@ -48,10 +50,19 @@ def test_reflection_lists_the_services(channel: grpc.Channel) -> None:
     from google.protobuf.descriptor_pool import DescriptorPool
 
     methods = {method.name for method in DescriptorPool(database).FindServiceByName(SERVICE_NAME).methods}
-    assert methods == {"GetCatalog", "CreateGame", "ListLegalActions", "ApplyAction", "GetPlayerView", "ReplayGame"}
+    assert methods == {
+        "GetCatalog",
+        "CreateGame",
+        "ListLegalActions",
+        "ApplyAction",
+        "GetPlayerView",
+        "ReplayGame",
+        "Simulate",
+        "Determinize",
+    }
 
 
-def _slow_view_request(events: int = 100_000) -> engine_service_pb2.GetPlayerViewRequest:
+def _slow_view_request(events: int = SLOW_EVENTS) -> engine_service_pb2.GetPlayerViewRequest:
     """A GetPlayerView call that takes a few hundred milliseconds: many events to redact."""
     request = engine_service_pb2.GetPlayerViewRequest(state=state_to_proto(dealt(4, seed=1)), seat=1)
     moves = [
@@ -75,7 +86,7 @@ def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
         stopped = drain(server, health, grace_seconds=20)
         assert next(watch).status == NOT_SERVING
         watch.cancel()  # a watch is a call in flight too: let the server stop
-        assert len(slow.result(timeout=20).events) == 100_000
+        assert len(slow.result(timeout=20).events) == SLOW_EVENTS
         with pytest.raises(grpc.RpcError) as caught:
             stub.GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5)
         assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
@@ -95,6 +106,8 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
     )
     try:
         assert process.stdout is not None  # the logs: JSON lines on stdout
+        first = json.loads(process.stdout.readline())  # no key ring is configured: the server says so first
+        assert first["event"] == "sealing_key_generated" and first["level"] == "warning"
         started = json.loads(process.stdout.readline())
         assert started["event"] == "server_started" and started["pid"] == process.pid
         assert started["protobuf_backend"] == "upb"
@@ -110,7 +123,7 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
             signalled = time.monotonic()
             process.send_signal(signal.SIGTERM)
             for call in calls:
-                assert len(call.result(timeout=grace).events) == 100_000
+                assert len(call.result(timeout=grace).events) == SLOW_EVENTS
         assert process.wait(timeout=grace) == 0
         assert time.monotonic() - signalled < grace
         log = [json.loads(line) for line in process.stdout.read().splitlines() if line.startswith("{")]

@@ -7,16 +7,21 @@ that has neither a case here nor an entry in ``UNREACHABLE`` saying why.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 
 import grpc
 import pytest
-from splendor.v1 import actions_pb2, common_pb2, config_pb2, errors_pb2, state_pb2
-from splendor_client import EngineClient, EngineError, InvalidRequest, RuleRejected
+from splendor.v1 import actions_pb2, bots_pb2, common_pb2, config_pb2, engine_service_pb2, errors_pb2, state_pb2
+from splendor_client import EngineClient, EngineError, InvalidRequest, RuleRejected, connect, from_rpc_error
 
+from engine_service.api.config import DEFAULT_MAX_REPLAY_ACTIONS
 from engine_service.api.errors import INVALID_SEAT
 from engine_service.codec import state_to_proto
 from engine_service.rules import CARDS
+from engine_service.sealing import MAX_TOKEN_BYTES, Binding, parse_key_ring, seal
+from engine_service.server.app import build_server, start
+from engine_service.server.settings import Settings
 from tests.e2e.support import (
     BLUE,
     GOLD,
@@ -59,22 +64,6 @@ PUBLISHED = {
 UNREACHABLE = {
     "INVALID_SEED": "GameConfig.seed is a uint64: every value on the wire is a valid seed",
     "INVALID_TURN_LIMIT": "GameConfig.turn_limit is a uint32: it cannot be negative on the wire",
-    # Published with the sealed-token contract; the handlers raise them once they read tokens and
-    # are hardened (issue 10, part 2), which replaces these entries with cases.
-    **{
-        reason: "published ahead of the handlers that raise it (issue 10, part 2)"
-        for reason in (
-            "SEALED_STATE_MALFORMED",
-            "SEALED_STATE_TOO_LARGE",
-            "SEALED_STATE_VERSION_UNSUPPORTED",
-            "SEALED_STATE_KEY_UNKNOWN",
-            "SEALED_STATE_KEY_RETIRED",
-            "SEALED_STATE_INVALID",
-            "REQUEST_UNDECODABLE",
-            "REPLAY_TOO_LONG",
-            "RESPONSE_TOO_LARGE",
-        )
-    },
 }
 
 
@@ -246,6 +235,17 @@ def _invalid_seat(client: EngineClient) -> EngineError:
     return refusal(lambda: client.view(_fresh(client), seat=2))
 
 
+def _invalid_bot_choice(client: EngineClient) -> EngineError:
+    request = engine_service_pb2.ApplyActionRequest(state=_fresh(client), bot=bots_pb2.BotChoice(policy="nobody"))
+    return refusal(lambda: client.apply_request(request))
+
+
+def _budget_exceeded(client: EngineClient) -> EngineError:
+    request = engine_service_pb2.SimulateRequest(state=_fresh(client), playouts=1001)
+    request.policies.add(policy="random")
+    return refusal(lambda: client.simulate(request))
+
+
 def _apply(action: actions_pb2.Action, **options: object) -> Callable[[EngineClient], EngineError]:
     def run(client: EngineClient) -> EngineError:
         state = _fresh(client)
@@ -263,6 +263,54 @@ def _create(**fields: object) -> Callable[[EngineClient], EngineError]:
 
 
 # reason -> (how to provoke it, expected code, expected BadRequest field or None)
+
+
+def _token(client: EngineClient) -> bytes:
+    return client.new_game(num_players=2, seed=5, sealed=True).token
+
+
+def _refused_token(token: bytes) -> Callable[[EngineClient], EngineError]:
+    return lambda client: refusal(lambda: client.view(token))
+
+
+def _flipped_token(client: EngineClient) -> EngineError:
+    token = bytearray(_token(client))
+    token[-20] ^= 0x01  # inside the ciphertext
+    return refusal(lambda: client.view(bytes(token)))
+
+
+def _other_key_token(key_id: str) -> bytes:
+    """A well-formed token sealed under a key the session's server does not hold (or has retired)."""
+    ring = parse_key_ring(f"{key_id}:" + base64.b64encode(bytes(32)).decode())
+    return seal(ring, b"\x08\x02", Binding("0" * 32, 0, 0))
+
+
+def _request_undecodable(client: EngineClient) -> EngineError:
+    method = client.channel.unary_unary(
+        "/splendor.v1.EngineService/ApplyAction", request_serializer=None, response_deserializer=None
+    )
+    with pytest.raises(grpc.RpcError) as caught:
+        method(b"\x00", timeout=5)  # field number 0: no message's bytes
+    return from_rpc_error(caught.value)
+
+
+def _replay_too_long(client: EngineClient) -> EngineError:
+    moves = [take_gems(RED, BLUE, GREEN)] * (DEFAULT_MAX_REPLAY_ACTIONS + 1)
+    return refusal(lambda: client.replay(_config(first_seat=0), moves))
+
+
+def _response_too_large(client: EngineClient) -> EngineError:
+    """A server whose largest response is 20 kB, asked to redact 30 kB of events."""
+    server, port, health = build_server(Settings(address="127.0.0.1:0", max_message_bytes=20_000))
+    start(server, health)
+    try:
+        with connect(f"127.0.0.1:{port}") as small:
+            events = small.apply(_fresh(small), take_gems(RED, BLUE, GREEN)).events * 1000
+            return refusal(lambda: small.view(_fresh(small), seat=0, events=events))
+    finally:
+        server.stop(0).wait()
+
+
 CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, str | None]] = {
     "INVALID_PLAYER_COUNT": (_create(num_players=5), grpc.StatusCode.INVALID_ARGUMENT, "config.num_players"),
     "INVALID_FIRST_SEAT": (_create(num_players=2, first_seat=2), grpc.StatusCode.INVALID_ARGUMENT, "config.first_seat"),
@@ -345,6 +393,33 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
     "INVALID_STATE": (_invalid_state, grpc.StatusCode.INVALID_ARGUMENT, "state.bank"),
     "STALE_STATE": (_stale_state, grpc.StatusCode.FAILED_PRECONDITION, "expected_turn"),
     INVALID_SEAT: (_invalid_seat, grpc.StatusCode.INVALID_ARGUMENT, "seat"),
+    "INVALID_BOT_CHOICE": (_invalid_bot_choice, grpc.StatusCode.INVALID_ARGUMENT, "bot.policy"),
+    "BUDGET_EXCEEDED": (_budget_exceeded, grpc.StatusCode.INVALID_ARGUMENT, "playouts"),
+    "SEALED_STATE_MALFORMED": (_refused_token(b"\x01" * 40), grpc.StatusCode.INVALID_ARGUMENT, "sealed_state"),
+    "SEALED_STATE_TOO_LARGE": (
+        _refused_token(b"\x01" * (MAX_TOKEN_BYTES + 1)),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "sealed_state",
+    ),
+    "SEALED_STATE_VERSION_UNSUPPORTED": (
+        _refused_token(b"\x02" * 100),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "sealed_state",
+    ),
+    "SEALED_STATE_KEY_UNKNOWN": (
+        _refused_token(_other_key_token("another-deployment")),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "sealed_state",
+    ),
+    "SEALED_STATE_KEY_RETIRED": (
+        _refused_token(_other_key_token("e2e-retired")),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "sealed_state",
+    ),
+    "SEALED_STATE_INVALID": (_flipped_token, grpc.StatusCode.INVALID_ARGUMENT, "sealed_state"),
+    "REQUEST_UNDECODABLE": (_request_undecodable, grpc.StatusCode.INVALID_ARGUMENT, None),
+    "REPLAY_TOO_LONG": (_replay_too_long, grpc.StatusCode.INVALID_ARGUMENT, "actions"),
+    "RESPONSE_TOO_LARGE": (_response_too_large, grpc.StatusCode.INVALID_ARGUMENT, "events"),
 }
 
 

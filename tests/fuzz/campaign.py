@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections import deque
 from collections.abc import Iterator
 from itertools import islice
 
-from tests.fuzz.corpus import Seed
+import grpc
+
+from tests.fuzz.corpus import RPCS, SERVICE, Seed
 from tests.fuzz.findings import Findings
 from tests.fuzz.mutations import (
     Mutation,
@@ -16,7 +19,7 @@ from tests.fuzz.mutations import (
     systematic_mutations,
     without_optional_scalars,
 )
-from tests.fuzz.server import call, raw_channel, rss_bytes
+from tests.fuzz.server import DEADLINE_SECONDS, call, outcome_of, raw_channel, rss_bytes
 
 RSS_EVERY = 200  # requests between two RSS readings
 
@@ -40,6 +43,44 @@ def systematic(seeds: list[Seed]) -> Iterator[tuple[str, Mutation]]:
         for request in (seed.request, without_optional_scalars(seed.request)):
             for mutation in systematic_mutations(request):
                 yield seed.rpc, mutation
+
+
+def pool(seeds: list[Seed], rng: random.Random, size: int) -> list[tuple[str, Mutation]]:
+    """``size`` random mutations built in advance, so that a long campaign's client spends its time sending."""
+    return list(islice(mutated(seeds, rng), size))
+
+
+def run_pooled(
+    address: str,
+    server_pids: list[int],
+    mutations: list[tuple[str, Mutation]],
+    rng: random.Random,
+    count: int,
+    *,
+    deadline: float,
+    in_flight: int = 8,
+) -> Findings:
+    """Send ``count`` requests drawn from ``mutations``, ``in_flight`` at a time, until ``deadline``."""
+    findings = Findings()
+    pending: deque[tuple[str, Mutation, grpc.Future]] = deque()
+    with raw_channel(address) as channel:
+        methods = {
+            rpc: channel.unary_unary(SERVICE + rpc, request_serializer=None, response_deserializer=None) for rpc in RPCS
+        }
+        sent = 0
+        while sent < count or pending:
+            while sent < count and len(pending) < in_flight:
+                rpc, mutation = mutations[rng.randrange(len(mutations))]
+                pending.append((rpc, mutation, methods[rpc].future(mutation[1], timeout=DEADLINE_SECONDS)))
+                sent += 1
+            rpc, (name, data), future = pending.popleft()
+            findings.record(rpc, name, data, outcome_of(future))
+            if findings.requests % (RSS_EVERY * 10) == 0:
+                findings.max_rss_bytes = max([findings.max_rss_bytes, *(rss_bytes(pid) for pid in server_pids)])
+                if time.monotonic() > deadline:
+                    count = sent  # stop sending; collect what is in flight
+    findings.max_rss_bytes = max([findings.max_rss_bytes, *(rss_bytes(pid) for pid in server_pids)])
+    return findings
 
 
 def run(

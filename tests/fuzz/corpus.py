@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import grpc
 from google.protobuf.message import Message
-from splendor.v1 import config_pb2, engine_service_pb2, engine_service_pb2_grpc
+from splendor.v1 import bots_pb2, config_pb2, engine_service_pb2, engine_service_pb2_grpc
 
 SERVICE = "/splendor.v1.EngineService/"
 # Every RPC with its request and response types.
@@ -22,6 +22,8 @@ RPCS: dict[str, tuple[type[Message], type[Message]]] = {
     "ApplyAction": (engine_service_pb2.ApplyActionRequest, engine_service_pb2.ApplyActionResponse),
     "GetPlayerView": (engine_service_pb2.GetPlayerViewRequest, engine_service_pb2.GetPlayerViewResponse),
     "ReplayGame": (engine_service_pb2.ReplayGameRequest, engine_service_pb2.ReplayGameResponse),
+    "Simulate": (engine_service_pb2.SimulateRequest, engine_service_pb2.SimulateResponse),
+    "Determinize": (engine_service_pb2.DeterminizeRequest, engine_service_pb2.DeterminizeResponse),
 }
 MODULES: tuple[tuple[int, ...], ...] = (
     (),
@@ -62,8 +64,67 @@ def build_corpus(channel: grpc.Channel, rng: random.Random, steps: int = 60) -> 
                     seeds.append(Seed("ApplyAction", request))
                     view = engine_service_pb2.GetPlayerViewRequest(state=state, seat=listed.seat, events=events)
                     seeds.append(Seed("GetPlayerView", view))
+                    seeds += bot_seeds(state, listed.seat, rng)
                 applied = stub.ApplyAction(request)
                 state, events = applied.state, list(applied.events)
                 played.append(chosen.action)
             seeds.append(Seed("ReplayGame", engine_service_pb2.ReplayGameRequest(config=config, actions=played)))
+            seeds += sealed_seeds(stub, config, played, rng)
     return seeds
+
+
+def sealed_seeds(stub: Any, config: config_pb2.GameConfig, played: list[Any], rng: random.Random) -> list[Seed]:
+    """The same game in sealed mode: a sealed deal, a sealed replay, and requests carrying its tokens
+    (so that byte- and protobuf-level mutations reach the tokens too)."""
+    seat = rng.randrange(config.num_players)
+    seeds = [
+        Seed("CreateGame", engine_service_pb2.CreateGameRequest(config=config, sealed=True, seat=seat)),
+        Seed("ReplayGame", engine_service_pb2.ReplayGameRequest(config=config, actions=played, sealed=True, seat=seat)),
+    ]
+    for cut in (0, len(played) // 2):
+        replayed = stub.ReplayGame(
+            engine_service_pb2.ReplayGameRequest(config=config, actions=played[:cut], sealed=True)
+        )
+        token = replayed.sealed_state
+        listed = stub.ListLegalActions(engine_service_pb2.ListLegalActionsRequest(sealed_state=token))
+        if not listed.actions:
+            continue
+        acting = listed.seat
+        action = rng.choice(listed.actions).action
+        seeds += [
+            Seed("ListLegalActions", engine_service_pb2.ListLegalActionsRequest(sealed_state=token, seat=acting)),
+            Seed("ApplyAction", engine_service_pb2.ApplyActionRequest(sealed_state=token, action=action, seat=acting)),
+            Seed("GetPlayerView", engine_service_pb2.GetPlayerViewRequest(sealed_state=token, seat=acting)),
+            Seed("Determinize", engine_service_pb2.DeterminizeRequest(sealed_state=token, seat=acting, count=2)),
+            Seed(
+                "Simulate",
+                engine_service_pb2.SimulateRequest(
+                    sealed_state=token,
+                    seat=acting,
+                    playouts=2,
+                    max_actions=40,
+                    policies=[bots_pb2.BotChoice(policy="random")],
+                ),
+            ),
+        ]
+    return seeds
+
+
+def bot_seeds(state: Any, seat: int, rng: random.Random) -> list[Seed]:
+    """Requests of the bot API at one position: a server-side move, an observation, playouts and samples."""
+    bot = bots_pb2.BotChoice(policy=rng.choice(("random", "greedy")), seed=rng.getrandbits(64))
+    simulate = engine_service_pb2.SimulateRequest(state=state, playouts=2, max_actions=40, seed=rng.getrandbits(64))
+    simulate.policies.append(bot)
+    return [
+        Seed(
+            "ApplyAction",
+            engine_service_pb2.ApplyActionRequest(
+                state=state, bot=bot, seat=seat, include_legal_actions=True, include_observation=True
+            ),
+        ),
+        Seed(
+            "GetPlayerView", engine_service_pb2.GetPlayerViewRequest(state=state, seat=seat, include_observation=True)
+        ),
+        Seed("Simulate", simulate),
+        Seed("Determinize", engine_service_pb2.DeterminizeRequest(state=state, seat=seat, count=2, seed=1)),
+    ]

@@ -83,6 +83,23 @@ def call(channel: grpc.Channel, rpc: str, data: bytes) -> Outcome:
     return Outcome(grpc.StatusCode.OK, "")
 
 
+def outcome_of(future: grpc.Future) -> Outcome:
+    """The outcome of a call started with ``future``, once it ends."""
+    error = future.exception()
+    if error is None:
+        return Outcome(grpc.StatusCode.OK, "")
+    return Outcome(error.code(), error.details() or "")  # type: ignore[attr-defined]
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its child processes (a supervisor's workers), Linux /proc."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return [pid]
+    return [pid, *(int(child) for child in children)]
+
+
 def rss_bytes(pid: int) -> int:
     """Resident set size of process ``pid`` (Linux /proc), 0 when unknown."""
     try:

@@ -10,6 +10,7 @@ import pytest
 from splendor.v1 import engine_service_pb2_grpc
 
 from engine_service.http import HttpServer, build_http_server
+from engine_service.sealing import KeyRing
 from engine_service.server.app import build_server, start
 from engine_service.server.settings import Settings
 
@@ -24,8 +25,9 @@ class Ports:
 
 
 def serve(settings: Settings) -> Iterator[tuple[Ports, HttpServer]]:
-    server, port, health = build_server(settings)
-    http_server = build_http_server(settings)
+    key_ring = KeyRing.generate()  # one ring for both transports, as serve() loads it once
+    server, port, health = build_server(settings, key_ring=key_ring)
+    http_server = build_http_server(settings, key_ring)
     start(server, health)
     http_server.start()
     try:
@@ -42,6 +44,7 @@ def served() -> Iterator[tuple[Ports, HttpServer]]:
         http_address="127.0.0.1:0",
         http_cors_origins=(ALLOWED_ORIGIN,),
         max_message_bytes=MAX_MESSAGE_BYTES,
+        max_request_bytes=MAX_MESSAGE_BYTES,
         workers=4,
     )
     yield from serve(settings)

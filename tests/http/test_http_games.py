@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import grpc
 import pytest
 from google.protobuf import json_format
-from splendor.v1 import config_pb2, engine_service_pb2, state_pb2
+from splendor.v1 import config_pb2, engine_service_pb2, engine_service_pb2_grpc, state_pb2
 
+from tests.http.conftest import Ports
 from tests.http.support import Refusal, connect_json, connect_proto, frame, grpc_web, post, unframe
 
 pytestmark = pytest.mark.e2e
@@ -101,3 +103,27 @@ def test_grpc_web_with_json_messages(http_port: int) -> None:
     assert trailers["grpc-status"] == "0"
     created = json_format.Parse(message, pb.CreateGameResponse())
     assert created.state.config.seed == 5
+
+
+def test_a_token_sealed_over_grpc_is_played_over_connect_and_back(ports: Ports) -> None:
+    """Sealed games cross transports: both listeners of a process share the one key ring."""
+    with grpc.insecure_channel(f"127.0.0.1:{ports.grpc}") as channel:
+        stub = engine_service_pb2_grpc.EngineServiceStub(channel)
+        created = stub.CreateGame(
+            pb.CreateGameRequest(config=config_pb2.GameConfig(num_players=2, seed=5), sealed=True, seat=0)
+        )
+        assert created.sealed_state and not created.HasField("state")
+        listed = connect_proto(
+            ports.http,
+            "ListLegalActions",
+            pb.ListLegalActionsRequest(sealed_state=created.sealed_state, seat=0),
+            pb.ListLegalActionsResponse,
+        )
+        assert isinstance(listed, pb.ListLegalActionsResponse), listed
+        request = pb.ApplyActionRequest(sealed_state=created.sealed_state, seat=0)
+        request.action.action_id = listed.actions[0].action_id
+        applied = connect_proto(ports.http, "ApplyAction", request, pb.ApplyActionResponse)
+        assert isinstance(applied, pb.ApplyActionResponse), applied
+        assert applied.sealed_state_binding.step == 1
+        back = stub.GetPlayerView(pb.GetPlayerViewRequest(sealed_state=applied.sealed_state, seat=0))
+        assert back.view.turn == 1 or back.view.HasField("pending")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine_service import cli
+from engine_service.sealing import KeyRing
 from engine_service.server.app import run_server
 from engine_service.server.settings import Settings, defaults_from_env
 
@@ -24,4 +25,6 @@ def test_cors_origins_from_repeated_flags_or_a_comma_separated_variable() -> Non
 
 def test_an_unusable_http_address_stops_the_server_with_status_1() -> None:
     for address in ("nonsense", "256.0.0.1:80"):
-        assert run_server(Settings(address="127.0.0.1:0", metrics_port=0, http_address=address)) == 1
+        assert (
+            run_server(Settings(address="127.0.0.1:0", metrics_port=0, http_address=address), KeyRing.generate()) == 1
+        )

@@ -17,12 +17,15 @@ from tests.ops.test_shutdown import slow_view_request
 pytestmark = pytest.mark.e2e
 
 BURST = 24
+# Servers whose tests load them with slow calls of up to ~3 MB (many events to redact), over the default request limit.
+BIG_REQUESTS = ("--max-request-bytes", str(8 << 20))
 
 
 @pytest.fixture(scope="module")
 def tight() -> Iterator[Server]:
     """A server admitting 2 calls at once, with 200 kB messages."""
-    with Server("--threads", "2", "--max-concurrent-rpcs", "2", "--max-message-bytes", "200000") as server:
+    limits = ("--max-message-bytes", "200000", "--max-request-bytes", "200000")
+    with Server("--threads", "2", "--max-concurrent-rpcs", "2", *limits) as server:
         yield server
         assert server.stop() == 0
 
@@ -85,6 +88,7 @@ def aging() -> Iterator[Server]:
         "5",
         "--log-level",
         "debug",
+        *BIG_REQUESTS,
     ) as server:
         yield server
         assert server.stop() == 0
@@ -130,7 +134,7 @@ def test_a_call_past_its_deadline_is_recorded_as_such(aging: Server) -> None:
 @pytest.fixture(scope="module")
 def saturable() -> Iterator[Server]:
     """A server admitting 2 engine calls at once on 2 threads."""
-    with Server("--threads", "2", "--max-concurrent-rpcs", "2") as server:
+    with Server("--threads", "2", "--max-concurrent-rpcs", "2", *BIG_REQUESTS) as server:
         yield server
         assert server.stop() == 0
 

@@ -36,7 +36,9 @@ def slow_view_request(events: int = 100_000) -> engine_service_pb2.GetPlayerView
 
 def test_sigterm_during_load_drains_every_accepted_call() -> None:
     # A thread for every call: the slow ones, the load, the health watch (a stream holds a thread), one spare.
-    with Server("--threads", str(SLOW_CALLS + LOAD_THREADS + 2), "--grace-seconds", "20") as server:
+    # Slow calls of ~2.3 MB: over the default request limit (1 MiB).
+    big_requests = ("--max-request-bytes", str(8 << 20))
+    with Server("--threads", str(SLOW_CALLS + LOAD_THREADS + 2), "--grace-seconds", "20", *big_requests) as server:
         channels = [server.channel() for _ in range(LOAD_THREADS + 2)]
         watch: Any = health_pb2_grpc.HealthStub(channels[0]).Watch(health_pb2.HealthCheckRequest(service=ENGINE))
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
@@ -107,7 +109,7 @@ def test_sigterm_during_load_drains_every_accepted_call() -> None:
         assert len(create_lines) == load_outcomes.count("OK")
         assert [line["code"] for line in server.calls("GetPlayerView")] == ["OK"] * SLOW_CALLS
         events = [entry["event"] for entry in server.logs if entry["event"] != "rpc"]
-        assert events == ["server_started", "server_draining", "server_stopped"]
+        assert events == ["sealing_key_generated", "server_started", "server_draining", "server_stopped"]
         (draining,) = server.events("server_draining")
         assert draining["signal"] == "SIGTERM"
         # NOT_SERVING (set right after this line is logged) came before any slow call ended.

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine_service import cli
+from engine_service.sealing import KeyRing
 from engine_service.server.settings import Settings, defaults_from_env
 from tests.sealing.rings import key_line
 
@@ -57,9 +58,13 @@ def test_a_bad_key_file_stops_the_server_before_it_starts(
 
 
 def test_a_good_key_file_reaches_the_server_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    received: list[Settings] = []
-    monkeypatch.setattr("engine_service.server.app.serve", lambda settings: received.append(settings) or 0)
+    received: list[tuple[Settings, KeyRing]] = []
+    monkeypatch.setattr(
+        "engine_service.server.app.serve", lambda settings, ring: received.append((settings, ring)) or 0
+    )
     path = tmp_path / "keys"
     path.write_text(KEY)
     assert cli.main(["serve", "--sealing-keys-file", str(path)]) == 0
-    assert received[0].sealing_keys_file == str(path)
+    settings, ring = received[0]
+    assert settings.sealing_keys_file == str(path)
+    assert ring.current_id == "a" and not ring.generated  # loaded once, in the parent, and handed to the server

@@ -7,7 +7,7 @@ import random
 import pytest
 from splendor.v1 import config_pb2, engine_service_pb2
 
-from engine_service.api import ApiError, Call, Code, handlers
+from engine_service.api import ApiError, Call, Code, replay
 from engine_service.codec import action_to_proto
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
 
@@ -35,7 +35,7 @@ class FakeCaller:
 
 @pytest.fixture
 def game_log(monkeypatch: pytest.MonkeyPatch) -> engine_service_pb2.ReplayGameRequest:
-    monkeypatch.setattr(handlers, "REPLAY_CHECK_EVERY", CHECK_EVERY)
+    monkeypatch.setattr(replay, "REPLAY_CHECK_EVERY", CHECK_EVERY)
     state, _ = new_game(GameConfig(2, 5))
     chooser = random.Random(5)
     request = engine_service_pb2.ReplayGameRequest(config=config_pb2.GameConfig(num_players=2, seed=5))
@@ -53,13 +53,13 @@ def test_replay_stops_at_the_first_check_after_the_client_left(
 ) -> None:
     caller = FakeCaller(active_for=1, remaining=remaining)
     with pytest.raises(ApiError) as stopped:
-        handlers.replay_game(game_log, caller.call())
+        replay.replay_game(game_log, caller.call())
     assert stopped.value.code is code and stopped.value.reason is None
     assert caller.checks == 2  # still waiting at the first check, gone at the second: stopped there
 
 
 def test_replay_runs_to_the_end_while_the_client_waits(game_log: engine_service_pb2.ReplayGameRequest) -> None:
     caller = FakeCaller(active_for=10**6, remaining=30.0)
-    response = handlers.replay_game(game_log, caller.call())
+    response = replay.replay_game(game_log, caller.call())
     assert len(response.state_digests) == len(game_log.actions)
     assert caller.checks == (len(game_log.actions) - 1) // CHECK_EVERY

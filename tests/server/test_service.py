@@ -8,7 +8,7 @@ import grpc
 import pytest
 from splendor.v1 import engine_service_pb2
 
-from engine_service.api import METHODS_BY_NAME, ApiError, Call, Code, Method, handlers, invoke
+from engine_service.api import METHODS_BY_NAME, ApiError, Call, Code, Method, default_config, handlers, invoke
 from engine_service.codec import state_to_proto
 from engine_service.rules import DecisionKind, PendingDecision
 from tests.server.positions import dealt, give_tokens
@@ -82,7 +82,7 @@ def test_the_grpc_adapter_sends_a_refusal_as_the_call_status() -> None:
             self.status = status
             raise Aborted
 
-    behavior = _grpc_handler(METHODS_BY_NAME["ApplyAction"]).unary_unary
+    behavior = _grpc_handler(METHODS_BY_NAME["ApplyAction"], default_config()).unary_unary
     assert behavior is not None
     context = Context()
     with pytest.raises(Aborted):

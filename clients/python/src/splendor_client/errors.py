@@ -7,7 +7,9 @@ Every ``grpc.RpcError`` raised by a call of ``EngineClient`` becomes an
   e.g. reason ``"PILE_BELOW_FOUR"`` or ``"NOT_YOUR_TURN"``;
 - ``InvalidRequest`` (``INVALID_ARGUMENT``): a malformed request or an impossible
   state, e.g. reason ``"INVALID_PLAYER_COUNT"``, usually with the faulty request
-  field in ``field_violations``;
+  field in ``field_violations``; its subclasses ``TokenRefused`` (a game token that
+  does not open: ``SEALED_STATE_*``), ``RequestUndecodable``, ``ReplayTooLong`` and
+  ``ResponseTooLarge`` name the service's bounds;
 - plain ``EngineError`` for everything else: ``UNAVAILABLE`` (no server there),
   ``DEADLINE_EXCEEDED``, ``RESOURCE_EXHAUSTED``, ``INTERNAL``...
 
@@ -92,6 +94,23 @@ class InvalidRequest(EngineError):
     """The request is malformed or its state impossible (``INVALID_ARGUMENT``)."""
 
 
+class TokenRefused(InvalidRequest):
+    """A ``sealed_state`` that does not open (reason ``SEALED_STATE_*``): altered, truncated, sealed by
+    another deployment or with a retired key. The game must be rebuilt from its action log (``replay``)."""
+
+
+class RequestUndecodable(InvalidRequest):
+    """The request bytes are not the method's request message (``REQUEST_UNDECODABLE``)."""
+
+
+class ReplayTooLong(InvalidRequest):
+    """``replay`` was sent more actions than the service replays in one call (``REPLAY_TOO_LONG``)."""
+
+
+class ResponseTooLarge(InvalidRequest):
+    """The answer would exceed the largest message the service sends (``RESPONSE_TOO_LARGE``)."""
+
+
 def from_rpc_error(error: Any) -> EngineError:
     """The ``EngineError`` (of the right subclass) for a ``grpc.RpcError`` raised by a call.
 
@@ -119,6 +138,9 @@ def from_rpc_error(error: Any) -> EngineError:
                     (str(violation.field), str(violation.description)) for violation in bad_request.field_violations
                 ]
     cls = _CLASS_BY_CODE.get(code, EngineError)
+    reason = kwargs.get("reason", "")
+    if cls is InvalidRequest:
+        cls = TokenRefused if reason.startswith("SEALED_STATE_") else _CLASS_BY_REASON.get(reason, cls)
     return cls(code, str(message), **kwargs)
 
 
@@ -159,4 +181,20 @@ _CLASS_BY_CODE: dict[Any, type[EngineError]] = {
     grpc.StatusCode.INVALID_ARGUMENT: InvalidRequest,
 }
 
-__all__ = ["DOMAIN", "EngineError", "InvalidRequest", "RuleRejected", "from_rpc_error"]
+_CLASS_BY_REASON: dict[str, type[InvalidRequest]] = {
+    "REQUEST_UNDECODABLE": RequestUndecodable,
+    "REPLAY_TOO_LONG": ReplayTooLong,
+    "RESPONSE_TOO_LARGE": ResponseTooLarge,
+}
+
+__all__ = [
+    "DOMAIN",
+    "EngineError",
+    "InvalidRequest",
+    "ReplayTooLong",
+    "RequestUndecodable",
+    "ResponseTooLarge",
+    "RuleRejected",
+    "TokenRefused",
+    "from_rpc_error",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ...plugin import Module
+from . import observation as _observation  # noqa: F401  (registers its slices of the observation vector)
 from .actions import ACTION_IDS, CITY_ID_SPACE, ChooseCity
 from .components import CITIES, CITIES_IN_PLAY, TILES, City
 from .decisions import CHOOSE_CITY

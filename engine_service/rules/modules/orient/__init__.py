@@ -6,6 +6,7 @@ from typing import Final
 
 from ...catalog import ORIENT_DECKS
 from ...plugin import DeckSpec, Module
+from . import observation as _observation  # noqa: F401  (registers its slices of the observation vector)
 from .abilities import RESOLVE_ABILITY
 from .actions import ACTION_IDS, PairCard, ReserveNoble, TakeFreeCard
 from .decisions import PAIR_CARD, RESERVE_NOBLE, TAKE_FREE_CARD

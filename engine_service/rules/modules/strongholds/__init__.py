@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ...plugin import Module
+from . import observation as _observation  # noqa: F401  (registers its slices of the observation vector)
 from .actions import ACTION_IDS, MOVE_STRONGHOLD, STRONGHOLD_CARDS, PlaceStronghold, RemoveStronghold
 from .decisions import CONQUER, PLACE_STRONGHOLD
 from .events import CardConquered, StrongholdPlaced, StrongholdRemoved, StrongholdsReturned

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ...plugin import Module, PaymentRules
+from . import observation as _observation  # noqa: F401  (registers its slices of the observation vector)
 from .actions import ACTION_IDS, TakeGem
 from .components import POSTS, Post
 from .decisions import TAKE_GEM

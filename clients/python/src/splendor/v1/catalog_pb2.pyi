@@ -10,6 +10,7 @@ from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from splendor.v1 import cities_pb2 as _cities_pb2
 from splendor.v1 import common_pb2 as _common_pb2
+from splendor.v1 import observation_pb2 as _observation_pb2
 from splendor.v1 import trading_posts_pb2 as _trading_posts_pb2
 import builtins as _builtins
 import sys
@@ -110,6 +111,8 @@ class Catalog(_message.Message):
     ACTION_ID_RANGES_FIELD_NUMBER: _builtins.int
     CITIES_FIELD_NUMBER: _builtins.int
     TRADING_POSTS_FIELD_NUMBER: _builtins.int
+    OBSERVATION_LAYOUTS_FIELD_NUMBER: _builtins.int
+    BOT_POLICIES_FIELD_NUMBER: _builtins.int
     action_id_count: _builtins.int
     """Number of action ids: every action id is below this."""
     @_builtins.property
@@ -134,6 +137,16 @@ class Catalog(_message.Message):
     def trading_posts(self) -> _containers.RepeatedCompositeFieldContainer[_trading_posts_pb2.TradingPostInfo]:
         """The five posts of the Trading Posts module, indexed by id."""
 
+    @_builtins.property
+    def observation_layouts(self) -> _containers.RepeatedCompositeFieldContainer[_observation_pb2.ObservationLayout]:
+        """The layout of the observation vector (GetPlayerViewRequest.include_observation)
+        of every ruleset: the base game and each module, for 2, 3 and 4 players.
+        """
+
+    @_builtins.property
+    def bot_policies(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The names of the server-side bot policies (BotChoice.policy)."""
+
     def __init__(
         self,
         *,
@@ -143,10 +156,12 @@ class Catalog(_message.Message):
         action_id_ranges: _abc.Iterable[Global___ActionIdRange] | None = ...,
         cities: _abc.Iterable[_cities_pb2.CityInfo] | None = ...,
         trading_posts: _abc.Iterable[_trading_posts_pb2.TradingPostInfo] | None = ...,
+        observation_layouts: _abc.Iterable[_observation_pb2.ObservationLayout] | None = ...,
+        bot_policies: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "cards", b"cards", "cities", b"cities", "nobles", b"nobles", "trading_posts", b"trading_posts"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "bot_policies", b"bot_policies", "cards", b"cards", "cities", b"cities", "nobles", b"nobles", "observation_layouts", b"observation_layouts", "trading_posts", b"trading_posts"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

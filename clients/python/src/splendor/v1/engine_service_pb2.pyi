@@ -8,9 +8,11 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from splendor.v1 import actions_pb2 as _actions_pb2
+from splendor.v1 import bots_pb2 as _bots_pb2
 from splendor.v1 import catalog_pb2 as _catalog_pb2
 from splendor.v1 import config_pb2 as _config_pb2
 from splendor.v1 import events_pb2 as _events_pb2
+from splendor.v1 import observation_pb2 as _observation_pb2
 from splendor.v1 import sealing_pb2 as _sealing_pb2
 from splendor.v1 import state_pb2 as _state_pb2
 from splendor.v1 import view_pb2 as _view_pb2
@@ -166,8 +168,17 @@ class ListLegalActionsRequest(_message.Message):
 
     STATE_FIELD_NUMBER: _builtins.int
     SEALED_STATE_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode)."""
+    seat: _builtins.int
+    """With a sealed_state: the seat asking. A purchase of a card the acting seat
+    reserved blind names that hidden card, so those purchases are listed only
+    when seat is the acting seat; for any other seat, or none, they are left
+    out (the rest of the list is the same). A seat not in the game is
+    INVALID_ARGUMENT, reason INVALID_SEAT. Ignored for a plain state, which
+    only a trusted platform holds.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode: a trusted platform's own copy)."""
@@ -177,13 +188,19 @@ class ListLegalActionsRequest(_message.Message):
         *,
         state: _state_pb2.GameState | None = ...,
         sealed_state: _builtins.bytes = ...,
+        seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state", b"sealed_state", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["sealed_state", b"sealed_state", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
     _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
     _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType_state_source) -> _WhichOneofReturnType_state_source | None: ...
 
 Global___ListLegalActionsRequest: _TypeAlias = ListLegalActionsRequest  # noqa: Y015
@@ -228,6 +245,9 @@ class ApplyActionRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     VALIDATE_ONLY_FIELD_NUMBER: _builtins.int
     EXPECTED_TURN_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    INCLUDE_LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
+    INCLUDE_OBSERVATION_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode). The response
     then carries a new token, its binding and the view of seat.
@@ -247,13 +267,36 @@ class ApplyActionRequest(_message.Message):
     sender's honest mistake only: the turn comes with the state the sender
     chose to send. Rewinds are stopped with SealedStateBinding.step.
     """
+    include_legal_actions: _builtins.bool
+    """Return, after the move, the legal actions of the seat that must act next
+    (in legal_actions). In sealed mode only when that seat is the request's
+    seat (otherwise the list stays empty: another seat's options can reveal
+    its hidden cards). In plain mode the response then also carries, in view,
+    the view of the seat that must act next (a spectator's once the game is
+    over), so a bot loop needs one call a move.
+    """
+    include_observation: _builtins.bool
+    """Return, after the move, the observation vector and legal-action mask
+    (Observation) of the seat whose view the response carries: the request's
+    seat in sealed mode (none for a spectator), the seat that must act next in
+    plain mode (none once the game is over). In plain mode it also fills view
+    as include_legal_actions does.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode: a trusted platform's own copy)."""
 
     @_builtins.property
     def action(self) -> _actions_pb2.Action:
-        """The action."""
+        """The action. Exactly one of action and bot must be set."""
+
+    @_builtins.property
+    def bot(self) -> _bots_pb2.BotChoice:
+        """Instead of action: the named server-side policy chooses the action of the
+        seat that must act (it reads only what that seat may see). Exactly one of
+        action and bot must be set. With validate_only, the choice is returned in
+        applied and not applied. The chosen action is returned in applied.
+        """
 
     def __init__(
         self,
@@ -264,10 +307,13 @@ class ApplyActionRequest(_message.Message):
         seat: _builtins.int | None = ...,
         validate_only: _builtins.bool = ...,
         expected_turn: _builtins.int | None = ...,
+        bot: _bots_pb2.BotChoice | None = ...,
+        include_legal_actions: _builtins.bool = ...,
+        include_observation: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_turn: _TypeAlias = _typing.Literal["expected_turn"]  # noqa: Y015
     _WhichOneofArgType__expected_turn: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn"]  # noqa: Y015
@@ -295,9 +341,17 @@ class ApplyActionResponse(_message.Message):
     SEALED_STATE_FIELD_NUMBER: _builtins.int
     SEALED_STATE_BINDING_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
+    APPLIED_FIELD_NUMBER: _builtins.int
+    LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
+    ACTING_SEAT_FIELD_NUMBER: _builtins.int
+    OBSERVATION_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The new game token, when the request sent a sealed_state (the request's
     token itself when validate_only).
+    """
+    acting_seat: _builtins.int
+    """The seat that must act next (the deciding seat while a decision is
+    pending); absent when the game is over.
     """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
@@ -319,7 +373,33 @@ class ApplyActionResponse(_message.Message):
     @_builtins.property
     def view(self) -> _view_pb2.GameView:
         """For a sealed state, the new game as the request's seat (or a spectator) may
-        see it; absent for a plain state (use GetPlayerView).
+        see it. For a plain state, absent unless the request set
+        include_legal_actions or include_observation: then the view of the seat
+        that must act next (a spectator's once the game is over).
+        """
+
+    @_builtins.property
+    def applied(self) -> _actions_pb2.LegalAction:
+        """The action applied, with its id (the bot's choice when the request set
+        bot), as a legal action is listed: a purchase with its explicit payment
+        when the request sent one. In sealed mode it shows no more than the
+        action itself reveals (a purchase of a blind reserve names the card, as its
+        CardPurchased event does). In sealed mode with validate_only, filled only
+        when the request's seat is the seat that must act (a choice not applied
+        has no event to reveal it).
+        """
+
+    @_builtins.property
+    def legal_actions(self) -> _containers.RepeatedCompositeFieldContainer[_actions_pb2.LegalAction]:
+        """With include_legal_actions: the legal actions of the seat that must act
+        next (empty once the game is over, or in sealed mode when that seat is not
+        the request's seat).
+        """
+
+    @_builtins.property
+    def observation(self) -> _observation_pb2.Observation:
+        """With include_observation: the observation of the seat whose view the
+        response carries (see ApplyActionRequest.include_observation).
         """
 
     def __init__(
@@ -330,12 +410,18 @@ class ApplyActionResponse(_message.Message):
         sealed_state: _builtins.bytes = ...,
         sealed_state_binding: _sealing_pb2.SealedStateBinding | None = ...,
         view: _view_pb2.GameView | None = ...,
+        applied: _actions_pb2.LegalAction | None = ...,
+        legal_actions: _abc.Iterable[_actions_pb2.LegalAction] | None = ...,
+        acting_seat: _builtins.int | None = ...,
+        observation: _observation_pb2.Observation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "observation", b"observation", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "events", b"events", "legal_actions", b"legal_actions", "observation", b"observation", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__acting_seat: _TypeAlias = _typing.Literal["acting_seat"]  # noqa: Y015
+    _WhichOneofArgType__acting_seat: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__acting_seat) -> _WhichOneofReturnType__acting_seat | None: ...
 
 Global___ApplyActionResponse: _TypeAlias = ApplyActionResponse  # noqa: Y015
 
@@ -349,12 +435,17 @@ class GetPlayerViewRequest(_message.Message):
     SEALED_STATE_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    INCLUDE_OBSERVATION_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """A game token (sealed mode). The response carries no new token: the view
     changes nothing.
     """
     seat: _builtins.int
     """The seat to see the game as; absent for a spectator."""
+    include_observation: _builtins.bool
+    """Also return the seat's observation vector and legal-action mask
+    (Observation); requires seat (a spectator has no observation).
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode)."""
@@ -370,10 +461,11 @@ class GetPlayerViewRequest(_message.Message):
         sealed_state: _builtins.bytes = ...,
         seat: _builtins.int | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
+        include_observation: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "include_observation", b"include_observation", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -394,6 +486,7 @@ class GetPlayerViewResponse(_message.Message):
 
     VIEW_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    OBSERVATION_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def view(self) -> _view_pb2.GameView:
         """The redacted game."""
@@ -402,15 +495,20 @@ class GetPlayerViewResponse(_message.Message):
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]:
         """The request's events as the viewer may see them."""
 
+    @_builtins.property
+    def observation(self) -> _observation_pb2.Observation:
+        """With include_observation: the seat's observation."""
+
     def __init__(
         self,
         *,
         view: _view_pb2.GameView | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
+        observation: _observation_pb2.Observation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["observation", b"observation", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "observation", b"observation", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -426,6 +524,7 @@ class ReplayGameRequest(_message.Message):
     ACTIONS_FIELD_NUMBER: _builtins.int
     SEALED_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    SKIP_STATE_DIGESTS_FIELD_NUMBER: _builtins.int
     sealed: _builtins.bool
     """Return the final game as a token (sealed_state, with its binding, a new
     game id and step = the number of actions, and the view of seat) instead of
@@ -435,6 +534,11 @@ class ReplayGameRequest(_message.Message):
     seat: _builtins.int
     """With sealed: the seat whose view the response carries and for whom the
     events are redacted; absent for a spectator. Ignored without sealed.
+    """
+    skip_state_digests: _builtins.bool
+    """Leave state_digests empty: the replay then costs only its moves. The
+    digests are otherwise computed incrementally (the parts of the state an
+    action did not change are not written again).
     """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
@@ -451,10 +555,11 @@ class ReplayGameRequest(_message.Message):
         actions: _abc.Iterable[_actions_pb2.Action] | None = ...,
         sealed: _builtins.bool = ...,
         seat: _builtins.int | None = ...,
+        skip_state_digests: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "sealed", b"sealed", "seat", b"seat", "skip_state_digests", b"skip_state_digests"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -489,7 +594,8 @@ class ReplayGameResponse(_message.Message):
     @_builtins.property
     def state_digests(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """For each action, the SHA-256 hex digest of the state after it (the same
-        digest for the same state on every replica and version of the contract).
+        digest for the same state on every replica and version of the contract);
+        empty with skip_state_digests.
         """
 
     @_builtins.property
@@ -519,3 +625,175 @@ class ReplayGameResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ReplayGameResponse: _TypeAlias = ReplayGameResponse  # noqa: Y015
+
+@_typing.final
+class SimulateRequest(_message.Message):
+    """Request of Simulate. Budget: playouts x max_actions must not exceed 200000
+    (playouts at most 1000, max_actions at most 5000); beyond it the call is
+    INVALID_ARGUMENT. The call stops with DEADLINE_EXCEEDED (or CANCELLED) when
+    its caller stops waiting.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_FIELD_NUMBER: _builtins.int
+    POLICIES_FIELD_NUMBER: _builtins.int
+    PLAYOUTS_FIELD_NUMBER: _builtins.int
+    MAX_ACTIONS_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    sealed_state: _builtins.bytes
+    """A game token (sealed mode); then seat is required."""
+    playouts: _builtins.int
+    """Number of playouts, 1 to 1000."""
+    max_actions: _builtins.int
+    """The most actions a playout may take before it is cut off (unfinished);
+    0: 1000.
+    """
+    seed: _builtins.int
+    """Seeds the whole simulation: the same request gives the same outcomes."""
+    seat: _builtins.int
+    """Play from samples of what this seat sees (Determinize) rather than from
+    the state itself: a fresh sample for every playout. Required in sealed
+    mode, where playing out the hidden truth would leak it; optional in plain
+    mode (absent: every playout starts from the state as it is).
+    """
+    @_builtins.property
+    def state(self) -> _state_pb2.GameState:
+        """The full state (plain mode)."""
+
+    @_builtins.property
+    def policies(self) -> _containers.RepeatedCompositeFieldContainer[_bots_pb2.BotChoice]:
+        """The policies: one per seat in seat order, or a single one for every seat.
+        Only "random" and "greedy" (search policies cost too much per playout).
+        Each playout reseeds them from seed, so playouts differ.
+        """
+
+    def __init__(
+        self,
+        *,
+        state: _state_pb2.GameState | None = ...,
+        sealed_state: _builtins.bytes = ...,
+        policies: _abc.Iterable[_bots_pb2.BotChoice] | None = ...,
+        playouts: _builtins.int = ...,
+        max_actions: _builtins.int = ...,
+        seed: _builtins.int = ...,
+        seat: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "max_actions", b"max_actions", "playouts", b"playouts", "policies", b"policies", "sealed_state", b"sealed_state", "seat", b"seat", "seed", b"seed", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
+    _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_state_source) -> _WhichOneofReturnType_state_source | None: ...
+
+Global___SimulateRequest: _TypeAlias = SimulateRequest  # noqa: Y015
+
+@_typing.final
+class SimulateResponse(_message.Message):
+    """Response of Simulate."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OUTCOMES_FIELD_NUMBER: _builtins.int
+    SUMMARY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def outcomes(self) -> _containers.RepeatedCompositeFieldContainer[_bots_pb2.PlayoutOutcome]:
+        """Each playout's outcome, in order."""
+
+    @_builtins.property
+    def summary(self) -> _bots_pb2.SimulationSummary:
+        """Their aggregate."""
+
+    def __init__(
+        self,
+        *,
+        outcomes: _abc.Iterable[_bots_pb2.PlayoutOutcome] | None = ...,
+        summary: _bots_pb2.SimulationSummary | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["summary", b"summary"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["outcomes", b"outcomes", "summary", b"summary"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SimulateResponse: _TypeAlias = SimulateResponse  # noqa: Y015
+
+@_typing.final
+class DeterminizeRequest(_message.Message):
+    """Request of Determinize."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    SEALED_STATE_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    sealed_state: _builtins.bytes
+    """A game token (sealed mode)."""
+    seat: _builtins.int
+    """The seat whose knowledge the samples keep: its view of every sample equals
+    its view of the game.
+    """
+    count: _builtins.int
+    """Number of samples, 1 to 64."""
+    seed: _builtins.int
+    """Seeds the sampling: the same request gives the same samples."""
+    @_builtins.property
+    def state(self) -> _state_pb2.GameState:
+        """The full state (plain mode)."""
+
+    def __init__(
+        self,
+        *,
+        state: _state_pb2.GameState | None = ...,
+        sealed_state: _builtins.bytes = ...,
+        seat: _builtins.int = ...,
+        count: _builtins.int = ...,
+        seed: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state", b"sealed_state", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "sealed_state", b"sealed_state", "seat", b"seat", "seed", b"seed", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
+    _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_state_source) -> _WhichOneofReturnType_state_source | None: ...
+
+Global___DeterminizeRequest: _TypeAlias = DeterminizeRequest  # noqa: Y015
+
+@_typing.final
+class DeterminizeResponse(_message.Message):
+    """Response of Determinize."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def states(self) -> _containers.RepeatedCompositeFieldContainer[_state_pb2.GameState]:
+        """The samples, in the clear: each is a full state the seat cannot tell apart
+        from the game (deck orders and the other seats' blind reserves dealt at
+        random, uniformly among the arrangements consistent with the seat's view;
+        a fresh seed). They are samples, not the truth.
+        """
+
+    def __init__(
+        self,
+        *,
+        states: _abc.Iterable[_state_pb2.GameState] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["states", b"states"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeterminizeResponse: _TypeAlias = DeterminizeResponse  # noqa: Y015

@@ -36,7 +36,8 @@ class EngineServiceStub:
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
     its own database and never hands it to players or bots: the state shows
@@ -51,7 +52,10 @@ class EngineServiceStub:
     key, an altered or truncated token) is INVALID_ARGUMENT with a
     SEALED_STATE_* reason. A holder can always resend an older token: every
     token is bound to a game id and a step (SealedStateBinding), returned in
-    clear, so a platform stops rewinds by remembering one number per game.
+    clear, so a platform stops rewinds by remembering one number per game. A
+    request acts as the seat it names (ApplyAction without a seat acts as the
+    seat that must act): who may name which seat is the platform's to decide.
+    The service trusts the states it sealed and does not check them again.
     """
 
     def __init__(self, channel):
@@ -90,6 +94,16 @@ class EngineServiceStub:
                 request_serializer=splendor_dot_v1_dot_engine__service__pb2.ReplayGameRequest.SerializeToString,
                 response_deserializer=splendor_dot_v1_dot_engine__service__pb2.ReplayGameResponse.FromString,
                 _registered_method=True)
+        self.Simulate = channel.unary_unary(
+                '/splendor.v1.EngineService/Simulate',
+                request_serializer=splendor_dot_v1_dot_engine__service__pb2.SimulateRequest.SerializeToString,
+                response_deserializer=splendor_dot_v1_dot_engine__service__pb2.SimulateResponse.FromString,
+                _registered_method=True)
+        self.Determinize = channel.unary_unary(
+                '/splendor.v1.EngineService/Determinize',
+                request_serializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
+                response_deserializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -103,7 +117,8 @@ class EngineServiceServicer:
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
     its own database and never hands it to players or bots: the state shows
@@ -118,7 +133,10 @@ class EngineServiceServicer:
     key, an altered or truncated token) is INVALID_ARGUMENT with a
     SEALED_STATE_* reason. A holder can always resend an older token: every
     token is bound to a game id and a step (SealedStateBinding), returned in
-    clear, so a platform stops rewinds by remembering one number per game.
+    clear, so a platform stops rewinds by remembering one number per game. A
+    request acts as the seat it names (ApplyAction without a seat acts as the
+    seat that must act): who may name which seat is the platform's to decide.
+    The service trusts the states it sealed and does not check them again.
     """
 
     def GetCatalog(self, request, context):
@@ -164,6 +182,22 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Simulate(self, request, context):
+        """Play a number of games to their end from a state with named, seeded
+        policies, returning each outcome and their aggregate.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Determinize(self, request, context):
+        """Sample full states consistent with what one seat sees: the hidden cards
+        (deck orders, other seats' blind reserves) dealt again at random.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -197,6 +231,16 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     request_deserializer=splendor_dot_v1_dot_engine__service__pb2.ReplayGameRequest.FromString,
                     response_serializer=splendor_dot_v1_dot_engine__service__pb2.ReplayGameResponse.SerializeToString,
             ),
+            'Simulate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Simulate,
+                    request_deserializer=splendor_dot_v1_dot_engine__service__pb2.SimulateRequest.FromString,
+                    response_serializer=splendor_dot_v1_dot_engine__service__pb2.SimulateResponse.SerializeToString,
+            ),
+            'Determinize': grpc.unary_unary_rpc_method_handler(
+                    servicer.Determinize,
+                    request_deserializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.FromString,
+                    response_serializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'splendor.v1.EngineService', rpc_method_handlers)
@@ -216,7 +260,8 @@ class EngineService:
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
     its own database and never hands it to players or bots: the state shows
@@ -231,7 +276,10 @@ class EngineService:
     key, an altered or truncated token) is INVALID_ARGUMENT with a
     SEALED_STATE_* reason. A holder can always resend an older token: every
     token is bound to a game id and a step (SealedStateBinding), returned in
-    clear, so a platform stops rewinds by remembering one number per game.
+    clear, so a platform stops rewinds by remembering one number per game. A
+    request acts as the seat it names (ApplyAction without a seat acts as the
+    seat that must act): who may name which seat is the platform's to decide.
+    The service trusts the states it sealed and does not check them again.
     """
 
     @staticmethod
@@ -386,6 +434,60 @@ class EngineService:
             '/splendor.v1.EngineService/ReplayGame',
             splendor_dot_v1_dot_engine__service__pb2.ReplayGameRequest.SerializeToString,
             splendor_dot_v1_dot_engine__service__pb2.ReplayGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Simulate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/splendor.v1.EngineService/Simulate',
+            splendor_dot_v1_dot_engine__service__pb2.SimulateRequest.SerializeToString,
+            splendor_dot_v1_dot_engine__service__pb2.SimulateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Determinize(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/splendor.v1.EngineService/Determinize',
+            splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
+            splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
             options,
             channel_credentials,
             insecure,

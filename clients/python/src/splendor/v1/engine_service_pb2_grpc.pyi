@@ -37,7 +37,8 @@ class EngineServiceStub:
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
       its own database and never hands it to players or bots: the state shows
@@ -52,7 +53,10 @@ class EngineServiceStub:
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
+      clear, so a platform stops rewinds by remembering one number per game. A
+      request acts as the seat it names (ApplyAction without a seat acts as the
+      seat that must act): who may name which seat is the platform's to decide.
+      The service trusts the states it sealed and does not check them again.
     """
 
     @_typing.overload
@@ -73,6 +77,14 @@ class EngineServiceStub:
     """Play a whole action log from a config, returning the final state, every
     event and a digest of the state after each action.
     """
+    Simulate: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.SimulateRequest, _engine_service_pb2.SimulateResponse]
+    """Play a number of games to their end from a state with named, seeded
+    policies, returning each outcome and their aggregate.
+    """
+    Determinize: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.DeterminizeRequest, _engine_service_pb2.DeterminizeResponse]
+    """Sample full states consistent with what one seat sees: the hidden cards
+    (deck orders, other seats' blind reserves) dealt again at random.
+    """
 
 @_typing.type_check_only
 class EngineServiceAsyncStub(EngineServiceStub):
@@ -86,7 +98,8 @@ class EngineServiceAsyncStub(EngineServiceStub):
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
       its own database and never hands it to players or bots: the state shows
@@ -101,7 +114,10 @@ class EngineServiceAsyncStub(EngineServiceStub):
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
+      clear, so a platform stops rewinds by remembering one number per game. A
+      request acts as the seat it names (ApplyAction without a seat acts as the
+      seat that must act): who may name which seat is the platform's to decide.
+      The service trusts the states it sealed and does not check them again.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -119,6 +135,14 @@ class EngineServiceAsyncStub(EngineServiceStub):
     """Play a whole action log from a config, returning the final state, every
     event and a digest of the state after each action.
     """
+    Simulate: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.SimulateRequest, _engine_service_pb2.SimulateResponse]  # type: ignore[assignment]
+    """Play a number of games to their end from a state with named, seeded
+    policies, returning each outcome and their aggregate.
+    """
+    Determinize: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.DeterminizeRequest, _engine_service_pb2.DeterminizeResponse]  # type: ignore[assignment]
+    """Sample full states consistent with what one seat sees: the hidden cards
+    (deck orders, other seats' blind reserves) dealt again at random.
+    """
 
 class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     """A stateless Splendor rules engine. Every call carries the state it works on
@@ -131,7 +155,8 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     name without its prefix, with metadata such as the acting seat, and, where a
     request field is at fault, a google.rpc.BadRequest naming it.
 
-    Two modes, chosen per game:
+    Two modes, chosen per game (see the README's "Plain states or sealed game
+    tokens" for the threat model):
 
     - Plain states (GameState) suit a trusted platform that keeps every state in
       its own database and never hands it to players or bots: the state shows
@@ -146,7 +171,10 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
+      clear, so a platform stops rewinds by remembering one number per game. A
+      request acts as the seat it names (ApplyAction without a seat acts as the
+      seat that must act): who may name which seat is the platform's to decide.
+      The service trusts the states it sealed and does not check them again.
     """
 
     @_abc_1.abstractmethod
@@ -197,6 +225,26 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_engine_service_pb2.ReplayGameResponse, _abc.Awaitable[_engine_service_pb2.ReplayGameResponse]]:
         """Play a whole action log from a config, returning the final state, every
         event and a digest of the state after each action.
+        """
+
+    @_abc_1.abstractmethod
+    def Simulate(
+        self,
+        request: _engine_service_pb2.SimulateRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_engine_service_pb2.SimulateResponse, _abc.Awaitable[_engine_service_pb2.SimulateResponse]]:
+        """Play a number of games to their end from a state with named, seeded
+        policies, returning each outcome and their aggregate.
+        """
+
+    @_abc_1.abstractmethod
+    def Determinize(
+        self,
+        request: _engine_service_pb2.DeterminizeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_engine_service_pb2.DeterminizeResponse, _abc.Awaitable[_engine_service_pb2.DeterminizeResponse]]:
+        """Sample full states consistent with what one seat sees: the hidden cards
+        (deck orders, other seats' blind reserves) dealt again at random.
         """
 
 def add_EngineServiceServicer_to_server(servicer: EngineServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

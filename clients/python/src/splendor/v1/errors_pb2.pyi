@@ -139,6 +139,17 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     """ReplayGame was sent more actions than the service replays in one call."""
     REJECTION_REASON_RESPONSE_TOO_LARGE: _RejectionReason.ValueType  # 48
     """The response would exceed the largest message the service sends."""
+    REJECTION_REASON_INVALID_BOT_CHOICE: _RejectionReason.ValueType  # 49
+    """A server-side bot request the service cannot run: an unknown policy
+    (see Catalog.bot_policies), iterations for a policy without search or
+    above the server's bound, a search policy in Simulate, or an
+    ApplyActionRequest with both action and bot.
+    """
+    REJECTION_REASON_BUDGET_EXCEEDED: _RejectionReason.ValueType  # 50
+    """Simulate or Determinize asked for more work than one call may do
+    (playouts, max_actions, their product, or count out of range; the limits
+    are in the request's comments), or for none.
+    """
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -263,4 +274,15 @@ REJECTION_REASON_REPLAY_TOO_LONG: RejectionReason.ValueType  # 47
 """ReplayGame was sent more actions than the service replays in one call."""
 REJECTION_REASON_RESPONSE_TOO_LARGE: RejectionReason.ValueType  # 48
 """The response would exceed the largest message the service sends."""
+REJECTION_REASON_INVALID_BOT_CHOICE: RejectionReason.ValueType  # 49
+"""A server-side bot request the service cannot run: an unknown policy
+(see Catalog.bot_policies), iterations for a policy without search or
+above the server's bound, a search policy in Simulate, or an
+ApplyActionRequest with both action and bot.
+"""
+REJECTION_REASON_BUDGET_EXCEEDED: RejectionReason.ValueType  # 50
+"""Simulate or Determinize asked for more work than one call may do
+(playouts, max_actions, their product, or count out of range; the limits
+are in the request's comments), or for none.
+"""
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

@@ -8,6 +8,8 @@ import type { CityInfo } from "./cities_pb.js";
 import { file_splendor_v1_cities } from "./cities_pb.js";
 import type { Color, GemCounts } from "./common_pb.js";
 import { file_splendor_v1_common } from "./common_pb.js";
+import type { ObservationLayout } from "./observation_pb.js";
+import { file_splendor_v1_observation } from "./observation_pb.js";
 import type { TradingPostInfo } from "./trading_posts_pb.js";
 import { file_splendor_v1_trading_posts } from "./trading_posts_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -16,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/catalog.proto.
  */
 export const file_splendor_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("ChlzcGxlbmRvci92MS9jYXRhbG9nLnByb3RvEgtzcGxlbmRvci52MSKCAgoHQ2F0YWxvZxIkCgVjYXJkcxgBIAMoCzIVLnNwbGVuZG9yLnYxLkNhcmRJbmZvEiYKBm5vYmxlcxgCIAMoCzIWLnNwbGVuZG9yLnYxLk5vYmxlSW5mbxIXCg9hY3Rpb25faWRfY291bnQYAyABKA0SNAoQYWN0aW9uX2lkX3JhbmdlcxgEIAMoCzIaLnNwbGVuZG9yLnYxLkFjdGlvbklkUmFuZ2USJQoGY2l0aWVzGAUgAygLMhUuc3BsZW5kb3IudjEuQ2l0eUluZm8SMwoNdHJhZGluZ19wb3N0cxgGIAMoCzIcLnNwbGVuZG9yLnYxLlRyYWRpbmdQb3N0SW5mbyKMAgoIQ2FyZEluZm8SCgoCaWQYASABKA0SDQoFbGV2ZWwYAiABKA0SDAoEZGVjaxgDIAEoDRIhCgVib251cxgEIAEoDjISLnNwbGVuZG9yLnYxLkNvbG9yEg4KBnBvaW50cxgFIAEoDRIkCgRjb3N0GAYgASgLMhYuc3BsZW5kb3IudjEuR2VtQ291bnRzEiMKBGtpbmQYByABKA4yFS5zcGxlbmRvci52MS5DYXJkS2luZBITCgtib251c19jb3VudBgIIAEoDRIrCg9zYWNyaWZpY2VfY29sb3IYCSABKA4yEi5zcGxlbmRvci52MS5Db2xvchIXCg9zYWNyaWZpY2VfY291bnQYCiABKA0iVAoJTm9ibGVJbmZvEgoKAmlkGAEgASgNEg4KBnBvaW50cxgCIAEoDRIrCgtyZXF1aXJlbWVudBgDIAEoCzIWLnNwbGVuZG9yLnYxLkdlbUNvdW50cyJQCg1BY3Rpb25JZFJhbmdlEgwKBGtpbmQYASABKAkSDgoGb2Zmc2V0GAIgASgNEg0KBWNvdW50GAMgASgNEhIKCmluZGV4X3J1bGUYBCABKAkq+QEKCENhcmRLaW5kEhkKFUNBUkRfS0lORF9VTlNQRUNJRklFRBAAEhYKEkNBUkRfS0lORF9TVEFOREFSRBABEhUKEUNBUkRfS0lORF9HT0xEX1gyEAISFAoQQ0FSRF9LSU5EX1BBSVJFRBADEiAKHENBUkRfS0lORF9QQUlSRURfVEFLRV9MRVZFTDEQBBIaChZDQVJEX0tJTkRfRE9VQkxFX0JPTlVTEAUSGwoXQ0FSRF9LSU5EX1JFU0VSVkVfTk9CTEUQBhIZChVDQVJEX0tJTkRfVEFLRV9MRVZFTDIQBxIXChNDQVJEX0tJTkRfU0FDUklGSUNFEAhiBnByb3RvMw", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_trading_posts]);
+  fileDesc("ChlzcGxlbmRvci92MS9jYXRhbG9nLnByb3RvEgtzcGxlbmRvci52MSLVAgoHQ2F0YWxvZxIkCgVjYXJkcxgBIAMoCzIVLnNwbGVuZG9yLnYxLkNhcmRJbmZvEiYKBm5vYmxlcxgCIAMoCzIWLnNwbGVuZG9yLnYxLk5vYmxlSW5mbxIXCg9hY3Rpb25faWRfY291bnQYAyABKA0SNAoQYWN0aW9uX2lkX3JhbmdlcxgEIAMoCzIaLnNwbGVuZG9yLnYxLkFjdGlvbklkUmFuZ2USJQoGY2l0aWVzGAUgAygLMhUuc3BsZW5kb3IudjEuQ2l0eUluZm8SMwoNdHJhZGluZ19wb3N0cxgGIAMoCzIcLnNwbGVuZG9yLnYxLlRyYWRpbmdQb3N0SW5mbxI7ChNvYnNlcnZhdGlvbl9sYXlvdXRzGAcgAygLMh4uc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25MYXlvdXQSFAoMYm90X3BvbGljaWVzGAggAygJIowCCghDYXJkSW5mbxIKCgJpZBgBIAEoDRINCgVsZXZlbBgCIAEoDRIMCgRkZWNrGAMgASgNEiEKBWJvbnVzGAQgASgOMhIuc3BsZW5kb3IudjEuQ29sb3ISDgoGcG9pbnRzGAUgASgNEiQKBGNvc3QYBiABKAsyFi5zcGxlbmRvci52MS5HZW1Db3VudHMSIwoEa2luZBgHIAEoDjIVLnNwbGVuZG9yLnYxLkNhcmRLaW5kEhMKC2JvbnVzX2NvdW50GAggASgNEisKD3NhY3JpZmljZV9jb2xvchgJIAEoDjISLnNwbGVuZG9yLnYxLkNvbG9yEhcKD3NhY3JpZmljZV9jb3VudBgKIAEoDSJUCglOb2JsZUluZm8SCgoCaWQYASABKA0SDgoGcG9pbnRzGAIgASgNEisKC3JlcXVpcmVtZW50GAMgASgLMhYuc3BsZW5kb3IudjEuR2VtQ291bnRzIlAKDUFjdGlvbklkUmFuZ2USDAoEa2luZBgBIAEoCRIOCgZvZmZzZXQYAiABKA0SDQoFY291bnQYAyABKA0SEgoKaW5kZXhfcnVsZRgEIAEoCSr5AQoIQ2FyZEtpbmQSGQoVQ0FSRF9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSQ0FSRF9LSU5EX1NUQU5EQVJEEAESFQoRQ0FSRF9LSU5EX0dPTERfWDIQAhIUChBDQVJEX0tJTkRfUEFJUkVEEAMSIAocQ0FSRF9LSU5EX1BBSVJFRF9UQUtFX0xFVkVMMRAEEhoKFkNBUkRfS0lORF9ET1VCTEVfQk9OVVMQBRIbChdDQVJEX0tJTkRfUkVTRVJWRV9OT0JMRRAGEhkKFUNBUkRfS0lORF9UQUtFX0xFVkVMMhAHEhcKE0NBUkRfS0lORF9TQUNSSUZJQ0UQCGIGcHJvdG8z", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_observation, file_splendor_v1_trading_posts]);
 
 /**
  * The static game data, so that front ends render cards and nobles by id.
@@ -66,6 +68,21 @@ export type Catalog = Message<"splendor.v1.Catalog"> & {
    * @generated from field: repeated splendor.v1.TradingPostInfo trading_posts = 6;
    */
   tradingPosts: TradingPostInfo[];
+
+  /**
+   * The layout of the observation vector (GetPlayerViewRequest.include_observation)
+   * of every ruleset: the base game and each module, for 2, 3 and 4 players.
+   *
+   * @generated from field: repeated splendor.v1.ObservationLayout observation_layouts = 7;
+   */
+  observationLayouts: ObservationLayout[];
+
+  /**
+   * The names of the server-side bot policies (BotChoice.policy).
+   *
+   * @generated from field: repeated string bot_policies = 8;
+   */
+  botPolicies: string[];
 };
 
 /**

@@ -6,12 +6,16 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Action, LegalAction } from "./actions_pb.js";
 import { file_splendor_v1_actions } from "./actions_pb.js";
+import type { BotChoice, PlayoutOutcome, SimulationSummary } from "./bots_pb.js";
+import { file_splendor_v1_bots } from "./bots_pb.js";
 import type { Catalog } from "./catalog_pb.js";
 import { file_splendor_v1_catalog } from "./catalog_pb.js";
 import type { GameConfig } from "./config_pb.js";
 import { file_splendor_v1_config } from "./config_pb.js";
 import type { Event } from "./events_pb.js";
 import { file_splendor_v1_events } from "./events_pb.js";
+import type { Observation } from "./observation_pb.js";
+import { file_splendor_v1_observation } from "./observation_pb.js";
 import type { SealedStateBinding } from "./sealing_pb.js";
 import { file_splendor_v1_sealing } from "./sealing_pb.js";
 import type { GameState } from "./state_pb.js";
@@ -24,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/engine_service.proto.
  */
 export const file_splendor_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nImgKEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSDgoGc2VhbGVkGAIgASgIEhEKBHNlYXQYAyABKA1IAIgBAUIHCgVfc2VhdCLZAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXciagoXTGlzdExlZ2FsQWN0aW9uc1JlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIAEIOCgxzdGF0ZV9zb3VyY2UiUwoYTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlEikKB2FjdGlvbnMYASADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIMCgRzZWF0GAIgASgNIusBChJBcHBseUFjdGlvblJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBiABKAxIABIjCgZhY3Rpb24YAiABKAsyEy5zcGxlbmRvci52MS5BY3Rpb24SEQoEc2VhdBgDIAEoDUgBiAEBEhUKDXZhbGlkYXRlX29ubHkYBCABKAgSGgoNZXhwZWN0ZWRfdHVybhgFIAEoDUgCiAEBQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdEIQCg5fZXhwZWN0ZWRfdHVybiLaAQoTQXBwbHlBY3Rpb25SZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIUCgxzZWFsZWRfc3RhdGUYAyABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBCABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgFIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3IqcBChRHZXRQbGF5ZXJWaWV3UmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgEIAEoDEgAEhEKBHNlYXQYAiABKA1IAYgBARIiCgZldmVudHMYAyADKAsyEi5zcGxlbmRvci52MS5FdmVudEIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQiYAoVR2V0UGxheWVyVmlld1Jlc3BvbnNlEiMKBHZpZXcYASABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudCKOAQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQFCBwoFX3NlYXQi8AEKElJlcGxheUdhbWVSZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIVCg1zdGF0ZV9kaWdlc3RzGAMgAygJEhQKDHNlYWxlZF9zdGF0ZRgEIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgFIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAYgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcyhwQKDUVuZ2luZVNlcnZpY2USTQoKR2V0Q2F0YWxvZxIeLnNwbGVuZG9yLnYxLkdldENhdGFsb2dSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuR2V0Q2F0YWxvZ1Jlc3BvbnNlEk0KCkNyZWF0ZUdhbWUSHi5zcGxlbmRvci52MS5DcmVhdGVHYW1lUmVxdWVzdBofLnNwbGVuZG9yLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJfChBMaXN0TGVnYWxBY3Rpb25zEiQuc3BsZW5kb3IudjEuTGlzdExlZ2FsQWN0aW9uc1JlcXVlc3QaJS5zcGxlbmRvci52MS5MaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USUAoLQXBwbHlBY3Rpb24SHy5zcGxlbmRvci52MS5BcHBseUFjdGlvblJlcXVlc3QaIC5zcGxlbmRvci52MS5BcHBseUFjdGlvblJlc3BvbnNlElYKDUdldFBsYXllclZpZXcSIS5zcGxlbmRvci52MS5HZXRQbGF5ZXJWaWV3UmVxdWVzdBoiLnNwbGVuZG9yLnYxLkdldFBsYXllclZpZXdSZXNwb25zZRJNCgpSZXBsYXlHYW1lEh4uc3BsZW5kb3IudjEuUmVwbGF5R2FtZVJlcXVlc3QaHy5zcGxlbmRvci52MS5SZXBsYXlHYW1lUmVzcG9uc2ViBnByb3RvMw", [file_splendor_v1_actions, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
+  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nImgKEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSDgoGc2VhbGVkGAIgASgIEhEKBHNlYXQYAyABKA1IAIgBAUIHCgVfc2VhdCLZAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcihgEKF0xpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASEQoEc2VhdBgDIAEoDUgBiAEBQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJTChhMaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USKQoHYWN0aW9ucxgBIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEgwKBHNlYXQYAiABKA0izAIKEkFwcGx5QWN0aW9uUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgGIAEoDEgAEiMKBmFjdGlvbhgCIAEoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIRCgRzZWF0GAMgASgNSAGIAQESFQoNdmFsaWRhdGVfb25seRgEIAEoCBIaCg1leHBlY3RlZF90dXJuGAUgASgNSAKIAQESIwoDYm90GAcgASgLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEh0KFWluY2x1ZGVfbGVnYWxfYWN0aW9ucxgIIAEoCBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAkgASgIQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdEIQCg5fZXhwZWN0ZWRfdHVybiKPAwoTQXBwbHlBY3Rpb25SZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIUCgxzZWFsZWRfc3RhdGUYAyABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBCABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgFIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EikKB2FwcGxpZWQYBiABKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIvCg1sZWdhbF9hY3Rpb25zGAcgAygLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb24SGAoLYWN0aW5nX3NlYXQYCCABKA1IAIgBARItCgtvYnNlcnZhdGlvbhgJIAEoCzIYLnNwbGVuZG9yLnYxLk9ic2VydmF0aW9uQg4KDF9hY3Rpbmdfc2VhdCLEAQoUR2V0UGxheWVyVmlld1JlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBCABKAxIABIRCgRzZWF0GAIgASgNSAGIAQESIgoGZXZlbnRzGAMgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSGwoTaW5jbHVkZV9vYnNlcnZhdGlvbhgFIAEoCEIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQijwEKFUdldFBsYXllclZpZXdSZXNwb25zZRIjCgR2aWV3GAEgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLQoLb2JzZXJ2YXRpb24YAyABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbiKqAQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQESGgoSc2tpcF9zdGF0ZV9kaWdlc3RzGAUgASgIQgcKBV9zZWF0IvABChJSZXBsYXlHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFQoNc3RhdGVfZGlnZXN0cxgDIAMoCRIUCgxzZWFsZWRfc3RhdGUYBCABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBSABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgGIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3It0BCg9TaW11bGF0ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIoCghwb2xpY2llcxgDIAMoCzIWLnNwbGVuZG9yLnYxLkJvdENob2ljZRIQCghwbGF5b3V0cxgEIAEoDRITCgttYXhfYWN0aW9ucxgFIAEoDRIMCgRzZWVkGAYgASgEEhEKBHNlYXQYByABKA1IAYgBAUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQicgoQU2ltdWxhdGVSZXNwb25zZRItCghvdXRjb21lcxgBIAMoCzIbLnNwbGVuZG9yLnYxLlBsYXlvdXRPdXRjb21lEi8KB3N1bW1hcnkYAiABKAsyHi5zcGxlbmRvci52MS5TaW11bGF0aW9uU3VtbWFyeSKQAQoSRGV0ZXJtaW5pemVSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASDAoEc2VhdBgDIAEoDRINCgVjb3VudBgEIAEoDRIMCgRzZWVkGAUgASgEQg4KDHN0YXRlX3NvdXJjZSI9ChNEZXRlcm1pbml6ZVJlc3BvbnNlEiYKBnN0YXRlcxgBIAMoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZTKiBQoNRW5naW5lU2VydmljZRJNCgpHZXRDYXRhbG9nEh4uc3BsZW5kb3IudjEuR2V0Q2F0YWxvZ1JlcXVlc3QaHy5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVzcG9uc2USTQoKQ3JlYXRlR2FtZRIeLnNwbGVuZG9yLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEl8KEExpc3RMZWdhbEFjdGlvbnMSJC5zcGxlbmRvci52MS5MaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBolLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXNwb25zZRJQCgtBcHBseUFjdGlvbhIfLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVxdWVzdBogLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVzcG9uc2USVgoNR2V0UGxheWVyVmlldxIhLnNwbGVuZG9yLnYxLkdldFBsYXllclZpZXdSZXF1ZXN0GiIuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1Jlc3BvbnNlEk0KClJlcGxheUdhbWUSHi5zcGxlbmRvci52MS5SZXBsYXlHYW1lUmVxdWVzdBofLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXNwb25zZRJHCghTaW11bGF0ZRIcLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVxdWVzdBodLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVzcG9uc2USUAoLRGV0ZXJtaW5pemUSHy5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlcXVlc3QaIC5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlc3BvbnNlYgZwcm90bzM", [file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
 
 /**
  * Request of GetCatalog.
@@ -181,6 +185,18 @@ export type ListLegalActionsRequest = Message<"splendor.v1.ListLegalActionsReque
     value: Uint8Array;
     case: "sealedState";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * With a sealed_state: the seat asking. A purchase of a card the acting seat
+   * reserved blind names that hidden card, so those purchases are listed only
+   * when seat is the acting seat; for any other seat, or none, they are left
+   * out (the rest of the list is the same). A seat not in the game is
+   * INVALID_ARGUMENT, reason INVALID_SEAT. Ignored for a plain state, which
+   * only a trusted platform holds.
+   *
+   * @generated from field: optional uint32 seat = 3;
+   */
+  seat?: number | undefined;
 };
 
 /**
@@ -249,7 +265,7 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
   } | { case: undefined; value?: undefined };
 
   /**
-   * The action.
+   * The action. Exactly one of action and bot must be set.
    *
    * @generated from field: splendor.v1.Action action = 2;
    */
@@ -281,6 +297,39 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
    * @generated from field: optional uint32 expected_turn = 5;
    */
   expectedTurn?: number | undefined;
+
+  /**
+   * Instead of action: the named server-side policy chooses the action of the
+   * seat that must act (it reads only what that seat may see). Exactly one of
+   * action and bot must be set. With validate_only, the choice is returned in
+   * applied and not applied. The chosen action is returned in applied.
+   *
+   * @generated from field: splendor.v1.BotChoice bot = 7;
+   */
+  bot?: BotChoice | undefined;
+
+  /**
+   * Return, after the move, the legal actions of the seat that must act next
+   * (in legal_actions). In sealed mode only when that seat is the request's
+   * seat (otherwise the list stays empty: another seat's options can reveal
+   * its hidden cards). In plain mode the response then also carries, in view,
+   * the view of the seat that must act next (a spectator's once the game is
+   * over), so a bot loop needs one call a move.
+   *
+   * @generated from field: bool include_legal_actions = 8;
+   */
+  includeLegalActions: boolean;
+
+  /**
+   * Return, after the move, the observation vector and legal-action mask
+   * (Observation) of the seat whose view the response carries: the request's
+   * seat in sealed mode (none for a spectator), the seat that must act next in
+   * plain mode (none once the game is over). In plain mode it also fills view
+   * as include_legal_actions does.
+   *
+   * @generated from field: bool include_observation = 9;
+   */
+  includeObservation: boolean;
 };
 
 /**
@@ -330,11 +379,51 @@ export type ApplyActionResponse = Message<"splendor.v1.ApplyActionResponse"> & {
 
   /**
    * For a sealed state, the new game as the request's seat (or a spectator) may
-   * see it; absent for a plain state (use GetPlayerView).
+   * see it. For a plain state, absent unless the request set
+   * include_legal_actions or include_observation: then the view of the seat
+   * that must act next (a spectator's once the game is over).
    *
    * @generated from field: splendor.v1.GameView view = 5;
    */
   view?: GameView | undefined;
+
+  /**
+   * The action applied, with its id (the bot's choice when the request set
+   * bot), as a legal action is listed: a purchase with its explicit payment
+   * when the request sent one. In sealed mode it shows no more than the
+   * action itself reveals (a purchase of a blind reserve names the card, as its
+   * CardPurchased event does). In sealed mode with validate_only, filled only
+   * when the request's seat is the seat that must act (a choice not applied
+   * has no event to reveal it).
+   *
+   * @generated from field: splendor.v1.LegalAction applied = 6;
+   */
+  applied?: LegalAction | undefined;
+
+  /**
+   * With include_legal_actions: the legal actions of the seat that must act
+   * next (empty once the game is over, or in sealed mode when that seat is not
+   * the request's seat).
+   *
+   * @generated from field: repeated splendor.v1.LegalAction legal_actions = 7;
+   */
+  legalActions: LegalAction[];
+
+  /**
+   * The seat that must act next (the deciding seat while a decision is
+   * pending); absent when the game is over.
+   *
+   * @generated from field: optional uint32 acting_seat = 8;
+   */
+  actingSeat?: number | undefined;
+
+  /**
+   * With include_observation: the observation of the seat whose view the
+   * response carries (see ApplyActionRequest.include_observation).
+   *
+   * @generated from field: splendor.v1.Observation observation = 9;
+   */
+  observation?: Observation | undefined;
 };
 
 /**
@@ -387,6 +476,14 @@ export type GetPlayerViewRequest = Message<"splendor.v1.GetPlayerViewRequest"> &
    * @generated from field: repeated splendor.v1.Event events = 3;
    */
   events: Event[];
+
+  /**
+   * Also return the seat's observation vector and legal-action mask
+   * (Observation); requires seat (a spectator has no observation).
+   *
+   * @generated from field: bool include_observation = 5;
+   */
+  includeObservation: boolean;
 };
 
 /**
@@ -415,6 +512,13 @@ export type GetPlayerViewResponse = Message<"splendor.v1.GetPlayerViewResponse">
    * @generated from field: repeated splendor.v1.Event events = 2;
    */
   events: Event[];
+
+  /**
+   * With include_observation: the seat's observation.
+   *
+   * @generated from field: splendor.v1.Observation observation = 3;
+   */
+  observation?: Observation | undefined;
 };
 
 /**
@@ -461,6 +565,15 @@ export type ReplayGameRequest = Message<"splendor.v1.ReplayGameRequest"> & {
    * @generated from field: optional uint32 seat = 4;
    */
   seat?: number | undefined;
+
+  /**
+   * Leave state_digests empty: the replay then costs only its moves. The
+   * digests are otherwise computed incrementally (the parts of the state an
+   * action did not change are not written again).
+   *
+   * @generated from field: bool skip_state_digests = 5;
+   */
+  skipStateDigests: boolean;
 };
 
 /**
@@ -493,7 +606,8 @@ export type ReplayGameResponse = Message<"splendor.v1.ReplayGameResponse"> & {
 
   /**
    * For each action, the SHA-256 hex digest of the state after it (the same
-   * digest for the same state on every replica and version of the contract).
+   * digest for the same state on every replica and version of the contract);
+   * empty with skip_state_digests.
    *
    * @generated from field: repeated string state_digests = 3;
    */
@@ -530,6 +644,198 @@ export const ReplayGameResponseSchema: GenMessage<ReplayGameResponse> = /*@__PUR
   messageDesc(file_splendor_v1_engine_service, 11);
 
 /**
+ * Request of Simulate. Budget: playouts x max_actions must not exceed 200000
+ * (playouts at most 1000, max_actions at most 5000); beyond it the call is
+ * INVALID_ARGUMENT. The call stops with DEADLINE_EXCEEDED (or CANCELLED) when
+ * its caller stops waiting.
+ *
+ * @generated from message splendor.v1.SimulateRequest
+ */
+export type SimulateRequest = Message<"splendor.v1.SimulateRequest"> & {
+  /**
+   * The position to play from.
+   *
+   * @generated from oneof splendor.v1.SimulateRequest.state_source
+   */
+  stateSource: {
+    /**
+     * The full state (plain mode).
+     *
+     * @generated from field: splendor.v1.GameState state = 1;
+     */
+    value: GameState;
+    case: "state";
+  } | {
+    /**
+     * A game token (sealed mode); then seat is required.
+     *
+     * @generated from field: bytes sealed_state = 2;
+     */
+    value: Uint8Array;
+    case: "sealedState";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * The policies: one per seat in seat order, or a single one for every seat.
+   * Only "random" and "greedy" (search policies cost too much per playout).
+   * Each playout reseeds them from seed, so playouts differ.
+   *
+   * @generated from field: repeated splendor.v1.BotChoice policies = 3;
+   */
+  policies: BotChoice[];
+
+  /**
+   * Number of playouts, 1 to 1000.
+   *
+   * @generated from field: uint32 playouts = 4;
+   */
+  playouts: number;
+
+  /**
+   * The most actions a playout may take before it is cut off (unfinished);
+   * 0: 1000.
+   *
+   * @generated from field: uint32 max_actions = 5;
+   */
+  maxActions: number;
+
+  /**
+   * Seeds the whole simulation: the same request gives the same outcomes.
+   *
+   * @generated from field: uint64 seed = 6;
+   */
+  seed: bigint;
+
+  /**
+   * Play from samples of what this seat sees (Determinize) rather than from
+   * the state itself: a fresh sample for every playout. Required in sealed
+   * mode, where playing out the hidden truth would leak it; optional in plain
+   * mode (absent: every playout starts from the state as it is).
+   *
+   * @generated from field: optional uint32 seat = 7;
+   */
+  seat?: number | undefined;
+};
+
+/**
+ * Describes the message splendor.v1.SimulateRequest.
+ * Use `create(SimulateRequestSchema)` to create a new message.
+ */
+export const SimulateRequestSchema: GenMessage<SimulateRequest> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 12);
+
+/**
+ * Response of Simulate.
+ *
+ * @generated from message splendor.v1.SimulateResponse
+ */
+export type SimulateResponse = Message<"splendor.v1.SimulateResponse"> & {
+  /**
+   * Each playout's outcome, in order.
+   *
+   * @generated from field: repeated splendor.v1.PlayoutOutcome outcomes = 1;
+   */
+  outcomes: PlayoutOutcome[];
+
+  /**
+   * Their aggregate.
+   *
+   * @generated from field: splendor.v1.SimulationSummary summary = 2;
+   */
+  summary?: SimulationSummary | undefined;
+};
+
+/**
+ * Describes the message splendor.v1.SimulateResponse.
+ * Use `create(SimulateResponseSchema)` to create a new message.
+ */
+export const SimulateResponseSchema: GenMessage<SimulateResponse> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 13);
+
+/**
+ * Request of Determinize.
+ *
+ * @generated from message splendor.v1.DeterminizeRequest
+ */
+export type DeterminizeRequest = Message<"splendor.v1.DeterminizeRequest"> & {
+  /**
+   * The game.
+   *
+   * @generated from oneof splendor.v1.DeterminizeRequest.state_source
+   */
+  stateSource: {
+    /**
+     * The full state (plain mode).
+     *
+     * @generated from field: splendor.v1.GameState state = 1;
+     */
+    value: GameState;
+    case: "state";
+  } | {
+    /**
+     * A game token (sealed mode).
+     *
+     * @generated from field: bytes sealed_state = 2;
+     */
+    value: Uint8Array;
+    case: "sealedState";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * The seat whose knowledge the samples keep: its view of every sample equals
+   * its view of the game.
+   *
+   * @generated from field: uint32 seat = 3;
+   */
+  seat: number;
+
+  /**
+   * Number of samples, 1 to 64.
+   *
+   * @generated from field: uint32 count = 4;
+   */
+  count: number;
+
+  /**
+   * Seeds the sampling: the same request gives the same samples.
+   *
+   * @generated from field: uint64 seed = 5;
+   */
+  seed: bigint;
+};
+
+/**
+ * Describes the message splendor.v1.DeterminizeRequest.
+ * Use `create(DeterminizeRequestSchema)` to create a new message.
+ */
+export const DeterminizeRequestSchema: GenMessage<DeterminizeRequest> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 14);
+
+/**
+ * Response of Determinize.
+ *
+ * @generated from message splendor.v1.DeterminizeResponse
+ */
+export type DeterminizeResponse = Message<"splendor.v1.DeterminizeResponse"> & {
+  /**
+   * The samples, in the clear: each is a full state the seat cannot tell apart
+   * from the game (deck orders and the other seats' blind reserves dealt at
+   * random, uniformly among the arrangements consistent with the seat's view;
+   * a fresh seed). They are samples, not the truth.
+   *
+   * @generated from field: repeated splendor.v1.GameState states = 1;
+   */
+  states: GameState[];
+};
+
+/**
+ * Describes the message splendor.v1.DeterminizeResponse.
+ * Use `create(DeterminizeResponseSchema)` to create a new message.
+ */
+export const DeterminizeResponseSchema: GenMessage<DeterminizeResponse> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 15);
+
+/**
  * A stateless Splendor rules engine. Every call carries the state it works on
  * and returns the new state: the service stores nothing, so any replica can
  * answer any call.
@@ -540,7 +846,8 @@ export const ReplayGameResponseSchema: GenMessage<ReplayGameResponse> = /*@__PUR
  * name without its prefix, with metadata such as the acting seat, and, where a
  * request field is at fault, a google.rpc.BadRequest naming it.
  *
- * Two modes, chosen per game:
+ * Two modes, chosen per game (see the README's "Plain states or sealed game
+ * tokens" for the threat model):
  *
  * - Plain states (GameState) suit a trusted platform that keeps every state in
  *   its own database and never hands it to players or bots: the state shows
@@ -555,7 +862,10 @@ export const ReplayGameResponseSchema: GenMessage<ReplayGameResponse> = /*@__PUR
  *   key, an altered or truncated token) is INVALID_ARGUMENT with a
  *   SEALED_STATE_* reason. A holder can always resend an older token: every
  *   token is bound to a game id and a step (SealedStateBinding), returned in
- *   clear, so a platform stops rewinds by remembering one number per game.
+ *   clear, so a platform stops rewinds by remembering one number per game. A
+ *   request acts as the seat it names (ApplyAction without a seat acts as the
+ *   seat that must act): who may name which seat is the platform's to decide.
+ *   The service trusts the states it sealed and does not check them again.
  *
  * @generated from service splendor.v1.EngineService
  */
@@ -620,6 +930,28 @@ export const EngineService: GenService<{
     methodKind: "unary";
     input: typeof ReplayGameRequestSchema;
     output: typeof ReplayGameResponseSchema;
+  },
+  /**
+   * Play a number of games to their end from a state with named, seeded
+   * policies, returning each outcome and their aggregate.
+   *
+   * @generated from rpc splendor.v1.EngineService.Simulate
+   */
+  simulate: {
+    methodKind: "unary";
+    input: typeof SimulateRequestSchema;
+    output: typeof SimulateResponseSchema;
+  },
+  /**
+   * Sample full states consistent with what one seat sees: the hidden cards
+   * (deck orders, other seats' blind reserves) dealt again at random.
+   *
+   * @generated from rpc splendor.v1.EngineService.Determinize
+   */
+  determinize: {
+    methodKind: "unary";
+    input: typeof DeterminizeRequestSchema;
+    output: typeof DeterminizeResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_splendor_v1_engine_service, 0);

@@ -1,0 +1,49 @@
+"""A server in its own process on a free loopback port, and its CPU time, for the bot benchmarks."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from splendor_client import EngineClient, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class BenchServer:
+    """``with BenchServer() as server``: ``server.client``, ``server.cpu()`` (its user+system seconds)."""
+
+    def __init__(self, threads: int = 1) -> None:
+        self.port = free_port()
+        command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", f"127.0.0.1:{self.port}"]
+        command += ["--threads", str(threads), "--metrics-port", "0"]
+        env = {**os.environ, "SPLENDOR_LOG_LEVEL": "warning"}
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+        self.client: EngineClient = connect(f"127.0.0.1:{self.port}", timeout=120)
+        self.client.wait_until_ready(20)
+
+    def cpu(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def __enter__(self) -> BenchServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        time.sleep(0)

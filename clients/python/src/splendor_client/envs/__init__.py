@@ -1,0 +1,18 @@
+"""Reinforcement-learning adapters (the client's ``rl`` extra: gymnasium, pettingzoo, numpy).
+
+Importing this package registers the Gymnasium id ``splendor/Splendor-v0`` (``SplendorEnv``);
+``SplendorAECEnv`` is the PettingZoo AEC environment. Both run in-process on the rules core
+(needs the ``splendor-engine`` package) or, given ``address``, through a server.
+"""
+
+import gymnasium
+
+from .aec_env import SplendorAECEnv
+from .games import LocalGame, RemoteGame, Ruleset
+from .gym_env import SplendorEnv
+
+ENV_ID = "splendor/Splendor-v0"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(ENV_ID, entry_point="splendor_client.envs.gym_env:SplendorEnv")
+
+__all__ = ["ENV_ID", "LocalGame", "RemoteGame", "Ruleset", "SplendorAECEnv", "SplendorEnv"]

@@ -1,0 +1,131 @@
+"""ApplyAction: check the request, apply the action, answer in the request's mode (plain or sealed).
+
+Each step is its own function, so that a new option of the request (a bot's move, the legal
+actions of the next position...) adds a step rather than a branch inside another one.
+"""
+
+from __future__ import annotations
+
+from splendor.v1 import engine_service_pb2
+
+from engine_service.codec import action_from_proto, fill_events, update_state
+from engine_service.rules import Action, Event, GameState, Reason, RuleViolation, apply
+from engine_service.sealing import Binding
+
+from .bot_choice import bot_action
+from .call import Call
+from .errors import STALE_STATE, refusal, rejection
+from .handlers import action_kind, class_kind
+from .next_move import fill_applied, fill_next_move
+from .sealed import fill_sealed, seal_message
+from .source import Game, game_of
+from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
+
+
+def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> engine_service_pb2.ApplyActionResponse:
+    by_bot = request.HasField("bot")
+    kind: str | None = request.action.WhichOneof("kind")
+    call.action = action_kind(request.action, kind)
+    validate_only = request.validate_only
+    if validate_only:
+        call.validate_only = True
+    with span(CONVERT_REQUEST):
+        game = game_of(request, call)
+        state = game.state
+        call.seat = state.acting_seat
+        check_expected_turn(request, state)
+        if by_bot:
+            action = bot_action(request, state, call)
+            kind = call.action = class_kind(action)
+        else:
+            action = action_of(request, state)
+    seat = request.seat if request.HasField("seat") else None
+    with span(RULES):
+        new_state, events = apply_checked(state, action, seat, kind)
+    with span(BUILD_RESPONSE):
+        response = engine_service_pb2.ApplyActionResponse()
+        if validate_only:
+            new_state, events = state, ()
+        if game.sealed:
+            sealed_response(response, game, new_state, events, viewer=seat, call=call, applied=not validate_only)
+        else:
+            plain_response(response, game, new_state, events, call)
+        # A choice not applied shows no event: in sealed mode only the acting seat may see it (a blind purchase).
+        if not (game.sealed and validate_only and seat != state.acting_seat):
+            fill_applied(response.applied, action, None if by_bot else request.action)
+        legal, observation = request.include_legal_actions, request.include_observation
+        fill_next_move(response, new_state, legal=legal, observation=observation, sealed=game.sealed, viewer=seat)
+    if not validate_only:
+        record_applied(new_state, call)
+    return response
+
+
+def check_expected_turn(request: engine_service_pb2.ApplyActionRequest, state: GameState) -> None:
+    """STALE_STATE when the request expects another turn than the state's."""
+    if request.HasField("expected_turn") and request.expected_turn != state.turn:
+        message = f"the game is at turn {state.turn}, not {request.expected_turn}: reload the game"
+        metadata = {"expected_turn": str(request.expected_turn), "turn": str(state.turn)}
+        metadata["acting_seat"] = str(state.acting_seat)
+        raise refusal(STALE_STATE, message, field="expected_turn", metadata=metadata)
+
+
+def action_of(request: engine_service_pb2.ApplyActionRequest, state: GameState) -> Action:
+    try:
+        return action_from_proto(request.action)
+    except RuleViolation as violation:
+        raise rejection(violation, prefix="action", state=state) from None
+
+
+def apply_checked(
+    state: GameState, action: Action, seat: int | None, kind: str | None
+) -> tuple[GameState, tuple[Event, ...]]:
+    """The rules core's answer, its refusals as ``ApiError``."""
+    try:
+        return apply(state, action, seat)
+    except RuleViolation as violation:
+        field = "seat" if violation.reason is Reason.NOT_YOUR_TURN else None
+        raise rejection(violation, prefix="action", state=state, action_kind=kind, field=field) from None
+
+
+def plain_response(
+    response: engine_service_pb2.ApplyActionResponse,
+    game: Game,
+    new_state: GameState,
+    events: tuple[Event, ...],
+    call: Call,
+) -> None:
+    """The new state in full, and every event."""
+    # Patching a copy of the request's state beats writing the whole state afresh.
+    out = response.state
+    out.CopyFrom(game.msg)
+    update_state(out, game.state, new_state)
+    fill_events(response.events, events)
+    call.state_bytes = out.ByteSize()
+
+
+def sealed_response(
+    response: engine_service_pb2.ApplyActionResponse,
+    game: Game,
+    new_state: GameState,
+    events: tuple[Event, ...],
+    *,
+    viewer: int | None,
+    call: Call,
+    applied: bool,
+) -> None:
+    """A new token one step further (the request's own when nothing was applied), the viewer's view and events."""
+    binding = game.binding
+    assert binding is not None
+    token = game.token
+    msg = game.msg  # the opened token's message: the handler's own, patched in place
+    if applied:
+        update_state(msg, game.state, new_state)
+        binding = Binding(binding.game_id, new_state.turn, binding.step + 1)
+        token = seal_message(msg, binding, call)
+    fill_sealed(response, token, binding, new_state, msg, viewer=viewer, events=events)
+
+
+def record_applied(new_state: GameState, call: Call) -> None:
+    call.action_applied = True
+    if new_state.end_reason is not None:
+        call.end_reason = new_state.end_reason.name

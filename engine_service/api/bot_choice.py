@@ -1,0 +1,62 @@
+"""Server-side bots: a request's ``BotChoice`` checked against the server's bounds and made into a policy.
+
+Policies come from ``engine_service.bots`` by name. Search (``ismcts``) is bounded twice:
+its iterations by the server's ``max_bot_iterations`` (``ApiConfig``; a request asking for more is refused, so a caller
+learns the bound instead of getting a weaker move silently), and its time by half of what
+is left of the call's deadline (it then answers with the best move found so far).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from splendor.v1 import bots_pb2, engine_service_pb2
+
+from engine_service.bots import POLICY_NAMES, GreedyPolicy, IsmctsPolicy, Policy, RandomPolicy, SearchSettings
+from engine_service.rules import Action, GameState, Reason, RuleViolation
+
+from .call import Call
+from .errors import INVALID_BOT_CHOICE, ApiError, refusal, rejection
+
+# Share of the call's remaining deadline a search may spend: the rest is for the move and the response.
+SEARCH_SHARE_OF_DEADLINE: Final = 0.5
+SEARCH_POLICIES: Final = frozenset({"ismcts"})
+
+
+def _invalid(message: str, field: str) -> ApiError:
+    return refusal(INVALID_BOT_CHOICE, message, field=field)
+
+
+def policy_for(choice: bots_pb2.BotChoice, field: str, call: Call, *, search_allowed: bool = True) -> Policy:
+    """The seeded policy ``choice`` names (``field``: its request path, for errors)."""
+    name = choice.policy
+    if name not in POLICY_NAMES:
+        known = ", ".join(POLICY_NAMES)
+        raise _invalid(f"unknown bot policy {name!r}: use one of {known}", f"{field}.policy")
+    if name in SEARCH_POLICIES and not search_allowed:
+        raise _invalid(f"{name} searches at every move: use random or greedy here", f"{field}.policy")
+    if name not in SEARCH_POLICIES:
+        if choice.iterations:
+            raise _invalid(f"{name} does not search: iterations must be 0", f"{field}.iterations")
+        return RandomPolicy(choice.seed) if name == "random" else GreedyPolicy(choice.seed)
+    most = call.settings.max_bot_iterations
+    if choice.iterations > most:
+        message = f"at most {most} iterations a move, not {choice.iterations}"
+        raise _invalid(message, f"{field}.iterations")
+    settings = SearchSettings()
+    if choice.iterations:
+        settings = settings._replace(iterations=choice.iterations)
+    remaining = call.time_remaining()
+    if remaining is not None:
+        settings = settings._replace(time_budget=max(0.0, remaining * SEARCH_SHARE_OF_DEADLINE))
+    return IsmctsPolicy(choice.seed, settings)
+
+
+def bot_action(request: engine_service_pb2.ApplyActionRequest, state: GameState, call: Call) -> Action:
+    """The action the request's server-side bot chooses for the acting seat (from what that seat may see)."""
+    if request.HasField("action"):
+        raise refusal(INVALID_BOT_CHOICE, "send action or bot, not both", field="bot")
+    policy = policy_for(request.bot, "bot", call)
+    if state.end_reason is not None:
+        raise rejection(RuleViolation(Reason.GAME_OVER, "the game is over: there is no action to choose"), state=state)
+    return policy.choose(state)

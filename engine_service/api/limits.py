@@ -1,0 +1,31 @@
+"""The bounds of the calls whose work and answer grow with their input: ReplayGame and GetPlayerView.
+
+Every other request is bounded by the largest request the transport accepts and by the state's
+own bounds (``engine_service.codec.bounds``), and its answer by the state and one move's events.
+"""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+from splendor.v1 import engine_service_pb2
+
+from .call import Call
+from .errors import REPLAY_TOO_LONG, RESPONSE_TOO_LARGE, refusal
+
+
+def check_length(request: engine_service_pb2.ReplayGameRequest, call: Call) -> None:
+    """REPLAY_TOO_LONG for more actions than the service replays, before any of them is read."""
+    bound = call.settings.max_replay_actions
+    count = len(request.actions)
+    if count > bound:
+        message = f"{count} actions: the service replays at most {bound} (far more than any game lasts)"
+        raise refusal(REPLAY_TOO_LONG, message, field="actions", metadata={"actions": str(count), "limit": str(bound)})
+
+
+def check_size(response: Message, call: Call, field: str) -> None:
+    """RESPONSE_TOO_LARGE once ``response`` exceeds the largest message the service sends."""
+    limit = call.settings.max_response_bytes
+    size = response.ByteSize()
+    if size > limit:
+        message = f"the response would exceed {limit} bytes, the largest message the service sends"
+        raise refusal(RESPONSE_TOO_LARGE, message, field=field, metadata={"limit": str(limit)})

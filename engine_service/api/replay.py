@@ -1,0 +1,102 @@
+"""ReplayGame: a whole action log from its config, bounded before any work and in its answer's size.
+
+The bound on the actions (``ApiConfig.max_replay_actions``, derived in ``config.py``) is checked
+first: a longer log is refused (REPLAY_TOO_LONG) before a single action is read. While the game
+is replayed the response's size is checked every ``REPLAY_CHECK_EVERY`` actions, so an answer
+over the largest message the service sends (RESPONSE_TOO_LARGE) stops early.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from splendor.v1 import engine_service_pb2
+
+from engine_service.codec import action_from_proto, config_from_proto, fill_events, fill_state, state_to_proto
+from engine_service.rules import Action, Event, GameState, RuleViolation, apply, events_for, new_game
+from engine_service.sealing import Binding, new_game_id
+
+from .call import Call
+from .errors import abandoned, rejection
+from .handlers import module_label
+from .limits import check_length, check_size
+from .replay_digest import ReplayDigests
+from .sealed import fill_sealed, seal_message
+from .source import check_seat
+from .tracing import BUILD_RESPONSE, RULES, span
+
+# ReplayGame is the one long call (about 25 µs an action, 50 with digests: benchmarks/replay_bench.py): it checks
+# every this many
+# actions that the caller still waits, since no transport interrupts a running handler,
+# and that the response still fits.
+REPLAY_CHECK_EVERY: Final = 256
+
+
+def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> engine_service_pb2.ReplayGameResponse:
+    config = request.config
+    call.players = config.num_players
+    call.module = module_label(config.modules)
+    call.actions = len(request.actions)
+    check_length(request, call)
+    viewer = request.seat if request.sealed and request.HasField("seat") else None
+    with span(RULES):  # the actions are converted and their events written as the game is replayed
+        response, state, digests = _replay(request, viewer, call)
+    with span(BUILD_RESPONSE):
+        response.state_digests.extend(digests)
+        if request.sealed:
+            binding = Binding(new_game_id(), state.turn, len(request.actions))
+            msg = state_to_proto(state)
+            token = seal_message(msg, binding, call)
+            fill_sealed(response, token, binding, state, msg, viewer=viewer)
+        else:
+            fill_state(response.state, state)
+            call.state_bytes = response.state.ByteSize()
+        check_size(response, call, "actions")
+    return response
+
+
+def _replay(
+    request: engine_service_pb2.ReplayGameRequest, viewer: int | None, call: Call
+) -> tuple[engine_service_pb2.ReplayGameResponse, GameState, list[str]]:
+    """The events of the replayed game in a new response (redacted for ``viewer`` when sealed),
+    its final state and the digest after each action.
+
+    The events are written in batches, at each size check and at the end, and each distinct
+    action message is converted once (a game repeats many moves).
+    """
+    try:
+        state, dealt = new_game(config_from_proto(request.config))
+    except RuleViolation as violation:
+        raise rejection(violation) from None
+    sealed = request.sealed
+    if sealed:
+        check_seat(viewer, state.config.num_players)
+    response = engine_service_pb2.ReplayGameResponse()
+    out = response.events
+    pending: list[Event] = list(dealt)  # events not yet written into the response
+    digests = []
+    digester = None if request.skip_state_digests else ReplayDigests()
+    converted: dict[bytes, Action] = {}  # the action of each distinct message, by its wire form
+    for index, msg in enumerate(request.actions):
+        if index % REPLAY_CHECK_EVERY == 0 and index:
+            if not call.is_active():
+                raise abandoned(call.deadline_passed())
+            fill_events(out, events_for(tuple(pending), viewer) if sealed else pending)
+            pending = []
+            check_size(response, call, "actions")
+        wire = msg.SerializeToString()
+        action = converted.get(wire)
+        try:
+            if action is None:
+                action = converted[wire] = action_from_proto(msg)
+            state, events = apply(state, action)
+        except RuleViolation as violation:
+            call.seat = state.acting_seat
+            kind = msg.WhichOneof("kind") if action is not None else None
+            prefix, metadata = f"actions[{index}]", {"action_index": str(index)}
+            raise rejection(violation, prefix=prefix, state=state, action_kind=kind, metadata=metadata) from None
+        pending += events
+        if digester is not None:
+            digests.append(digester.digest(state))
+    fill_events(out, events_for(tuple(pending), viewer) if sealed else pending)
+    return response, state, digests

@@ -1,0 +1,87 @@
+"""Sealed game tokens in the handlers: open a request's ``sealed_state``, seal a response's.
+
+A token the service opened is trusted (only a holder of the key ring could have sealed it), so
+its state is read without ``validate_state``. A token that does not open is INVALID_ARGUMENT
+with the ``SEALED_STATE_*`` reason of its ``SealingError``, pointing at the request field.
+Responses in sealed mode carry the token, its binding in clear and the view of the request's
+seat (a spectator's without one), never the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple, Protocol
+
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+from splendor.v1 import events_pb2, sealing_pb2, state_pb2, view_pb2
+
+from engine_service.codec import fill_events, fill_view_of_state, state_from_proto
+from engine_service.rules import Event, GameState, events_for
+from engine_service.sealing import Binding, SealingError, seal, unseal
+
+from .call import Call
+from .errors import ApiError, Code, FieldViolation
+
+
+class SealedResponse(Protocol):
+    """The sealed-mode fields every response that returns a token has."""
+
+    sealed_state: bytes
+
+    @property
+    def sealed_state_binding(self) -> sealing_pb2.SealedStateBinding: ...
+
+    @property
+    def view(self) -> view_pb2.GameView: ...
+
+    @property
+    def events(self) -> RepeatedCompositeFieldContainer[events_pb2.Event]: ...
+
+
+class OpenedState(NamedTuple):
+    """A request's token, opened: the state as a message and as the core reads it, and its binding."""
+
+    msg: state_pb2.GameState
+    state: GameState
+    binding: Binding
+
+
+def open_state(token: bytes, call: Call, field: str = "sealed_state") -> OpenedState:
+    """The state sealed in ``token``; ``ApiError`` (a SEALED_STATE_* reason) if it does not open."""
+    try:
+        opened = unseal(call.settings.key_ring, token)
+    except SealingError as error:
+        message = str(error)
+        raise ApiError(
+            Code.INVALID_ARGUMENT, error.reason, message, field_violations=(FieldViolation(field, message),)
+        ) from None
+    msg = state_pb2.GameState.FromString(opened.state_bytes)
+    state = state_from_proto(msg, trusted=True)
+    call.turn = state.turn
+    return OpenedState(msg, state, opened.binding)
+
+
+def seal_message(msg: state_pb2.GameState, binding: Binding, call: Call) -> bytes:
+    """``msg`` sealed under the ring's current key, bound to ``binding`` (its size recorded on ``call``)."""
+    data = msg.SerializeToString()
+    call.state_bytes = len(data)
+    return seal(call.settings.key_ring, data, binding)
+
+
+def fill_sealed(
+    response: SealedResponse,
+    token: bytes,
+    binding: Binding,
+    state: GameState,
+    msg: state_pb2.GameState,
+    *,
+    viewer: int | None,
+    events: Iterable[Event] = (),
+) -> None:
+    """Write the token, its binding, the viewer's view of ``state`` (``msg``: the message sealed in the token)
+    and ``events`` redacted for the viewer."""
+    response.sealed_state = token
+    out = response.sealed_state_binding
+    out.game_id, out.turn, out.step = binding
+    fill_view_of_state(response.view, msg, state, viewer)
+    fill_events(response.events, events_for(tuple(events), viewer))

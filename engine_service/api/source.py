@@ -1,0 +1,71 @@
+"""The game a request carries: a plain ``state`` (checked in full) or a ``sealed_state`` (opened, trusted).
+
+Every handler that reads a game goes through ``game_of``; the rest of the handler only asks
+whether the game came sealed (``Game.sealed``) to answer in the same mode.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from splendor.v1 import engine_service_pb2, state_pb2
+
+from engine_service.codec import state_from_proto
+from engine_service.rules import GameState, Reason, RuleViolation
+from engine_service.sealing import Binding
+
+from .call import Call
+from .errors import INVALID_SEAT, refusal, rejection
+from .sealed import open_state
+
+# The requests with the ``state_source`` oneof.
+StateRequest = (
+    engine_service_pb2.ListLegalActionsRequest
+    | engine_service_pb2.ApplyActionRequest
+    | engine_service_pb2.GetPlayerViewRequest
+    | engine_service_pb2.SimulateRequest
+    | engine_service_pb2.DeterminizeRequest
+)
+
+
+class Game(NamedTuple):
+    """A request's game: its state message and core state, and for a token its binding and bytes."""
+
+    msg: state_pb2.GameState  # the request's state, or the opened token's (the handler's own copy)
+    state: GameState
+    binding: Binding | None  # None in plain mode
+    token: bytes = b""
+
+    @property
+    def sealed(self) -> bool:
+        return self.binding is not None
+
+
+def game_of(request: StateRequest, call: Call) -> Game:
+    """The request's game, plain or sealed; ``ApiError`` for a missing, invalid or unopenable one.
+
+    Records the turn: only a valid state has one worth logging.
+    """
+    source = request.WhichOneof("state_source")
+    if source == "sealed_state":
+        token = request.sealed_state
+        opened = open_state(token, call)
+        return Game(opened.msg, opened.state, opened.binding, token)
+    if source is None:
+        violation = RuleViolation(Reason.INVALID_STATE, "the request carries no state", field="")
+        raise rejection(violation, prefix="state")
+    msg = request.state
+    try:
+        state = state_from_proto(msg)
+    except RuleViolation as violation:
+        raise rejection(violation, prefix="state") from None
+    call.turn = state.turn
+    return Game(msg, state, None)
+
+
+def check_seat(seat: int | None, num_players: int, field: str = "seat") -> None:
+    """INVALID_SEAT unless ``seat`` (None: a spectator) is a seat of a ``num_players``-player game."""
+    if seat is not None and seat >= num_players:
+        message = f"seat {seat} is not a seat of this {num_players}-player game"
+        metadata = {"seat": str(seat), "num_players": str(num_players)}
+        raise refusal(INVALID_SEAT, message, field=field, metadata=metadata)

@@ -1,0 +1,231 @@
+"""A fixed-length numeric observation of the game for one seat, and its legal-action mask, for learning agents.
+
+    obs = observe(state, seat)        # obs.values: floats, obs.legal_action_mask: one flag per action id
+    layout = observation_layout(frozenset({"orient"}), 3)   # named slices: offsets, lengths, meanings
+
+The values are written from ``view_for(state, seat)`` only, so they hold nothing the seat
+may not see, and two states with the same view for the seat give the same values. They
+are seat-relative: every per-seat slice starts with the observing seat ("seat0") and goes
+on in playing order ("seat1" is the next seat). The length depends only on the ruleset
+(module and player count). A module appends its own slices through ``register_part``
+(its package's ``observation.py``); the base slices never move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Final, NamedTuple
+
+from .action_ids import MAX_DECKS
+from .catalog import CARDS, NOBLES
+from .colors import TOKEN_KINDS
+from .config import MAX_PLAYERS, MIN_PLAYERS
+from .legal import legal_actions
+from .market import MARKET_SLOTS
+from .registry import action_id, id_layout, module_named, on_change, registered_modules
+from .reserve import RESERVE_LIMIT
+from .state import GameState
+from .views import GameView, view_for
+
+BASE_DECKS: Final = 3
+GEMS: Final = 5
+# Pending decision kinds by number (DecisionKind.value v at index v - 1): room for the modules to come.
+DECISION_KIND_SLOTS: Final = 16
+CARD_FEATURES: Final = 14
+CARD_MEANING: Final = (
+    "per card: present, level, points, bonus one-hot (white, blue, green, red, black), bonus count, "
+    "cost (white, blue, green, red, black)"
+)
+RESERVED_FEATURES: Final = CARD_FEATURES + 1 + MAX_DECKS
+NOBLE_FEATURES: Final = 1 + 1 + GEMS
+
+
+class ObservationSlice(NamedTuple):
+    name: str
+    offset: int
+    length: int
+    meaning: str
+
+
+class ObservationLayout(NamedTuple):
+    name: str  # "base/2p", "orient/3p"
+    module: str | None
+    num_players: int
+    length: int
+    slices: tuple[ObservationSlice, ...]
+
+
+class Observation(NamedTuple):
+    seat: int
+    layout: str
+    values: tuple[float, ...]
+    legal_action_mask: tuple[bool, ...]  # one flag per action id
+
+
+class ObservationPart(NamedTuple):
+    """A module's slices: their (name, length, meaning) for a player count, and their values from a seat's view."""
+
+    slices: Callable[[int], list[tuple[str, int, str]]]
+    encode: Callable[[GameView, int], list[float]]
+
+
+_PARTS: Final[dict[str, ObservationPart]] = {}
+
+
+def register_part(module: str, part: ObservationPart) -> None:
+    """Add a module's slices (called by the module's package when it is imported)."""
+    _PARTS[module] = part
+
+
+def seat_order(seat: int, num_players: int) -> list[int]:
+    """The seats as the observing seat sees them: itself first, then in playing order."""
+    return [(seat + offset) % num_players for offset in range(num_players)]
+
+
+def _market_shape(module: str | None) -> tuple[int, ...]:
+    """Face-up slots per market row."""
+    extra = () if module is None else tuple(spec.slots for spec in module_named(module).decks)
+    return (MARKET_SLOTS,) * BASE_DECKS + extra
+
+
+def _base_slices(module: str | None, num_players: int) -> list[tuple[str, int, str]]:
+    shape = _market_shape(module)
+    slices = [
+        ("bank", TOKEN_KINDS, "tokens in the bank: white, blue, green, red, black, gold"),
+        ("deck_sizes", len(shape), "cards left in each deck, by deck id"),
+        ("market", sum(shape) * CARD_FEATURES, f"the face-up slots row by row; {CARD_MEANING}"),
+        ("nobles", (num_players + 1) * NOBLE_FEATURES, "noble slots: present, points, requirement (five colours)"),
+        ("turn", 1, "turns completed"),
+        ("flags", 3, "final round triggered, game over, passes in a row"),
+        ("turn_seat", num_players, "one-hot, seat-relative: whose turn it is"),
+        ("acting_seat", num_players, "one-hot, seat-relative: who must act (all zero once the game is over)"),
+        ("pending", DECISION_KIND_SLOTS + 1, "pending decision kind one-hot (kind number v at v-1), tokens to return"),
+    ]
+    for index in range(num_players):
+        prefix = f"seat{index}."
+        slices += [
+            (prefix + "tokens", TOKEN_KINDS, "tokens held: white, blue, green, red, black, gold"),
+            (prefix + "bonuses", GEMS, "bonuses by colour"),
+            (prefix + "counts", 3, "prestige, cards purchased, nobles"),
+            (
+                prefix + "reserved",
+                RESERVE_LIMIT * RESERVED_FEATURES,
+                f"reserved slots: {CARD_MEANING} (all zero when hidden), hidden flag, deck one-hot ({MAX_DECKS})",
+            ),
+        ]
+    return slices
+
+
+def layout_name(module: str | None, num_players: int) -> str:
+    return f"{module or 'base'}/{num_players}p"
+
+
+@cache
+def observation_layout(modules: frozenset[str], num_players: int) -> ObservationLayout:
+    """The layout of the ruleset (at most one module, as the rules allow)."""
+    module = next(iter(sorted(modules)), None)
+    named = _base_slices(module, num_players)
+    part = _PARTS.get(module) if module is not None else None
+    if part is not None:
+        named += [(f"{module}.{name}", length, meaning) for name, length, meaning in part.slices(num_players)]
+    slices = []
+    offset = 0
+    for name, length, meaning in named:
+        slices.append(ObservationSlice(name, offset, length, meaning))
+        offset += length
+    return ObservationLayout(layout_name(module, num_players), module, num_players, offset, tuple(slices))
+
+
+on_change(observation_layout.cache_clear)
+
+
+def observation_layouts() -> tuple[ObservationLayout, ...]:
+    """The layout of every ruleset: the base game, then each registered module, each for every player count."""
+    rulesets: list[frozenset[str]] = [frozenset()] + [frozenset({module.name}) for module in registered_modules()]
+    return tuple(
+        observation_layout(modules, players) for modules in rulesets for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    )
+
+
+def _card(out: list[float], card_id: int | None) -> None:
+    if card_id is None:
+        out += [0.0] * CARD_FEATURES
+        return
+    card = CARDS[card_id]
+    bonus = [0.0] * GEMS
+    if card.bonus is not None:
+        bonus[card.bonus] = 1.0
+    out += [1.0, card.level, card.points, *bonus, card.bonus_count, *card.cost]
+
+
+def encode_view(view: GameView) -> tuple[float, ...]:
+    """The observation values of a seat's view (``view.viewer`` must be a seat)."""
+    seat = view.viewer
+    if seat is None:
+        raise ValueError("a spectator has no observation: observe a seat")
+    players = view.num_players
+    module = next(iter(sorted(view.modules)), None)
+    order = seat_order(seat, players)
+    relative = {actual: index for index, actual in enumerate(order)}
+    out: list[float] = list(view.bank)
+    shape = _market_shape(module)
+    sizes = list(view.deck_sizes) + [0] * len(shape)
+    out += sizes[: len(shape)]
+    for row, slots in enumerate(shape):
+        cards = view.market[row] if row < len(view.market) else ()
+        for slot in range(slots):
+            _card(out, cards[slot] if slot < len(cards) else None)
+    for slot in range(players + 1):
+        if slot < len(view.nobles):
+            noble = NOBLES[view.nobles[slot]]
+            out += [1.0, noble.points, *noble.requirement]
+        else:
+            out += [0.0] * NOBLE_FEATURES
+    over = view.end_reason is not None
+    out += [view.turn, float(view.final_round), float(over), view.passes_in_a_row]
+    turn_seat = [0.0] * players
+    turn_seat[relative[view.seat]] = 1.0
+    acting = [0.0] * players
+    if not over:
+        acting[relative[view.pending.seat if view.pending is not None else view.seat]] = 1.0
+    pending = [0.0] * (DECISION_KIND_SLOTS + 1)
+    if view.pending is not None:
+        if 1 <= view.pending.kind.value <= DECISION_KIND_SLOTS:
+            pending[view.pending.kind.value - 1] = 1.0
+        pending[-1] = view.pending.amount
+    out += turn_seat + acting + pending
+    for actual in order:
+        player = view.players[actual]
+        out += [*player.tokens, *player.bonuses, player.prestige, len(player.purchased), len(player.nobles)]
+        for slot in range(RESERVE_LIMIT):
+            if slot < len(player.reserved):
+                reserved = player.reserved[slot]
+                _card(out, reserved.card_id)
+                decks = [0.0] * MAX_DECKS
+                decks[reserved.deck] = 1.0
+                out += [float(reserved.card_id is None), *decks]
+            else:
+                out += [0.0] * RESERVED_FEATURES
+    part = _PARTS.get(module) if module is not None else None
+    if part is not None:
+        out += part.encode(view, seat)
+    return tuple(float(value) for value in out)
+
+
+def legal_action_mask(state: GameState, seat: int) -> tuple[bool, ...]:
+    """One flag per action id: the legal actions of ``seat`` (all false unless it must act)."""
+    mask = [False] * id_layout().count
+    if state.end_reason is None and state.acting_seat == seat:
+        for action in legal_actions(state):
+            mask[action_id(action)] = True
+    return tuple(mask)
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    """The observation of ``seat``: its view as numbers, and its legal-action mask."""
+    if not 0 <= seat < len(state.players):
+        raise ValueError(f"seat {seat} is not a seat of a {len(state.players)}-player game")
+    config = state.config
+    name = layout_name(next(iter(sorted(config.modules)), None), config.num_players)
+    return Observation(seat, name, encode_view(view_for(state, seat)), legal_action_mask(state, seat))

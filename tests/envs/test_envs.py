@@ -1,0 +1,70 @@
+"""The Gymnasium and PettingZoo environments pass their libraries' checkers, in-process and through a server."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+from splendor_client import EngineClient, connect
+from splendor_client.envs import ENV_ID, SplendorAECEnv, SplendorEnv
+
+from engine_service.server.app import build_server, start
+from engine_service.server.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[EngineClient]:
+    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=2, metrics_port=0))
+    start(server, health)
+    with connect(f"127.0.0.1:{port}") as engine:
+        engine.wait_until_ready(5)
+        yield engine
+    server.stop(0).wait()
+
+
+def _play(env: SplendorEnv, seed: int) -> tuple[float, bytes]:
+    observation, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        assert not info.get("illegal_action")
+        if terminated or truncated:
+            return float(reward), observation["observation"].tobytes()
+
+
+def test_the_gymnasium_environment_is_registered_and_passes_check_env() -> None:
+    env = gymnasium.make(ENV_ID, opponents="greedy")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # check_env's advice on unbounded boxes
+        check_env(env.unwrapped)
+    assert _play(env.unwrapped, 1)[0] in (1.0, -1.0)
+
+
+def test_an_illegal_action_ends_the_episode_with_a_penalty() -> None:
+    env = SplendorEnv()
+    observation, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info) == (-1.0, True, {"illegal_action": True})
+
+
+def test_the_pettingzoo_environment_passes_api_test() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(SplendorAECEnv(num_players=3, module="orient"), num_cycles=300)
+
+
+def test_the_remote_environments_play_the_same_games_as_the_in_process_ones(client: EngineClient) -> None:
+    local, remote = SplendorEnv(module="cities"), SplendorEnv(module="cities", client=client)
+    for seed in (3, 4):
+        assert _play(local, seed) == _play(remote, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(remote)
+        api_test(SplendorAECEnv(client=client), num_cycles=100)

@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service fuzz compiler compiled test-compiled-core test-compiled clean
+.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate bench bench-service fuzz compiler compiled test-compiled clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ install: $(STAMP)
 serve: install
 	$(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test test-compiled-core
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test test-compiled
 	$(BIN)/python -m pytest
 
 lint: install
@@ -106,13 +106,8 @@ $(COMPILED_STAMP): $(shell find engine_service/rules -name '*.py') scripts/build
 
 compiled: $(COMPILED_STAMP)
 
-# Part of `make test`: the rules tests (pinned counts and legal-move oracle included) and the bots' tests
-# against the compiled core, after checking that it is the compiled core that runs.
-test-compiled-core: compiled
-	$(RUN_COMPILED) -c 'import engine_service.rules.engine as m, sys; sys.exit(m.__file__.endswith(".py"))'
-	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." tests/rules tests/bots
-
-# The whole test suite against the compiled core.
+# Part of `make test`: the whole test suite against the compiled core, after checking that it is
+# the compiled core that runs.
 test-compiled: compiled
 	$(RUN_COMPILED) -c 'import engine_service.rules.engine as m, sys; sys.exit(m.__file__.endswith(".py"))'
 	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ."

@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz clean
+.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled clean
 
 # Serving needs the engine and the client package it imports, nothing else.
 $(SERVE_STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
@@ -31,7 +31,7 @@ install: $(STAMP)
 serve: install-serve
 	$(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test test-compiled
 	$(BIN)/python -m pytest
 
 lint: install
@@ -120,6 +120,30 @@ bench-service: install
 fuzz: install
 	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --processes 2
 
+# Optional: the rules core compiled with mypyc into $(COMPILED); the checkout stays pure Python.
+# Use it with PYTHONPATH=$(COMPILED). Rebuilt only when a source of the core changes.
+COMPILED       := build/compiled-core
+COMPILED_STAMP := $(COMPILED)/.built-stamp
+RUN_COMPILED   := PYTHONPATH=$(COMPILED) $(BIN)/python -P
+
+# gcc and the headers of the running Python (Debian packages, installed when missing and running as root).
+compiler: install
+	scripts/ensure-debian-packages gcc:gcc \
+		"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h:python3-dev"
+
+$(COMPILED_STAMP): $(shell find engine_service/rules -name '*.py') scripts/build_compiled_core.py $(STAMP)
+	$(MAKE) compiler
+	$(BIN)/python scripts/build_compiled_core.py --out $(COMPILED)
+	touch $(COMPILED_STAMP)
+
+compiled: $(COMPILED_STAMP)
+
+# Part of `make test`: the whole test suite against the compiled core, after checking that it is
+# the compiled core that runs.
+test-compiled: compiled
+	$(RUN_COMPILED) -c 'import engine_service.rules.engine as m, sys; sys.exit(m.__file__.endswith(".py"))'
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ."
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
+	rm -rf $(VENV) $(COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
 		$(WEB_DIR)/node_modules tests/web/artefacts

@@ -22,15 +22,16 @@ from .legal import main_actions
 from .purchase import purchase_card
 from .reserve import reserve_card, reserve_from_deck
 from .ruleset import Ruleset, ruleset_for
-from .state import EndReason, GameState
+from .state import EndReason, GameState, with_turn
 
 
-def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
+def apply(state: GameState, action: object, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
     """Apply one action by the acting seat and return the new state and what happened.
 
     ``seat`` is the sender; when given it must be the acting seat. Raises
     ``RuleViolation`` for an illegal action, leaving ``state`` untouched (states
-    are immutable, so nothing can be half-applied).
+    are immutable, so nothing can be half-applied). ``action`` may be anything:
+    what is not an action record of this game is refused (UNKNOWN_ACTION).
     """
     if state.end_reason is not None:
         raise RuleViolation(Reason.GAME_OVER, f"the game is over ({state.end_reason.value})")
@@ -39,6 +40,8 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> tuple[Ga
         raise RuleViolation(
             Reason.NOT_YOUR_TURN, f"seat {acting} must act, not seat {seat}", acting_seat=str(acting), seat=str(seat)
         )
+    if not isinstance(action, tuple):  # every action is a record (a NamedTuple)
+        raise RuleViolation(Reason.UNKNOWN_ACTION, f"{type(action).__name__} is not an action of this game")
     ruleset = ruleset_for(state)
     events: list[Event] = []
     if state.pending is not None:
@@ -54,15 +57,12 @@ def pass_turn(state: GameState, action: Pass, events: list[Event]) -> GameState:
     return state._replace(passes_in_a_row=state.passes_in_a_row + 1)
 
 
-def _purchase(state: GameState, action: PurchaseCard, events: list[Event]) -> GameState:
-    return purchase_card(state, action, events, ruleset_for(state).payment)
-
-
-# One handler per main action kind; each validates, then applies.
+# One handler per main action kind; each validates, then applies. Purchases, whose payment a module may
+# change, are handed the ruleset's payment rules in ``_main_action``.
 _MAIN_ACTIONS: Final[dict[type, Callable[[GameState, Any, list[Event]], GameState]]] = {
     TakeGems: take_gems,
     TakeTwoGems: take_two_gems,
-    PurchaseCard: _purchase,
+    PurchaseCard: purchase_card,
     ReserveCard: reserve_card,
     ReserveFromDeck: reserve_from_deck,
     Pass: pass_turn,
@@ -80,7 +80,10 @@ def _main_action(state: GameState, action: Action, ruleset: Ruleset, events: lis
             module.check_main_action(state, action)  # type: ignore[arg-type]
     if state.passes_in_a_row and type(action) is not Pass:
         state = state._replace(passes_in_a_row=0)
-    state = handler(state, action, events)
+    if type(action) is PurchaseCard:
+        state = purchase_card(state, action, events, ruleset.payment)
+    else:
+        state = handler(state, action, events)
     for follow_up in ruleset.follow_ups:
         state = follow_up.follow(state, action, events)  # type: ignore[arg-type]
         if state.pending is not None:
@@ -130,7 +133,7 @@ def _close_turn(state: GameState, ruleset: Ruleset, events: list[Event]) -> Game
         end_reason = EndReason.ALL_PLAYERS_PASSED
     elif state.config.turn_limit and turn >= state.config.turn_limit:
         end_reason = EndReason.TURN_LIMIT_REACHED
-    state = state._replace(seat=next_seat, turn=turn, final_round=final_round)
+    state = with_turn(state, next_seat, turn, final_round)
     if end_reason is None:
         return state
     ranking = ruleset.rank(state)

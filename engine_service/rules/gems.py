@@ -10,7 +10,7 @@ from .actions import TakeGems, TakeTwoGems
 from .colors import COLOR_NAMES, GOLD, TOKEN_KINDS
 from .errors import Reason, RuleViolation
 from .events import Event, GemsTaken
-from .state import GameState, add_tokens, sub_tokens, with_player
+from .state import GameState, add_tokens, sub_tokens, with_player, with_table, with_tokens
 
 MAX_DIFFERENT: Final = 3
 # No action gains more than three tokens, so a turn ends at most three over the limit.
@@ -112,7 +112,5 @@ def _move_to_player(state: GameState, taken: tuple[int, ...], events: list[Event
     seat = state.seat
     player = state.players[seat]
     events.append(GemsTaken(seat, taken))
-    return state._replace(
-        bank=sub_tokens(state.bank, taken),
-        players=with_player(state.players, seat, player._replace(tokens=add_tokens(player.tokens, taken))),
-    )
+    players = with_player(state.players, seat, with_tokens(player, add_tokens(player.tokens, taken)))
+    return with_table(state, sub_tokens(state.bank, taken), state.market, state.decks, players)

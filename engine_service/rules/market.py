@@ -6,7 +6,7 @@ from typing import Final
 
 from .catalog import CARDS
 from .events import CardRevealed, Event, MarketSlotEmptied
-from .state import GameState
+from .state import GameState, with_table
 
 MARKET_SLOTS: Final = 4  # face-up cards per base level (a module's extra deck declares its own)
 
@@ -64,4 +64,4 @@ def refill_market(state: GameState, events: list[Event]) -> GameState:
         changed = True
     if not changed:
         return state
-    return state._replace(market=market, decks=decks)
+    return with_table(state, state.bank, market, decks, state.players)

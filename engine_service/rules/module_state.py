@@ -9,12 +9,23 @@ trailing None, so a game without modules carries ``()``.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from .errors import Reason, RuleViolation
 from .state import GameState
 
 T = TypeVar("T")
+
+
+class HasModuleStates(Protocol):
+    """A game state or a view of one (``views.GameView``): both carry the modules' slots.
+
+    A Protocol rather than ``GameState``: compiled code reads a NamedTuple's fields by
+    position, which would read the wrong field of a view.
+    """
+
+    @property
+    def module_states(self) -> tuple[object, ...]: ...
 
 
 class ModuleStateSlot(Generic[T]):
@@ -28,8 +39,8 @@ class ModuleStateSlot(Generic[T]):
         self.name = name  # the module's name, also the field named in INVALID_STATE refusals
         self.missing = missing  # the refusal's message when a game of the module lacks its state
 
-    def find(self, state: GameState) -> T | None:
-        """The module's state, or None when it is absent."""
+    def find(self, state: HasModuleStates) -> T | None:
+        """The module's state, or None when it is absent (in a state or in a view)."""
         states = state.module_states
         value = states[self.index] if self.index < len(states) else None
         if value is None or type(value) is self.state_type:

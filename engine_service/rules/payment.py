@@ -37,9 +37,14 @@ def can_afford(player: PlayerState, cost: tuple[int, ...]) -> bool:
 def default_payment(player: PlayerState, cost: tuple[int, ...]) -> tuple[int, ...]:
     """Coloured tokens first, gold for the rest. Assumes the card is affordable."""
     tokens = player.tokens
-    due = amount_due(cost, player.bonuses)
-    paid = [d if d < t else t for d, t in zip(due, tokens)]
-    paid.append(sum(due) - sum(paid))
+    bonuses = player.bonuses
+    paid = [0] * TOKEN_KINDS
+    for color in range(GOLD):
+        due = cost[color] - bonuses[color]
+        if due > 0:
+            held = tokens[color]
+            paid[color] = due if due < held else held
+            paid[GOLD] += due - paid[color]
     return tuple(paid)
 
 

@@ -9,7 +9,7 @@ from .events import CardPurchased, CardSource, Event
 from .market import find_in_market, remove_from_market
 from .payment import amount_due, can_afford, cannot_afford, check_payment, default_payment, shortfall
 from .plugin import PaymentRules, Price
-from .state import GameState, add_tokens, sub_tokens, with_player
+from .state import GameState, PlayerState, add_tokens, sub_tokens, with_player, with_table
 
 
 def resolve_purchase(
@@ -75,16 +75,9 @@ def purchase_card(
     else:
         events.append(CardPurchased(seat, card.id, CardSource.MARKET, slot, payment))
         market = remove_from_market(market, state.decks, card.deck, slot, events)
-    player = player._replace(
-        tokens=sub_tokens(player.tokens, payment),
-        bonuses=bonuses,
-        prestige=player.prestige + card.points,
-        purchased=player.purchased + (card.id,),
-        reserved=reserved,
-        reserved_blind=reserved_blind,
-    )
-    return state._replace(
-        bank=add_tokens(state.bank, payment),
-        market=market,
-        players=with_player(state.players, seat, player),
-    )
+    tokens = sub_tokens(player.tokens, payment)
+    prestige = player.prestige + card.points
+    purchased = player.purchased + (card.id,)
+    player = PlayerState(tokens, bonuses, prestige, purchased, reserved, reserved_blind, player.nobles)
+    players = with_player(state.players, seat, player)
+    return with_table(state, add_tokens(state.bank, payment), market, state.decks, players)

@@ -24,8 +24,9 @@ _BASE_ANSWERS: Final = (ReturnTokens, ChooseNoble, Decline)
 class _Assembled:
     """What is built from the registered modules, replaced as a whole when they change."""
 
-    layout = IdLayout(BASE_RANGES)
-    answers: frozenset[type] = frozenset(_BASE_ANSWERS)
+    def __init__(self) -> None:
+        self.layout = IdLayout(BASE_RANGES)
+        self.answers: frozenset[type] = frozenset(_BASE_ANSWERS)
 
 
 _ASSEMBLED: Final = _Assembled()
@@ -71,7 +72,7 @@ def on_change(callback: Callable[[], None]) -> None:
 
 def _rebuild(layout: IdLayout) -> None:
     _ASSEMBLED.layout = layout
-    _ASSEMBLED.answers = frozenset(_BASE_ANSWERS).union(*(module.actions for module in _MODULES.values()))
+    _ASSEMBLED.answers = frozenset(_BASE_ANSWERS).union(*[module.actions for module in _MODULES.values()])
     for callback in _ON_CHANGE:
         callback()
 

@@ -10,7 +10,7 @@ from .colors import GOLD
 from .errors import Reason, RuleViolation
 from .events import CardReserved, Event, GoldReceived
 from .market import find_in_market, remove_from_market
-from .state import GameState, PlayerState, with_player
+from .state import GameState, PlayerState, with_player, with_table
 
 RESERVE_LIMIT: Final = 3
 
@@ -40,7 +40,7 @@ def reserve_card(state: GameState, action: ReserveCard, events: list[Event]) -> 
     deck = CARDS[action.card_id].deck
     events.append(CardReserved(state.seat, action.card_id, deck, False, slot))
     market = remove_from_market(state.market, state.decks, deck, slot, events)
-    return _add_to_hand(state._replace(market=market), action.card_id, False, events)
+    return _add_to_hand(state, action.card_id, False, events, market=market, decks=state.decks)
 
 
 def check_reserve_from_deck(state: GameState, action: ReserveFromDeck) -> None:
@@ -58,10 +58,19 @@ def reserve_from_deck(state: GameState, action: ReserveFromDeck, events: list[Ev
     card_id = pile[0]
     events.append(CardReserved(state.seat, card_id, deck, True, None))
     decks = state.decks[:deck] + (pile[1:],) + state.decks[deck + 1 :]
-    return _add_to_hand(state._replace(decks=decks), card_id, True, events)
+    return _add_to_hand(state, card_id, True, events, market=state.market, decks=decks)
 
 
-def _add_to_hand(state: GameState, card_id: int, blind: bool, events: list[Event]) -> GameState:
+def _add_to_hand(
+    state: GameState,
+    card_id: int,
+    blind: bool,
+    events: list[Event],
+    *,
+    market: tuple[tuple[int | None, ...], ...],
+    decks: tuple[tuple[int, ...], ...],
+) -> GameState:
+    """The reserved card to the seat's hand, with a gold if any is left; ``market`` and ``decks`` without it."""
     seat = state.seat
     player = state.players[seat]
     bank = state.bank
@@ -70,7 +79,9 @@ def _add_to_hand(state: GameState, card_id: int, blind: bool, events: list[Event
         bank = bank[:GOLD] + (bank[GOLD] - 1,)
         tokens = tokens[:GOLD] + (tokens[GOLD] + 1,)
         events.append(GoldReceived(seat, amount=1))
-    player = player._replace(
-        tokens=tokens, reserved=player.reserved + (card_id,), reserved_blind=player.reserved_blind + (blind,)
+    reserved = player.reserved + (card_id,)
+    reserved_blind = player.reserved_blind + (blind,)
+    player = PlayerState(
+        tokens, player.bonuses, player.prestige, player.purchased, reserved, reserved_blind, player.nobles
     )
-    return state._replace(bank=bank, players=with_player(state.players, seat, player))
+    return with_table(state, bank, market, decks, with_player(state.players, seat, player))

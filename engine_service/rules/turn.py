@@ -24,7 +24,16 @@ from .decisions import DecisionKind
 from .errors import Reason, RuleViolation
 from .events import DecisionRequired, Event, GemsReturned, NobleVisited
 from .market import refill_market
-from .state import GameState, PendingDecision, add_tokens, sub_tokens, with_player
+from .state import (
+    GameState,
+    PendingDecision,
+    add_tokens,
+    sub_tokens,
+    with_pending,
+    with_player,
+    with_table,
+    with_tokens,
+)
 
 TOKEN_LIMIT: Final = 10
 
@@ -53,7 +62,7 @@ class TurnStep(Protocol):
 def ask(state: GameState, decision: PendingDecision, events: list[Event]) -> GameState:
     """Leave a decision pending and announce it."""
     events.append(DecisionRequired(decision.seat, decision.kind, decision.amount, decision.options))
-    return state._replace(pending=decision)
+    return with_pending(state, decision)
 
 
 class RefillMarket:
@@ -74,7 +83,8 @@ class RefillMarket:
 class ReturnExcessTokens:
     """A player holding more than ten tokens returns the excess, of their choice."""
 
-    decisions = (DecisionKind.RETURN_TOKENS,)
+    def __init__(self) -> None:
+        self.decisions = (DecisionKind.RETURN_TOKENS,)
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         seat = state.seat
@@ -107,7 +117,7 @@ class ReturnExcessTokens:
                 Reason.RETURN_NOT_HELD,
                 f"cannot return {format_tokens(returned)} while holding {format_tokens(held)}",
             )
-        return _return_tokens(state._replace(pending=None), state.pending.seat, returned, events)
+        return _return_tokens(with_pending(state, None), state.pending.seat, returned, events)
 
     def choices(self, state: GameState) -> list[Action]:
         assert state.pending is not None
@@ -122,19 +132,19 @@ def _return_choices(held: tuple[int, ...], amount: int) -> tuple[ReturnTokens, .
     held_colors = [color for color in range(TOKEN_KINDS) if held[color]]
     answers = []
     for combo in combinations_with_replacement(held_colors, amount):
-        returned = tuple(combo.count(color) for color in range(TOKEN_KINDS))
+        returned = [0] * TOKEN_KINDS
+        for color in combo:
+            returned[color] += 1
         if all(r <= h for r, h in zip(returned, held)):
-            answers.append(ReturnTokens(returned))
+            answers.append(ReturnTokens(tuple(returned)))
     return tuple(answers)
 
 
 def _return_tokens(state: GameState, seat: int, returned: tuple[int, ...], events: list[Event]) -> GameState:
     player = state.players[seat]
     events.append(GemsReturned(seat, returned))
-    return state._replace(
-        bank=add_tokens(state.bank, returned),
-        players=with_player(state.players, seat, player._replace(tokens=sub_tokens(player.tokens, returned))),
-    )
+    players = with_player(state.players, seat, with_tokens(player, sub_tokens(player.tokens, returned)))
+    return with_table(state, add_tokens(state.bank, returned), state.market, state.decks, players)
 
 
 class AwardOne:
@@ -186,7 +196,7 @@ class AwardOne:
                 f"{noun} {chosen} is not one of the qualifying {noun}s {list(pending.options)}",
                 **{f"{noun}_id": str(chosen)},
             )
-        return self._award(state._replace(pending=None), pending.seat, chosen, events)
+        return self._award(with_pending(state, None), pending.seat, chosen, events)
 
     def choices(self, state: GameState) -> list[Action]:
         assert state.pending is not None

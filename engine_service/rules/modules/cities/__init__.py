@@ -14,7 +14,7 @@ from .rules import CLAIM_CITY, NAME, holds_a_city, qualifies, qualifying_cities,
 from .state import STATE, CitiesState
 from .validation import validate
 
-MODULE: Final = Module(
+MODULE: Final[Module] = Module(
     name=NAME,
     state=STATE,
     decisions=(CHOOSE_CITY,),

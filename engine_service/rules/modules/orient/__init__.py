@@ -16,7 +16,7 @@ from .rules import NAME, ORIENT_SLOTS, VISIT_NOBLE, check_main_action, extra_hol
 from .state import STATE, OrientState
 from .validation import validate
 
-MODULE: Final = Module(
+MODULE: Final[Module] = Module(
     name=NAME,
     state=STATE,
     decisions=(PAIR_CARD, TAKE_FREE_CARD, RESERVE_NOBLE),

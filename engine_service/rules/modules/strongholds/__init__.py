@@ -13,7 +13,7 @@ from .rules import NAME, STRONGHOLD_STEP, STRONGHOLDS_PER_PLAYER, check_main_act
 from .state import STATE, StrongholdsState
 from .validation import validate
 
-MODULE: Final = Module(
+MODULE: Final[Module] = Module(
     name=NAME,
     state=STATE,
     decisions=(PLACE_STRONGHOLD, CONQUER),

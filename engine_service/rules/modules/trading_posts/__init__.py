@@ -25,7 +25,7 @@ from .rules import (
 from .state import STATE, TradingPostsState
 from .validation import validate
 
-MODULE: Final = Module(
+MODULE: Final[Module] = Module(
     name=NAME,
     state=STATE,
     decisions=(TAKE_GEM,),

@@ -1,24 +1,34 @@
 # Every target sets up its own virtual environment first, so each works on a fresh machine.
-#   make serve   install everything and start the server on localhost:50051
-#   make test    install everything and run every check CI runs
+#   make serve   install what serving needs and start the server (gRPC on localhost:50051,
+#                Connect and gRPC-Web on localhost:8080)
+#   make test    install the development tools on top and run every check CI runs
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+SERVE_STAMP := $(VENV)/.serve-stamp
 STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz clean
+.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz clean
 
-$(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
+# Serving needs the engine and the client package it imports, nothing else.
+$(SERVE_STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python -e .
+	touch $(SERVE_STAMP)
+
+# Development (and every check): the client's optional extras and the dev tools, in the same venv.
+$(STAMP): $(SERVE_STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament,rl]' -e '.[dev]'
 	touch $(STAMP)
 
+install-serve: $(SERVE_STAMP)
+
 install: $(STAMP)
 
-serve: install
+serve: install-serve
 	$(BIN)/splendor-engine serve $(ARGS)
 
 test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test

@@ -66,6 +66,13 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         "ReplayGame refuses longer action logs before any work (REPLAY_TOO_LONG)",
         type=int,
     )
+    add(
+        "--max-bot-iterations",
+        "max_bot_iterations",
+        "most ISMCTS iterations a server-side bot move may ask for (INVALID_BOT_CHOICE beyond); a search also "
+        "stops at half of the call's remaining deadline",
+        type=int,
+    )
     add("--grace-seconds", "grace_seconds", "time calls in flight get to finish on shutdown", type=float)
     add("--metrics-port", "metrics_port", "port of the Prometheus /metrics endpoint; 0 disables it", type=int)
     add("--log-level", "log_level", "log level", choices=LOG_LEVELS)
@@ -140,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_message_bytes=args.max_message_bytes,
             max_request_bytes=args.max_request_bytes,
             max_replay_actions=args.max_replay_actions,
+            max_bot_iterations=args.max_bot_iterations,
             workers=args.workers,
             grace_seconds=args.grace_seconds,
             log_level=args.log_level,

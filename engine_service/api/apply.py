@@ -117,12 +117,12 @@ def sealed_response(
     binding = game.binding
     assert binding is not None
     token = game.token
+    msg = game.msg  # the opened token's message: the handler's own, patched in place
     if applied:
-        msg = game.msg  # the opened token's message: the handler's own, patched in place
         update_state(msg, game.state, new_state)
         binding = Binding(binding.game_id, new_state.turn, binding.step + 1)
         token = seal_message(msg, binding, call)
-    fill_sealed(response, token, binding, new_state, viewer=viewer, events=events)
+    fill_sealed(response, token, binding, new_state, msg, viewer=viewer, events=events)
 
 
 def record_applied(new_state: GameState, call: Call) -> None:

@@ -1,7 +1,7 @@
 """Server-side bots: a request's ``BotChoice`` checked against the server's bounds and made into a policy.
 
 Policies come from ``engine_service.bots`` by name. Search (``ismcts``) is bounded twice:
-its iterations by ``MAX_BOT_ITERATIONS`` (a request asking for more is refused, so a caller
+its iterations by the server's ``max_bot_iterations`` (``ApiConfig``; a request asking for more is refused, so a caller
 learns the bound instead of getting a weaker move silently), and its time by half of what
 is left of the call's deadline (it then answers with the best move found so far).
 """
@@ -18,8 +18,6 @@ from engine_service.rules import Action, GameState, Reason, RuleViolation
 from .call import Call
 from .errors import INVALID_BOT_CHOICE, ApiError, refusal, rejection
 
-# The most ISMCTS iterations one move may ask for (about 0.5 s on one core at ~2 ms an iteration).
-MAX_BOT_ITERATIONS: Final = 1000
 # Share of the call's remaining deadline a search may spend: the rest is for the move and the response.
 SEARCH_SHARE_OF_DEADLINE: Final = 0.5
 SEARCH_POLICIES: Final = frozenset({"ismcts"})
@@ -41,8 +39,9 @@ def policy_for(choice: bots_pb2.BotChoice, field: str, call: Call, *, search_all
         if choice.iterations:
             raise _invalid(f"{name} does not search: iterations must be 0", f"{field}.iterations")
         return RandomPolicy(choice.seed) if name == "random" else GreedyPolicy(choice.seed)
-    if choice.iterations > MAX_BOT_ITERATIONS:
-        message = f"at most {MAX_BOT_ITERATIONS} iterations a move, not {choice.iterations}"
+    most = call.settings.max_bot_iterations
+    if choice.iterations > most:
+        message = f"at most {most} iterations a move, not {choice.iterations}"
         raise _invalid(message, f"{field}.iterations")
     settings = SearchSettings()
     if choice.iterations:

@@ -1,4 +1,4 @@
-"""What a transport configures in the API for its calls: the key ring and the size bounds.
+"""What a transport configures in the API for its calls: the key ring, the size bounds and the bots' search bound.
 
 A transport builds one ``ApiConfig`` at start-up and attaches it to every ``Call``
 (``Call.config``); a call without one (a library user calling a handler directly) gets the
@@ -26,6 +26,9 @@ MAX_ACTIONS_PER_TURN: Final = 10
 DEFAULT_REPLAY_TURNS: Final = 1_000
 DEFAULT_MAX_REPLAY_ACTIONS: Final = DEFAULT_REPLAY_TURNS * MAX_ACTIONS_PER_TURN
 DEFAULT_MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
+# The most ISMCTS iterations one bot move may ask for (the cost of an iteration: benchmarks/bot_loop_bench.py).
+# A search also stops at half of what is left of the call's deadline.
+DEFAULT_MAX_BOT_ITERATIONS: Final = 1000
 
 
 @dataclass(frozen=True)
@@ -35,10 +38,11 @@ class ApiConfig:
     key_ring: KeyRing
     max_replay_actions: int = DEFAULT_MAX_REPLAY_ACTIONS
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS
 
     def __post_init__(self) -> None:
-        if self.max_replay_actions <= 0 or self.max_response_bytes <= 0:
-            raise ValueError("max_replay_actions and max_response_bytes must be positive")
+        if self.max_replay_actions <= 0 or self.max_response_bytes <= 0 or self.max_bot_iterations <= 0:
+            raise ValueError("max_replay_actions, max_response_bytes and max_bot_iterations must be positive")
 
 
 _default: ApiConfig | None = None

@@ -77,8 +77,9 @@ def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> en
             viewer = request.seat if request.HasField("seat") else None
             check_seat(viewer, core_config.num_players)
             binding = Binding(new_game_id(), state.turn, 0)
-            token = seal_message(state_to_proto(state), binding, call)
-            fill_sealed(response, token, binding, state, viewer=viewer, events=events)
+            msg = state_to_proto(state)
+            token = seal_message(msg, binding, call)
+            fill_sealed(response, token, binding, state, msg, viewer=viewer, events=events)
         else:
             fill_state(response.state, state)
             fill_events(response.events, events)

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from splendor.v1 import actions_pb2, engine_service_pb2
 
-from engine_service.codec import fill_observation, fill_view
+from engine_service.codec import fill_observation, fill_view_of_state
 from engine_service.rules import (
     Action,
     GameState,
     action_id,
     legal_actions,
     observe,
-    view_for,
 )
 
 from .handlers import LEGAL_ACTIONS
@@ -45,7 +44,7 @@ def fill_next_move(
     """Fill ``acting_seat`` and, as asked, ``legal_actions``, ``view`` and ``observation`` for ``state``.
 
     ``sealed``: the response is for ``viewer`` (a seat, or None for a spectator) and its
-    view is filled by the caller.
+    view is filled by the caller; otherwise ``response.state`` already holds ``state``.
     """
     over = state.end_reason is not None
     acting = None if over else state.acting_seat
@@ -55,6 +54,6 @@ def fill_next_move(
     if legal and acting is not None and seat == acting:
         response.legal_actions.extend(LEGAL_ACTIONS[action_id(action)] for action in legal_actions(state))
     if not sealed and (legal or observation):
-        fill_view(response.view, view_for(state, seat))
+        fill_view_of_state(response.view, response.state, state, seat)
     if observation and seat is not None:
         fill_observation(response.observation, observe(state, seat))

@@ -13,18 +13,20 @@ from typing import Final
 from splendor.v1 import engine_service_pb2
 
 from engine_service.codec import action_from_proto, config_from_proto, fill_events, fill_state, state_to_proto
-from engine_service.rules import GameState, IncrementalDigest, RuleViolation, apply, events_for, new_game
+from engine_service.rules import Action, Event, GameState, RuleViolation, apply, events_for, new_game
 from engine_service.sealing import Binding, new_game_id
 
 from .call import Call
 from .errors import abandoned, rejection
 from .handlers import module_label
 from .limits import check_length, check_size
+from .replay_digest import ReplayDigests
 from .sealed import fill_sealed, seal_message
 from .source import check_seat
 from .tracing import BUILD_RESPONSE, RULES, span
 
-# ReplayGame is the one long call (about 70 µs an action): it checks every this many
+# ReplayGame is the one long call (about 25 µs an action, 50 with digests: benchmarks/replay_bench.py): it checks
+# every this many
 # actions that the caller still waits, since no transport interrupts a running handler,
 # and that the response still fits.
 REPLAY_CHECK_EVERY: Final = 256
@@ -43,8 +45,9 @@ def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> en
         response.state_digests.extend(digests)
         if request.sealed:
             binding = Binding(new_game_id(), state.turn, len(request.actions))
-            token = seal_message(state_to_proto(state), binding, call)
-            fill_sealed(response, token, binding, state, viewer=viewer)
+            msg = state_to_proto(state)
+            token = seal_message(msg, binding, call)
+            fill_sealed(response, token, binding, state, msg, viewer=viewer)
         else:
             fill_state(response.state, state)
             call.state_bytes = response.state.ByteSize()
@@ -56,7 +59,11 @@ def _replay(
     request: engine_service_pb2.ReplayGameRequest, viewer: int | None, call: Call
 ) -> tuple[engine_service_pb2.ReplayGameResponse, GameState, list[str]]:
     """The events of the replayed game in a new response (redacted for ``viewer`` when sealed),
-    its final state and the digest after each action."""
+    its final state and the digest after each action.
+
+    The events are written in batches, at each size check and at the end, and each distinct
+    action message is converted once (a game repeats many moves).
+    """
     try:
         state, dealt = new_game(config_from_proto(request.config))
     except RuleViolation as violation:
@@ -65,29 +72,31 @@ def _replay(
     if sealed:
         check_seat(viewer, state.config.num_players)
     response = engine_service_pb2.ReplayGameResponse()
-    fill_events(response.events, events_for(dealt, viewer) if sealed else dealt)
+    out = response.events
+    pending: list[Event] = list(dealt)  # events not yet written into the response
     digests = []
-    with_digests = not request.skip_state_digests
-    digester = IncrementalDigest()  # rewrites only the parts of the state each action changed
+    digester = None if request.skip_state_digests else ReplayDigests()
+    converted: dict[bytes, Action] = {}  # the action of each distinct message, by its wire form
     for index, msg in enumerate(request.actions):
         if index % REPLAY_CHECK_EVERY == 0 and index:
             if not call.is_active():
                 raise abandoned(call.deadline_passed())
+            fill_events(out, events_for(tuple(pending), viewer) if sealed else pending)
+            pending = []
             check_size(response, call, "actions")
-        prefix = f"actions[{index}]"
-        metadata = {"action_index": str(index)}
+        wire = msg.SerializeToString()
+        action = converted.get(wire)
         try:
-            action = action_from_proto(msg)
-        except RuleViolation as violation:
-            call.seat = state.acting_seat
-            raise rejection(violation, prefix=prefix, state=state, metadata=metadata) from None
-        try:
+            if action is None:
+                action = converted[wire] = action_from_proto(msg)
             state, events = apply(state, action)
         except RuleViolation as violation:
             call.seat = state.acting_seat
-            kind = msg.WhichOneof("kind")
+            kind = msg.WhichOneof("kind") if action is not None else None
+            prefix, metadata = f"actions[{index}]", {"action_index": str(index)}
             raise rejection(violation, prefix=prefix, state=state, action_kind=kind, metadata=metadata) from None
-        fill_events(response.events, events_for(events, viewer) if sealed else events)
-        if with_digests:
+        pending += events
+        if digester is not None:
             digests.append(digester.digest(state))
+    fill_events(out, events_for(tuple(pending), viewer) if sealed else pending)
     return response, state, digests

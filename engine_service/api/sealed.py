@@ -15,8 +15,8 @@ from typing import NamedTuple, Protocol
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from splendor.v1 import events_pb2, sealing_pb2, state_pb2, view_pb2
 
-from engine_service.codec import fill_events, fill_view, state_from_proto
-from engine_service.rules import Event, GameState, events_for, view_for
+from engine_service.codec import fill_events, fill_view_of_state, state_from_proto
+from engine_service.rules import Event, GameState, events_for
 from engine_service.sealing import Binding, SealingError, seal, unseal
 
 from .call import Call
@@ -73,13 +73,15 @@ def fill_sealed(
     token: bytes,
     binding: Binding,
     state: GameState,
+    msg: state_pb2.GameState,
     *,
     viewer: int | None,
     events: Iterable[Event] = (),
 ) -> None:
-    """Write the token, its binding, the viewer's view of ``state`` and ``events`` redacted for the viewer."""
+    """Write the token, its binding, the viewer's view of ``state`` (``msg``: the message sealed in the token)
+    and ``events`` redacted for the viewer."""
     response.sealed_state = token
     out = response.sealed_state_binding
     out.game_id, out.turn, out.step = binding
-    fill_view(response.view, view_for(state, viewer))
+    fill_view_of_state(response.view, msg, state, viewer)
     fill_events(response.events, events_for(tuple(events), viewer))

@@ -36,7 +36,7 @@ from .state import (
     state_to_proto,
     update_state,
 )
-from .view import fill_view
+from .view import fill_view, fill_view_of_state
 
 __all__ = [
     "ModuleAdapter",
@@ -62,6 +62,7 @@ __all__ = [
     "fill_state",
     "fill_tokens",
     "fill_view",
+    "fill_view_of_state",
     "gems_from_proto",
     "invalid_state",
     "modules_to_proto",

@@ -28,11 +28,9 @@ from engine_service.rules import (
     TakeTwoGems,
     action_from_id,
     registered_modules,
-    registry,
-    snake_case,
 )
 
-from .records import RecordCodec, field_message, message_descriptor
+from .records import OneofTable, message_descriptor
 
 BASE_ACTIONS: Final = (
     TakeGems,
@@ -52,32 +50,9 @@ def _bad_color(value: int, field: str) -> RuleViolation:
     return RuleViolation(Reason.INVALID_COLOR, f"{value} is not a colour", field=field, color=str(value))
 
 
-class _Table:
-    """Per oneof field, the codec of its record; per record type, its oneof field and codec."""
-
-    def __init__(self) -> None:
-        self.by_field: dict[str, tuple[RecordCodec, str]] = {}
-        self.by_type: dict[type, tuple[str, RecordCodec]] = {}
-        self.rebuild()
-        registry.on_change(self.rebuild)
-
-    def rebuild(self) -> None:
-        fields = {field.name: field for field in _ONEOF.fields}
-        by_field: dict[str, tuple[RecordCodec, str]] = {}
-        by_type: dict[type, tuple[str, RecordCodec]] = {}
-        for record in BASE_ACTIONS + tuple(a for module in registered_modules() for a in module.actions):
-            name = snake_case(record.__name__)
-            field = fields.get(name)
-            if field is None:  # a module outside the contract (a test's): in-process only
-                continue
-            codec = RecordCodec(record, field_message(field), _bad_color)
-            by_field[name] = (codec, name + ".")  # the prefix of its fields in error paths
-            by_type[record] = (name, codec)
-        self.by_field = by_field
-        self.by_type = by_type
-
-
-_TABLE: Final = _Table()
+_TABLE: Final = OneofTable(
+    _ONEOF, lambda: BASE_ACTIONS + tuple(r for module in registered_modules() for r in module.actions), _bad_color
+)
 
 
 def action_from_proto(msg: actions_pb2.Action) -> Action:

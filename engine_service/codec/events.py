@@ -35,12 +35,10 @@ from engine_service.rules import (
     RuleViolation,
     TurnEnded,
     registered_modules,
-    registry,
-    snake_case,
 )
 
 from .common import invalid_state
-from .records import RecordCodec, field_message, message_descriptor
+from .records import OneofTable, message_descriptor
 
 BASE_EVENTS: Final = (
     GameStarted,
@@ -65,30 +63,9 @@ def _bad_color(value: int, field: str) -> RuleViolation:
     return invalid_state(field, f"{value} is not a colour")
 
 
-class _Table:
-    def __init__(self) -> None:
-        self.by_field: dict[str, tuple[RecordCodec, str]] = {}
-        self.by_type: dict[type, tuple[str, RecordCodec]] = {}
-        self.rebuild()
-        registry.on_change(self.rebuild)
-
-    def rebuild(self) -> None:
-        fields = {field.name: field for field in _ONEOF.fields}
-        by_field: dict[str, tuple[RecordCodec, str]] = {}
-        by_type: dict[type, tuple[str, RecordCodec]] = {}
-        for record in BASE_EVENTS + tuple(e for module in registered_modules() for e in module.events):
-            name = snake_case(record.__name__)
-            field = fields.get(name)
-            if field is None:  # a module outside the contract (a test's): in-process only
-                continue
-            codec = RecordCodec(record, field_message(field), _bad_color)
-            by_field[name] = (codec, name + ".")  # the prefix of its fields in error paths
-            by_type[record] = (name, codec)
-        self.by_field = by_field
-        self.by_type = by_type
-
-
-_TABLE: Final = _Table()
+_TABLE: Final = OneofTable(
+    _ONEOF, lambda: BASE_EVENTS + tuple(r for module in registered_modules() for r in module.events), _bad_color
+)
 
 
 def fill_events(out: RepeatedCompositeFieldContainer[events_pb2.Event], events: Iterable[Event]) -> None:

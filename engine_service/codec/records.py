@@ -20,13 +20,13 @@ A record with a field the message lacks fails loudly when its codec is built.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final, NamedTuple
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor, OneofDescriptor
 from google.protobuf.message import Message
 
-from engine_service.rules import CardSource, DecisionKind, EndReason, RuleViolation, Standing
+from engine_service.rules import CardSource, DecisionKind, EndReason, RuleViolation, Standing, registry, snake_case
 
 from .common import (
     CORE_COLOR,
@@ -255,3 +255,36 @@ def field_message(field: FieldDescriptor) -> Descriptor:
     """The message type of a message field (a oneof's fields are all messages here)."""
     assert field.message_type is not None, field.name
     return field.message_type
+
+
+class OneofTable:
+    """The codecs of one oneof (``Action.kind``, ``Event.kind``): per field and per record type.
+
+    ``records()`` lists the record types in play (the base ones and the registered modules'); the
+    table is rebuilt whenever a module registers or leaves. A record whose snake-case name is no
+    field of the oneof belongs to a module outside the contract (a test's): in-process only.
+    """
+
+    def __init__(self, oneof: OneofDescriptor, records: Callable[[], Iterable[type]], bad_color: BadColor) -> None:
+        self._oneof = oneof
+        self._records = records
+        self._bad_color = bad_color
+        self.by_field: dict[str, tuple[RecordCodec, str]] = {}
+        self.by_type: dict[type, tuple[str, RecordCodec]] = {}
+        self.rebuild()
+        registry.on_change(self.rebuild)
+
+    def rebuild(self) -> None:
+        fields = {field.name: field for field in self._oneof.fields}
+        by_field: dict[str, tuple[RecordCodec, str]] = {}
+        by_type: dict[type, tuple[str, RecordCodec]] = {}
+        for record in self._records():
+            name = snake_case(record.__name__)
+            field = fields.get(name)
+            if field is None:
+                continue
+            codec = RecordCodec(record, field_message(field), self._bad_color)
+            by_field[name] = (codec, name + ".")  # the prefix of its fields in error paths
+            by_type[record] = (name, codec)
+        self.by_field = by_field
+        self.by_type = by_type

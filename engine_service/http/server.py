@@ -87,7 +87,9 @@ class HttpServer:
     ) -> None:
         if key_ring is None:  # the gRPC side must share it: pass the one the server loaded
             key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-        config = ApiConfig(key_ring, settings.max_replay_actions, settings.max_message_bytes)
+        config = ApiConfig(
+            key_ring, settings.max_replay_actions, settings.max_message_bytes, settings.max_bot_iterations
+        )
         if access_log is None:
             access_log = structlog.is_configured()
         self._serving = False

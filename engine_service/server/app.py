@@ -110,8 +110,8 @@ def build_server(
 
 
 def api_config(settings: Settings, key_ring: KeyRing) -> ApiConfig:
-    """What the handlers need from the settings: the key ring, the replay bound, the largest response."""
-    return ApiConfig(key_ring, settings.max_replay_actions, settings.max_message_bytes)
+    """What the handlers need from the settings: the key ring, the replay bound, the largest response, the bot bound."""
+    return ApiConfig(key_ring, settings.max_replay_actions, settings.max_message_bytes, settings.max_bot_iterations)
 
 
 def warn_about_key_ring(key_ring: KeyRing) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from engine_service.api.config import DEFAULT_MAX_REPLAY_ACTIONS
+from engine_service.api.config import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_MAX_REPLAY_ACTIONS
 
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 # auto: console when stdout is a terminal, JSON lines otherwise.
@@ -22,6 +22,7 @@ ENV: Final = {
     "max_message_bytes": "SPLENDOR_MAX_MESSAGE_BYTES",
     "max_request_bytes": "SPLENDOR_MAX_REQUEST_BYTES",
     "max_replay_actions": "SPLENDOR_MAX_REPLAY_ACTIONS",
+    "max_bot_iterations": "SPLENDOR_MAX_BOT_ITERATIONS",
     "workers": "SPLENDOR_WORKERS",
     "grace_seconds": "SPLENDOR_GRACE_SECONDS",
     "log_level": "SPLENDOR_LOG_LEVEL",
@@ -84,12 +85,16 @@ class Settings:
     max_request_bytes: int = 1024 * 1024
     # ReplayGame refuses longer logs before any work (REPLAY_TOO_LONG); derivation in engine_service/api/config.py.
     max_replay_actions: int = DEFAULT_MAX_REPLAY_ACTIONS
+    # The most ISMCTS iterations a server-side bot move may ask for (INVALID_BOT_CHOICE beyond).
+    max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS
 
     def __post_init__(self) -> None:
         if self.max_message_bytes <= 0 or self.max_request_bytes <= 0:
             raise ValueError("max_message_bytes and max_request_bytes must be positive")
         if self.max_replay_actions <= 0:
             raise ValueError("max_replay_actions must be positive")
+        if self.max_bot_iterations <= 0:
+            raise ValueError("max_bot_iterations must be positive")
         if self.workers <= 0:
             raise ValueError("workers (threads) must be positive")
         if self.grace_seconds < 0:
@@ -127,6 +132,7 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
         max_message_bytes=int(get("max_message_bytes", base.max_message_bytes)),
         max_request_bytes=int(get("max_request_bytes", base.max_request_bytes)),
         max_replay_actions=int(get("max_replay_actions", base.max_replay_actions)),
+        max_bot_iterations=int(get("max_bot_iterations", base.max_bot_iterations)),
         workers=int(get("workers", base.workers)),
         grace_seconds=float(get("grace_seconds", base.grace_seconds)),
         log_level=get("log_level", base.log_level).lower(),

@@ -6,10 +6,11 @@ import pytest
 from splendor.v1 import bots_pb2, engine_service_pb2
 
 from engine_service.api import ApiError, Call, Code, apply, handlers
-from engine_service.api.bot_choice import MAX_BOT_ITERATIONS
+from engine_service.api.config import DEFAULT_MAX_BOT_ITERATIONS, ApiConfig
 from engine_service.api.next_move import fill_next_move
 from engine_service.codec import state_from_proto, state_to_proto
 from engine_service.rules import CARDS, GameConfig, PurchaseCard, action_id, legal_actions, new_game, observe
+from engine_service.sealing import KeyRing
 from tests.server.positions import dealt, give_tokens
 
 
@@ -71,7 +72,7 @@ def test_validate_only_with_a_bot_returns_its_choice_without_applying_it() -> No
     [
         (bots_pb2.BotChoice(policy="alphazero"), "bot.policy"),
         (bots_pb2.BotChoice(policy="random", iterations=5), "bot.iterations"),
-        (bots_pb2.BotChoice(policy="ismcts", iterations=MAX_BOT_ITERATIONS + 1), "bot.iterations"),
+        (bots_pb2.BotChoice(policy="ismcts", iterations=DEFAULT_MAX_BOT_ITERATIONS + 1), "bot.iterations"),
     ],
 )
 def test_a_bot_choice_the_server_cannot_run_is_invalid_argument(choice: bots_pb2.BotChoice, field: str) -> None:
@@ -81,6 +82,18 @@ def test_a_bot_choice_the_server_cannot_run_is_invalid_argument(choice: bots_pb2
         apply.apply_action(request, Call("t"))
     assert caught.value.code is Code.INVALID_ARGUMENT and caught.value.reason == "INVALID_BOT_CHOICE"
     assert [violation.field for violation in caught.value.field_violations] == [field]
+
+
+def test_the_iteration_bound_is_the_servers_setting() -> None:
+    call = Call("t")
+    call.config = ApiConfig(KeyRing.generate(), max_bot_iterations=3)
+    request = _state()
+    request.bot.CopyFrom(_bot("ismcts", iterations=4))
+    with pytest.raises(ApiError) as caught:
+        apply.apply_action(request, call)
+    assert caught.value.reason == "INVALID_BOT_CHOICE" and "at most 3 iterations" in str(caught.value)
+    request.bot.iterations = 3
+    assert apply.apply_action(request, call).HasField("applied")
 
 
 def test_action_and_bot_together_are_refused() -> None:

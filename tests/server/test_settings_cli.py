@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine_service import cli
-from engine_service.server.app import bound_address
+from engine_service.sealing import KeyRing
+from engine_service.server.app import api_config, bound_address
 from engine_service.server.settings import Settings, defaults_from_env, grpc_server_options
 
 
@@ -29,6 +30,7 @@ def test_environment_overrides_the_defaults() -> None:
         "SPLENDOR_MIN_PING_INTERVAL_SECONDS": "1",
         "SPLENDOR_MAX_CONNECTION_AGE_SECONDS": "60",
         "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS": "6",
+        "SPLENDOR_MAX_BOT_ITERATIONS": "40",
     }
     assert defaults_from_env(operations) == Settings(
         log_format="json",
@@ -40,6 +42,7 @@ def test_environment_overrides_the_defaults() -> None:
         min_ping_interval_seconds=1,
         max_connection_age_seconds=60,
         max_connection_age_grace_seconds=6,
+        max_bot_iterations=40,
     )
 
 
@@ -78,6 +81,7 @@ def test_settings_become_grpc_server_options() -> None:
         {"SPLENDOR_MAX_CONCURRENT_RPCS": "-1"},
         {"SPLENDOR_KEEPALIVE_TIME_SECONDS": "0"},
         {"SPLENDOR_MAX_CONNECTION_AGE_SECONDS": "-5"},
+        {"SPLENDOR_MAX_BOT_ITERATIONS": "0"},
     ],
 )
 def test_bad_environment_values_are_refused(env: dict[str, str]) -> None:
@@ -105,6 +109,7 @@ def test_help_documents_every_flag_and_variable(capsys: pytest.CaptureFixture[st
         ("--min-ping-interval-seconds", "SPLENDOR_MIN_PING_INTERVAL_SECONDS"),
         ("--max-connection-age-seconds", "SPLENDOR_MAX_CONNECTION_AGE_SECONDS"),
         ("--max-connection-age-grace-seconds", "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS"),
+        ("--max-bot-iterations", "SPLENDOR_MAX_BOT_ITERATIONS"),
     ]:
         assert flag in text and variable in text
     assert "localhost:50051" in text and "9464" in text
@@ -123,3 +128,9 @@ def test_bad_values_exit_with_status_2(monkeypatch: pytest.MonkeyPatch, capsys: 
 def test_bound_address_reports_the_real_port() -> None:
     assert bound_address("127.0.0.1:0", 43210) == "127.0.0.1:43210"
     assert bound_address("[::1]:0", 5) == "[::1]:5"
+
+
+def test_the_handlers_get_the_bounds_of_the_settings() -> None:
+    settings = Settings(max_replay_actions=9, max_message_bytes=5000, max_bot_iterations=12)
+    config = api_config(settings, KeyRing.generate())
+    assert (config.max_replay_actions, config.max_response_bytes, config.max_bot_iterations) == (9, 5000, 12)

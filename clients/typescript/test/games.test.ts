@@ -1,16 +1,19 @@
 /**
  * Full random games of the base game and of every module, 2 to 4 players, through the
- * TypeScript client and the real engine; each game's replay must give back its final state,
- * with one digest per action that a replay of a prefix of the log reproduces.
+ * TypeScript client and the real engine, once per run (protocol and holding, see `GAME_RUNS`).
+ * A plain game's replay must give back its final state, with one digest per action that a
+ * replay of a prefix reproduces; a sealed game's replay (sealed, as the same seat) must give
+ * back the same view at the same step, and the same spectator's view.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { equals } from "@bufbuild/protobuf";
-import type { EngineClient } from "../src/client.js";
-import { GameStateSchema } from "../src/gen/splendor/v1/state_pb.js";
-import { playRandomGame, type PlayedGame } from "./support/play.js";
+import type { EngineClient, GameResult, NewGameOptions } from "../src/client.js";
+import { GameStateSchema, type GameState } from "../src/gen/splendor/v1/state_pb.js";
+import { GameViewSchema, type GameView } from "../src/gen/splendor/v1/view_pb.js";
+import { type PlayedGame, type PlayedSealedGame, playRandomGame, playSealedGame } from "./support/play.js";
 import { useEngine } from "./support/engine.js";
-import { RUNS } from "./support/runs.js";
+import { GAME_RUNS, type Holding } from "./support/runs.js";
 
 const PLAYER_COUNTS = [2, 3, 4] as const;
 
@@ -22,7 +25,7 @@ const MODULES = [
   { module: "orient", stateField: "orient", event: "cardPaired" },
 ] as const;
 
-async function checkReplay(client: EngineClient, played: PlayedGame): Promise<void> {
+async function checkReplay(client: EngineClient, played: PlayedGame<GameResult>): Promise<void> {
   const replay = await client.replay(played.config, played.actions);
   assert.ok(equals(GameStateSchema, replay.state, played.final.state), "the replay ends in the state the game reached");
   assert.equal(replay.stateDigests.length, played.actions.length, "one digest per action");
@@ -36,16 +39,51 @@ async function checkReplay(client: EngineClient, played: PlayedGame): Promise<vo
   );
 }
 
-for (const run of RUNS) {
+async function checkSealedReplay(client: EngineClient, played: PlayedSealedGame): Promise<void> {
+  const { final } = played;
+  const replay = await client.replaySealed(played.config, played.actions, { seat: played.lastSeat });
+  assert.ok(equals(GameViewSchema, replay.view, final.view), "the replay shows the last mover what the game did");
+  assert.equal(replay.binding?.step, final.binding?.step, "the replay's token is at the game's step");
+  assert.equal(replay.binding?.step, BigInt(played.actions.length));
+  assert.equal(replay.binding?.turn, final.binding?.turn);
+  assert.notEqual(replay.binding?.gameId, final.binding?.gameId, "a replay is a new game");
+  const spectator = await client.replaySealed(played.config, played.actions);
+  const watched = await client.viewSealed(final.token);
+  assert.ok(equals(GameViewSchema, spectator.view, watched.view), "a spectator sees the replay as the game");
+  assert.equal(spectator.view.viewerSeat, undefined);
+}
+
+/** Play a game to its end holding it as `holding` says, check its replay, and give its final position. */
+async function playAndReplay(
+  client: EngineClient,
+  holding: Holding,
+  options: NewGameOptions,
+  botSeed: number,
+): Promise<{ final: GameState | GameView; eventKinds: ReadonlySet<string> }> {
+  if (holding === "plain") {
+    const played = await playRandomGame(client, options, botSeed);
+    await checkReplay(client, played);
+    return { final: played.final.state, eventKinds: played.eventKinds };
+  }
+  const played = await playSealedGame(client, options, botSeed);
+  await checkSealedReplay(client, played);
+  return { final: played.final.view, eventKinds: played.eventKinds };
+}
+
+for (const run of GAME_RUNS) {
   describe(`full random games (${run.label})`, () => {
     const engine = useEngine(run);
 
     for (const numPlayers of PLAYER_COUNTS) {
-      test(`the base game with ${numPlayers} players plays to its end and replays to the same state`, async () => {
-        const played = await playRandomGame(engine(), { numPlayers, seed: 100 + numPlayers }, numPlayers);
-        assert.equal(played.final.state.players.length, numPlayers);
-        assert.ok(played.final.state.ranking.length === numPlayers, "a finished game ranks every seat");
-        await checkReplay(engine(), played);
+      test(`the base game with ${numPlayers} players plays to its end and replays to the same position`, async () => {
+        const { final } = await playAndReplay(
+          engine(),
+          run.holding,
+          { numPlayers, seed: 100 + numPlayers },
+          numPlayers,
+        );
+        assert.equal(final.players.length, numPlayers);
+        assert.equal(final.ranking.length, numPlayers, "a finished game ranks every seat");
       });
     }
 
@@ -53,14 +91,10 @@ for (const run of RUNS) {
       test(`${module}: games with 2, 3 and 4 players play to their end, replay, and use the module's rules`, async () => {
         const seen = new Set<string>();
         for (const numPlayers of PLAYER_COUNTS) {
-          const played = await playRandomGame(
-            engine(),
-            { numPlayers, seed: 700 + numPlayers, modules: [module] },
-            numPlayers,
-          );
-          assert.ok(played.final.state[stateField] !== undefined, `a ${module} game carries the module's state`);
-          await checkReplay(engine(), played);
-          for (const kind of played.eventKinds) seen.add(kind);
+          const options = { numPlayers, seed: 700 + numPlayers, modules: [module] };
+          const { final, eventKinds } = await playAndReplay(engine(), run.holding, options, numPlayers);
+          assert.ok(final[stateField] !== undefined, `a ${module} game carries the module's state`);
+          for (const kind of eventKinds) seen.add(kind);
         }
         assert.ok(seen.has(event), `the ${module} games emitted ${event}: saw ${[...seen].join(", ")}`);
       });

@@ -6,7 +6,7 @@ import { takeTwo } from "../src/actions.js";
 import { DOMAIN, InvalidRequest, RuleRejected, SplendorError } from "../src/errors.js";
 import { RejectionReason } from "../src/gen/splendor/v1/errors_pb.js";
 import { useEngine } from "./support/engine.js";
-import { RUNS } from "./support/runs.js";
+import { PLAIN_RUNS } from "./support/runs.js";
 
 /** The error `promise` rejects with, which must be a `SplendorError`. */
 async function refusal(promise: Promise<unknown>): Promise<SplendorError> {
@@ -19,7 +19,7 @@ async function refusal(promise: Promise<unknown>): Promise<SplendorError> {
   assert.fail("the call was accepted");
 }
 
-for (const run of RUNS) {
+for (const run of PLAIN_RUNS) {
   describe(`refusals (${run.label})`, () => {
     const engine = useEngine(run);
 

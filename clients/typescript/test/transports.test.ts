@@ -1,7 +1,9 @@
 /**
- * Every transport of `node.ts` against a stand-in engine served by connect-node on a loopback
- * port (the real engine speaks gRPC only): requests arrive with their zero values, answers come
- * back with theirs, and a refusal decodes into the typed error — in binary and in JSON.
+ * Every transport of `node.ts`, in binary and in JSON: requests arrive with their zero values,
+ * answers come back with theirs, and a refusal decodes into the typed error. Each runs against
+ * a stand-in engine served by connect-node on a loopback port, which echoes what it got and
+ * speaks HTTP/2 too; each the real engine speaks (gRPC on its gRPC port, Connect and gRPC-Web
+ * over HTTP/1.1 on its HTTP port) runs against the real engine as well, sealed games included.
  */
 import assert from "node:assert/strict";
 import { createServer as createHttpServer, type Server } from "node:http";
@@ -10,11 +12,13 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { type ClosableTransport, EngineClient } from "../src/client.js";
+import { takeTwo } from "../src/actions.js";
+import { type ClosableTransport, EngineClient, gameConfig } from "../src/client.js";
 import { RuleRejected } from "../src/errors.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../src/gen/google/rpc/error_details_pb.js";
 import { EngineService } from "../src/gen/splendor/v1/engine_service_pb.js";
 import { connectTransport, grpcTransport, grpcWebTransport } from "../src/node.js";
+import { type EngineServer, startEngine } from "./support/server.js";
 
 /** A stand-in engine: deals seat 0 at turn 0, lists action id 0, and refuses every move, echoing what it got. */
 function standIn(router: ConnectRouter): void {
@@ -46,26 +50,41 @@ function standIn(router: ConnectRouter): void {
 interface Case {
   readonly label: string;
   readonly http2: boolean;
+  /** The real engine's port that speaks this transport; undefined when none does (it serves HTTP/1.1 only). */
+  readonly enginePort: "grpc" | "http" | undefined;
   readonly transport: (address: string) => ClosableTransport;
 }
 
 const CASES: readonly Case[] = [
-  { label: "gRPC", http2: true, transport: (address) => grpcTransport(address) },
-  { label: "Connect, binary, HTTP/1.1", http2: false, transport: (address) => connectTransport(address) },
+  { label: "gRPC", http2: true, enginePort: "grpc", transport: (address) => grpcTransport(address) },
+  {
+    label: "Connect, binary, HTTP/1.1",
+    http2: false,
+    enginePort: "http",
+    transport: (address) => connectTransport(address),
+  },
   {
     label: "Connect, JSON, HTTP/1.1",
     http2: false,
+    enginePort: "http",
     transport: (address) => connectTransport(address, { useBinaryFormat: false }),
   },
   {
     label: "Connect, binary, HTTP/2",
     http2: true,
+    enginePort: undefined,
     transport: (address) => connectTransport(address, { httpVersion: "2" }),
   },
-  { label: "gRPC-Web, binary, HTTP/1.1", http2: false, transport: (address) => grpcWebTransport(address) },
+  {
+    label: "gRPC-Web, binary, HTTP/1.1",
+    http2: false,
+    enginePort: "http",
+    transport: (address) => grpcWebTransport(address),
+  },
   {
     label: "gRPC-Web, JSON, HTTP/1.1",
     http2: false,
+    enginePort: "http",
     transport: (address) => grpcWebTransport(address, { useBinaryFormat: false }),
   },
 ];
@@ -108,3 +127,71 @@ for (const { label, http2, transport } of CASES) {
     });
   });
 }
+
+/** The error `promise` rejects with. */
+async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => assert.fail("the call was accepted"),
+    (caught: unknown) => caught,
+  );
+}
+
+describe("transports against the real engine", () => {
+  let server: EngineServer | undefined;
+  before(async () => {
+    server = await startEngine();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  for (const { label, enginePort, transport } of CASES) {
+    if (enginePort === undefined) continue;
+    describe(label, () => {
+      let client: EngineClient;
+      before(() => {
+        if (server === undefined) throw new Error("the engine has not started");
+        client = new EngineClient(transport(enginePort === "grpc" ? server.grpcAddress : server.httpAddress));
+      });
+      after(() => client.close());
+
+      test("zero values come back as values, and seat 0 and expected turn 0 arrive as values", async () => {
+        const game = await client.newGame({ numPlayers: 2, seed: 0, firstSeat: 0 });
+        assert.equal(game.state.seat, 0);
+        assert.equal(game.state.turn, 0);
+        assert.equal(game.state.config?.firstSeat, 0, "an optional 0 keeps its presence");
+        assert.equal(game.state.config?.seed, 0n);
+        assert.equal((await client.listLegalActions(game.game)).seat, 0);
+        const moved = await client.apply(game.game, 0, { seat: 0, expectedTurn: 0 });
+        const notYours = await refusal(client.apply(moved.game, 0, { seat: 0 }));
+        assert.ok(notYours instanceof RuleRejected && notYours.reason === "NOT_YOUR_TURN", String(notYours));
+        const stale = await refusal(client.apply(moved.game, 0, { expectedTurn: 0 }));
+        assert.ok(stale instanceof RuleRejected && stale.reason === "STALE_STATE", String(stale));
+      });
+
+      test("a refusal decodes into RuleRejected with its metadata and field", async () => {
+        const game = await client.newGame({ numPlayers: 2, seed: 42, firstSeat: 0 });
+        const after = await client.apply(game.game, takeTwo("red"));
+        const error = await refusal(client.apply(after.game, takeTwo("red")));
+        assert.ok(error instanceof RuleRejected, String(error));
+        assert.equal(error.reason, "PILE_BELOW_FOUR");
+        assert.deepEqual(error.metadata, { turn: "1", acting_seat: "1", color: "red", in_bank: "2" });
+        assert.deepEqual(
+          error.fieldViolations.map((violation) => violation.field),
+          ["action.take_two_gems.color"],
+        );
+      });
+
+      test("a sealed game travels as a token: seat 0's move at step 0 gives the next token, bound to step 1", async () => {
+        const dealt = await client.createSealed(gameConfig({ numPlayers: 2, seed: 0, firstSeat: 0 }), { seat: 0 });
+        assert.equal(dealt.view.viewerSeat, 0);
+        assert.equal(dealt.binding?.step, 0n);
+        const moved = await client.applySealed(dealt.token, 0, { seat: 0, expectedTurn: 0 });
+        assert.equal(moved.binding?.step, 1n);
+        assert.equal(moved.binding?.gameId, dealt.binding?.gameId);
+        assert.equal(moved.applied?.actionId, 0);
+        assert.equal(moved.actingSeat, 1);
+      });
+    });
+  }
+});

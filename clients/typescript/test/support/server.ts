@@ -20,6 +20,8 @@ const STARTUP_TIMEOUT_MS = 30_000;
 export interface EngineServer {
   /** Its gRPC address, `127.0.0.1:<port>`. */
   readonly grpcAddress: string;
+  /** Its HTTP address (Connect and gRPC-Web), `127.0.0.1:<port>`. */
+  readonly httpAddress: string;
   /** Stop it and wait until it has exited. */
   stop(): Promise<void>;
 }
@@ -43,17 +45,20 @@ export async function startEngine(): Promise<EngineServer> {
   const output: string[] = []; // kept to explain a failed start
   child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   try {
-    const port = await startedPort(child, output);
-    return { grpcAddress: `127.0.0.1:${port}`, stop: () => stop(child) };
+    const started = await startedAddresses(child, output);
+    return { ...started, stop: () => stop(child) };
   } catch (error) {
     await stop(child);
     throw error;
   }
 }
 
-/** The port of the `server_started` log line; the rest of the log is read and dropped, so the pipe never fills. */
-function startedPort(child: ChildProcessByStdio<null, Readable, Readable>, output: string[]): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/** The addresses of the `server_started` log line; the rest of the log is read and dropped, so the pipe never fills. */
+function startedAddresses(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  output: string[],
+): Promise<Omit<EngineServer, "stop">> {
+  return new Promise((resolveAddresses, reject) => {
     const timer = setTimeout(() => fail(`no server_started line within ${STARTUP_TIMEOUT_MS} ms`), STARTUP_TIMEOUT_MS);
     const fail = (why: string): void => {
       clearTimeout(timer);
@@ -64,10 +69,15 @@ function startedPort(child: ChildProcessByStdio<null, Readable, Readable>, outpu
     createInterface({ input: child.stdout }).on("line", (line) => {
       output.push(`${line}\n`);
       const record = parseJson(line);
-      if (record?.["event"] === "server_started" && typeof record["port"] === "number") {
-        clearTimeout(timer);
-        resolvePort(record["port"]);
+      if (record?.["event"] !== "server_started") return;
+      const port = record["port"];
+      const httpAddress = record["http_address"];
+      if (typeof port !== "number" || typeof httpAddress !== "string") {
+        fail("its server_started line has no port or no http_address");
+        return;
       }
+      clearTimeout(timer);
+      resolveAddresses({ grpcAddress: `127.0.0.1:${port}`, httpAddress });
     });
   });
 }

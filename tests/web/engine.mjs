@@ -25,7 +25,7 @@ async function freePort() {
 /**
  * What the front end needs from the engine that this engine lacks, in words (undefined when it
  * has it): `page` for the page at / and its catalog, `sealed` for sealed games too, `play` for
- * server-side bots as well. The suite skips with this reason rather than fail on an engine that predates them.
+ * server-side bots as well. A test fails with this reason rather than on some later symptom.
  */
 async function missingFeatures(url) {
   const page = await fetch(`${url}/`);

@@ -26,15 +26,13 @@ after(async () => {
 });
 
 /**
- * A page that records every engine response it receives and every script error it throws;
- * undefined (and the test skipped) when the engine lacks something the front end needs.
+ * A page that records every engine response it receives and every script error it throws. An
+ * engine that lacks something the front end needs (the page, sealed games, server-side bots)
+ * fails the test with what is missing.
  */
-async function openPage(t, { width = 1280, height = 900, needs = "play" } = {}) {
+async function openPage({ width = 1280, height = 900, needs = "play" } = {}) {
   const missing = engine.missing[needs];
-  if (missing !== undefined) {
-    t.skip(`cannot run in the browser yet: ${missing}`);
-    return undefined;
-  }
+  if (missing !== undefined) assert.fail(`the engine cannot serve this front end: ${missing}`);
   const page = await chromium.browser.newPage();
   await page.setViewport({ width, height });
   const received = [];
@@ -115,9 +113,8 @@ const GAMES = [
 
 describe("a human plays a whole game against a bot by clicking", () => {
   for (const game of GAMES) {
-    test(`${game.module}, ${game.players} players`, async (t) => {
-      const opened = await openPage(t);
-      if (opened === undefined) return;
+    test(`${game.module}, ${game.players} players`, async () => {
+      const opened = await openPage();
       const { page, received, errors } = opened;
       const link = `/?players=${game.players}&module=${game.module}&seats=human,greedy&seed=${game.seed}&delay=0`;
       await page.goto(`${engine.url}${link}`);
@@ -147,9 +144,8 @@ describe("a human plays a whole game against a bot by clicking", () => {
   }
 });
 
-test("two humans share one screen (hot seat) for a whole game", async (t) => {
-  const opened = await openPage(t, { needs: "sealed" });
-  if (opened === undefined) return;
+test("two humans share one screen (hot seat) for a whole game", async () => {
+  const opened = await openPage({ needs: "sealed" });
   const { page, received, errors } = opened;
   await page.goto(`${engine.url}/?players=2&module=strongholds&seats=human,human&seed=51&delay=0`);
   const clicks = await playByClicking(page);
@@ -160,9 +156,8 @@ test("two humans share one screen (hot seat) for a whole game", async (t) => {
   await page.close();
 });
 
-test("a spectator watches bots play a whole game", async (t) => {
-  const opened = await openPage(t);
-  if (opened === undefined) return;
+test("a spectator watches bots play a whole game", async () => {
+  const opened = await openPage();
   const { page, received, errors } = opened;
   await page.goto(`${engine.url}/?players=3&module=cities&seats=greedy,random,greedy&seed=41&delay=0`);
   await page.waitForFunction(() => document.body.dataset.state === "over", { timeout: 120_000 });
@@ -175,9 +170,8 @@ test("a spectator watches bots play a whole game", async (t) => {
   await page.close();
 });
 
-test("a move can be played with the keyboard alone", async (t) => {
-  const opened = await openPage(t);
-  if (opened === undefined) return;
+test("a move can be played with the keyboard alone", async () => {
+  const opened = await openPage();
   const { page, errors } = opened;
   await page.goto(`${engine.url}/?players=2&seats=human,random&seed=21&delay=0`);
   assert.equal(await settled(page), "ready");
@@ -197,9 +191,8 @@ test("a move can be played with the keyboard alone", async (t) => {
   await page.close();
 });
 
-test("on a phone-sized screen the table fits the width", async (t) => {
-  const opened = await openPage(t, { width: 390, height: 844 });
-  if (opened === undefined) return;
+test("on a phone-sized screen the table fits the width", async () => {
+  const opened = await openPage({ width: 390, height: 844 });
   const { page, errors } = opened;
   await page.goto(`${engine.url}/?players=3&module=orient&seats=human,bot,greedy&seed=22&delay=0`);
   assert.equal(await settled(page), "ready");
@@ -210,9 +203,8 @@ test("on a phone-sized screen the table fits the width", async (t) => {
   await page.close();
 });
 
-test("an illegal request shows the server's reason in words", async (t) => {
-  const opened = await openPage(t, { needs: "page" });
-  if (opened === undefined) return;
+test("an illegal request shows the server's reason in words", async () => {
+  const opened = await openPage({ needs: "page" });
   const { page } = opened;
   await page.goto(`${engine.url}/?players=7&seats=human`);
   await page.waitForSelector("#alert:not([hidden])");
@@ -221,9 +213,8 @@ test("an illegal request shows the server's reason in words", async (t) => {
   await page.close();
 });
 
-test("an exported game replays step by step", async (t) => {
-  const opened = await openPage(t);
-  if (opened === undefined) return;
+test("an exported game replays step by step", async () => {
+  const opened = await openPage();
   const { page, received, errors } = opened;
   const downloads = join(ARTEFACTS, "downloads");
   mkdirSync(downloads, { recursive: true });

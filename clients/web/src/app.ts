@@ -45,7 +45,8 @@ export function errorText(error: unknown): string {
 export class App {
   private session: Session | undefined;
   private replay: { record: GameRecord; step: number; seat: number | undefined } | undefined;
-  private readonly log: string[] = [];
+  /** The log, one element for a whole game: lines are only added, so a screen reader hears each once. */
+  private readonly logList = h("ol", { class: "log-lines", "aria-live": "polite", "aria-relevant": "additions" });
   private readonly openHoldings = new Set<number>();
 
   constructor(
@@ -179,7 +180,7 @@ export class App {
     this.clearError();
     this.session?.stop();
     this.replay = undefined;
-    this.log.length = 0;
+    this.clearLog(true);
     const config = create(GameConfigSchema, {
       numPlayers: setup.players,
       seed: setup.seed,
@@ -191,7 +192,7 @@ export class App {
       const describer = this.describer(setup.seats, session.state.viewer);
       for (const event of events) {
         const line = describer.event(event);
-        if (line !== undefined) this.log.push(line);
+        if (line !== undefined) this.logList.append(h("li", {}, line));
       }
       this.renderGame();
     });
@@ -414,15 +415,13 @@ export class App {
   }
 
   private logPanel(): HTMLElement {
-    return section(
-      "What happened",
-      "log",
-      h(
-        "ol",
-        { class: "log-lines", "aria-live": "polite", "aria-relevant": "additions" },
-        this.log.map((line) => h("li", {}, line)),
-      ),
-    );
+    return section("What happened", "log", this.logList);
+  }
+
+  /** Empty the log; `live` says whether new lines are announced (not while replaying). */
+  private clearLog(live: boolean): void {
+    this.logList.replaceChildren();
+    this.logList.setAttribute("aria-live", live ? "polite" : "off");
   }
 
   private keepHoldingsOpen(): void {
@@ -433,8 +432,7 @@ export class App {
         details.open ? this.openHoldings.add(seat) : this.openHoldings.delete(seat),
       );
     });
-    const lines = this.root.querySelector(".log-lines");
-    if (lines !== null) lines.scrollTop = lines.scrollHeight;
+    this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   private exportRecord(session: Session): void {
@@ -472,10 +470,10 @@ export class App {
     if (this.replay !== replay) return;
     const seats = record.seats.length > 0 ? record.seats : Array.from({ length: record.config.numPlayers }, () => "?");
     const describer = this.describer(seats, seat);
-    this.log.length = 0;
+    this.clearLog(false);
     for (const event of turn.events) {
       const line = describer.event(event);
-      if (line !== undefined) this.log.push(line);
+      if (line !== undefined) this.logList.append(h("li", {}, line));
     }
     const label = (index: number): string => this.seatLabel(index, seats, seat);
     const context = {

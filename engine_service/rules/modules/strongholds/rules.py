@@ -28,6 +28,7 @@ from ...errors import Reason, RuleViolation
 from ...events import Event
 from ...market import refill_market
 from ...payment import can_afford
+from ...plugin import ForbiddenCards
 from ...purchase import purchase_card
 from ...state import GameState, PendingDecision
 from ...turn import ask, wrong_answer
@@ -79,6 +80,16 @@ def check_main_action(state: GameState, action: MainAction) -> None:
                 card_id=str(card_id),
                 owner=str(owner),
             )
+
+
+_UNOCCUPIED: Final = ForbiddenCards()
+
+
+def forbidden_cards(state: GameState) -> ForbiddenCards:
+    """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
+    seat = state.seat
+    occupied = frozenset([card for owner, cards in enumerate(placed_of(state)) if owner != seat for card in cards])
+    return ForbiddenCards(reserve=occupied, purchase=occupied) if occupied else _UNOCCUPIED
 
 
 def _give_back(state: GameState, card_id: int, events: list[Event]) -> GameState:

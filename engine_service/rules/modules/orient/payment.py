@@ -30,7 +30,7 @@ from ...actions import PurchaseCard
 from ...colors import COLOR_NAMES, GOLD, NO_TOKENS
 from ...errors import Reason, RuleViolation
 from ...events import Event
-from ...payment import amount_due, cannot_afford, check_payment_tokens, shortfall
+from ...payment import amount_due, cannot_afford, check_payment_tokens, default_payment, shortfall
 from ...plugin import PaymentRules, Price
 from ...state import GameState, PlayerState, with_player
 from .cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
@@ -104,9 +104,11 @@ def sacrifice_not_possible(card_id: int, color: int, count: int, held: int) -> R
 def _token_price(
     player: PlayerState, card_id: int, payment: tuple[int, ...] | None, spent: tuple[int, ...] | None
 ) -> Price:
+    if payment is None and spent is None:
+        return _default_token_price(player, card_id)
     tokens = player.tokens
     due = amount_due(COSTS[card_id], player.bonuses)
-    gold_cards = sorted(card for card in player.purchased if IS_GOLD_CARD[card])
+    gold_cards = _gold_cards(player)
     missing = shortfall(due, tokens) - tokens[GOLD] - 2 * len(gold_cards)
     if missing > 0:
         raise cannot_afford(card_id, missing)
@@ -119,11 +121,9 @@ def _token_price(
                     card_id=str(spent_id),
                 )
     if payment is None:
+        assert spent is not None, "the engine's own payment returned above"
         coloured = tuple(d if d < t else t for d, t in zip(due, tokens))
         rest = sum(due) - sum(coloured)
-        if spent is None:
-            gold = min(rest, tokens[GOLD])
-            return Price(coloured + (gold,), tuple(gold_cards[: (rest - gold + 1) // 2]))
         gold = max(0, rest - 2 * len(spent))
         if gold > tokens[GOLD]:
             raise cannot_afford(card_id, gold - tokens[GOLD], " with these gold cards")
@@ -153,6 +153,29 @@ def _token_price(
         )
     _check_cards_needed(spent, gold, rest)
     return Price(payment, spent)
+
+
+def _gold_cards(player: PlayerState) -> list[int]:
+    """The seat's gold cards, lowest ids first (most seats own none: answered in C)."""
+    purchased = player.purchased
+    return [] if GOLD_CARDS.isdisjoint(purchased) else sorted([card for card in purchased if IS_GOLD_CARD[card]])
+
+
+def _default_token_price(player: PlayerState, card_id: int) -> Price:
+    """The engine's payment of a token card: coloured tokens first, then gold tokens, then the fewest gold cards.
+
+    The path of almost every purchase, so it looks at the gold cards only when the gold tokens fall short.
+    """
+    paid = default_payment(player, COSTS[card_id])  # the base game's: coloured first, all the rest in gold
+    rest = paid[GOLD]
+    held = player.tokens[GOLD]
+    if rest <= held:
+        return Price(paid)
+    cards = _gold_cards(player)
+    missing = rest - held - 2 * len(cards)
+    if missing > 0:
+        raise cannot_afford(card_id, missing)
+    return Price(paid[:GOLD] + (held,), tuple(cards[: (rest - held + 1) // 2]))
 
 
 def _check_cards_needed(spent: tuple[int, ...], gold: int, rest: int) -> None:

@@ -280,15 +280,18 @@ def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
     player = state.players[seat]
     tokens = player.tokens
     cost = _COSTS[card_id]
-    due = amount_due(cost, player.bonuses)
     if GOLD_WORTH_TWO not in _shields(state, seat):
-        missing = shortfall(due, tokens) - tokens[GOLD]
+        if action.payment is None:  # the usual purchase: the base game's default, which says what gold it needs
+            paid = default_payment(player, cost)
+            if paid[GOLD] > tokens[GOLD]:
+                raise cannot_afford(card_id, paid[GOLD] - tokens[GOLD])
+            return Price(paid)
+        missing = shortfall(amount_due(cost, player.bonuses), tokens) - tokens[GOLD]
         if missing > 0:
             raise cannot_afford(card_id, missing)
-        if action.payment is None:
-            return Price(default_payment(player, cost))
         check_payment(player, cost, action.payment)
         return Price(tuple(action.payment))
+    due = amount_due(cost, player.bonuses)
     paid = tuple(owed if owed < held else held for owed, held in zip(due, tokens))
     gold = _gold_needed(due, paid)
     if gold > tokens[GOLD]:

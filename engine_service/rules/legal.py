@@ -19,6 +19,7 @@ from .catalog import CARDS
 from .colors import GOLD
 from .errors import RuleViolation
 from .gems import gem_actions
+from .plugin import ForbiddenCards
 from .reserve import RESERVE_LIMIT
 from .ruleset import Ruleset, ruleset_for
 from .state import GameState
@@ -58,14 +59,18 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     gold = tokens[GOLD]
     can_reserve = len(player.reserved) < RESERVE_LIMIT
     candidates = [card_id for row in state.market for card_id in row if card_id is not None]
+    forbidden = _forbidden_cards(state, ruleset)
     if can_reserve:
-        actions.extend(_RESERVE[card_id] for card_id in candidates)
+        if forbidden is None:
+            actions.extend(_RESERVE[card_id] for card_id in candidates)
+        else:
+            actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in forbidden.reserve)
         actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
     candidates.extend(player.reserved)
+    if forbidden is not None:
+        candidates = [card_id for card_id in candidates if card_id not in forbidden.purchase]
     if ruleset.payment is not None:
-        can_afford = ruleset.payment.can_afford
-        seat = state.seat
-        actions.extend(_PURCHASE[card_id] for card_id in candidates if can_afford(state, seat, card_id))
+        actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
         return _filtered(state, ruleset, actions)
     for card_id in candidates:
         c0, c1, c2, c3, c4 = _COSTS[card_id]
@@ -81,10 +86,27 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     return _filtered(state, ruleset, actions) if ruleset.modules else actions
 
 
-def _filtered(state: GameState, ruleset: Ruleset, actions: list[MainAction]) -> list[MainAction]:
-    """Let modules forbid some actions and add their own."""
+def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | None:
+    """The cards the modules forbid reserving or buying now (None: no module says)."""
+    forbidden = None
     for module in ruleset.modules:
-        if module.check_main_action is not None:
+        if module.forbidden_cards is not None:
+            theirs = module.forbidden_cards(state)
+            if forbidden is None:
+                forbidden = theirs
+            else:
+                forbidden = ForbiddenCards(forbidden.reserve | theirs.reserve, forbidden.purchase | theirs.purchase)
+    return forbidden
+
+
+def _filtered(state: GameState, ruleset: Ruleset, actions: list[MainAction]) -> list[MainAction]:
+    """Let modules forbid some actions and add their own.
+
+    A module listing its ``forbidden_cards`` had them left out already: its
+    ``check_main_action`` only refuses actions sent to ``apply``.
+    """
+    for module in ruleset.modules:
+        if module.check_main_action is not None and module.forbidden_cards is None:
             check = module.check_main_action
             kept = []
             for action in actions:

@@ -15,6 +15,10 @@ The points of the turn it may plug into (a module never adds branches to the bas
 * ``setup``: change the freshly dealt game (add decks or tiles, remove the nobles...);
 * ``decks``: the extra decks it deals (the Orient), with their face-up slots;
 * ``check_main_action``: refuse a main action the module forbids (raise ``RuleViolation``);
+* ``forbidden_cards``: the same refusals, for the legal-action list: the face-up or
+  reserved cards the module forbids reserving or buying now, computed once per list
+  (a module forbidding anything else leaves it None and its ``check_main_action``
+  filters the list, action by action);
 * ``extra_main_actions``: main actions the module adds to the legal list;
 * ``payment``: replaces what a purchase may cost and how it is paid;
 * ``after_main_action``: a step told which main action was just taken; it runs
@@ -59,17 +63,25 @@ class Price(NamedTuple):
 class PaymentRules(NamedTuple):
     """How purchases are paid when a module changes it (Trading Posts post 2, the Orient).
 
-    ``can_afford(state, seat, card_id)`` tells whether the seat can buy the card at all
-    (legality restrictions such as the Orient's pairing belong to ``check_main_action``).
+    ``affordable(state, seat, card_ids)`` keeps, in order, the cards the seat can buy at all
+    (legality restrictions such as the Orient's pairing belong to ``check_main_action``);
+    it runs once per legal-action list, so what the seat can spend is worked out once.
     ``price(state, seat, action)`` checks the action's payment (its default when None)
     and returns the price, raising ``RuleViolation`` (CANNOT_AFFORD, PAYMENT_INVALID...).
     ``give_up(state, seat, price, events)`` applies the card part of the price; the
     purchase itself moves the tokens and the bought card.
     """
 
-    can_afford: Callable[[GameState, int, int], bool]
+    affordable: Callable[[GameState, int, list[int]], list[int]]
     price: Callable[[GameState, int, PurchaseCard], Price]
     give_up: Callable[[GameState, int, Price, list[Event]], GameState]
+
+
+class ForbiddenCards(NamedTuple):
+    """The cards a module forbids the acting seat to reserve, or to buy, this turn."""
+
+    reserve: frozenset[int] = frozenset()
+    purchase: frozenset[int] = frozenset()
 
 
 class DeckSpec(NamedTuple):
@@ -92,6 +104,7 @@ class Module(NamedTuple):
     setup: Callable[[GameState], GameState] | None = None
     decks: tuple[DeckSpec, ...] = ()
     check_main_action: Callable[[GameState, MainAction], None] | None = None
+    forbidden_cards: Callable[[GameState], ForbiddenCards] | None = None
     extra_main_actions: Callable[[GameState], list[MainAction]] | None = None
     payment: PaymentRules | None = None
     after_main_action: FollowUp | None = None

@@ -12,7 +12,17 @@ from .actions import ACTION_IDS, PairCard, ReserveNoble, TakeFreeCard
 from .decisions import PAIR_CARD, RESERVE_NOBLE, TAKE_FREE_CARD
 from .events import CardPaired, CardsDiscarded, FreeCardTaken, NobleReserved
 from .payment import ORIENT_PAYMENT
-from .rules import NAME, ORIENT_SLOTS, VISIT_NOBLE, check_main_action, extra_holdings, out_of_play, rank, setup
+from .rules import (
+    NAME,
+    ORIENT_SLOTS,
+    VISIT_NOBLE,
+    check_main_action,
+    extra_holdings,
+    forbidden_cards,
+    out_of_play,
+    rank,
+    setup,
+)
 from .state import STATE, OrientState
 from .validation import validate
 
@@ -26,6 +36,7 @@ MODULE: Final[Module] = Module(
     setup=setup,
     decks=tuple(DeckSpec(deck, ORIENT_SLOTS) for deck in ORIENT_DECKS),
     check_main_action=check_main_action,
+    forbidden_cards=forbidden_cards,
     payment=ORIENT_PAYMENT,
     after_main_action=RESOLVE_ABILITY,
     noble_visit=VISIT_NOBLE,

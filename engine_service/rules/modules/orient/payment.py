@@ -30,7 +30,7 @@ from ...actions import PurchaseCard
 from ...colors import COLOR_NAMES, GOLD, NO_TOKENS
 from ...errors import Reason, RuleViolation
 from ...events import Event
-from ...payment import amount_due, cannot_afford, check_payment_tokens, shortfall
+from ...payment import amount_due, cannot_afford, check_payment_tokens, default_payment, shortfall
 from ...plugin import PaymentRules, Price
 from ...state import GameState, PlayerState, with_player
 from .cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
@@ -38,29 +38,34 @@ from .events import CardsDiscarded
 from .state import STATE
 
 
-def can_afford(state: GameState, seat: int, card_id: int) -> bool:
-    """Whether some payment buys the card (called for every candidate card: keep it lean)."""
+def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
+    """The cards some payment buys, in order (once per legal-action list: what the seat can spend is read once)."""
     player = state.players[seat]
-    sacrifice = SACRIFICE[card_id]
-    if sacrifice is not None:
-        return player.bonuses[sacrifice[0]] >= sacrifice[1]
+    bonuses = player.bonuses
     t0, t1, t2, t3, t4, gold = player.tokens
-    b0, b1, b2, b3, b4 = player.bonuses
-    c0, c1, c2, c3, c4 = COSTS[card_id]
-    # Unrolled, as in legal.py: this runs for every candidate card of every move.
-    c0 -= b0 + t0
-    c1 -= b1 + t1
-    c2 -= b2 + t2
-    c3 -= b3 + t3
-    c4 -= b4 + t4
-    missing = (c0 if c0 > 0 else 0) + (c1 if c1 > 0 else 0) + (c2 if c2 > 0 else 0)
-    missing += (c3 if c3 > 0 else 0) + (c4 if c4 > 0 else 0)
-    if missing <= gold:
-        return True
-    purchased = player.purchased
-    if GOLD_CARDS.isdisjoint(purchased):  # the usual case, answered in C
-        return False
-    return missing <= gold + 2 * sum(map(IS_GOLD_CARD.__getitem__, purchased))
+    b0, b1, b2, b3, b4 = bonuses
+    h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
+    with_gold_cards = -1  # gold tokens plus two per gold card, counted when first needed
+    kept: list[int] = []
+    for card_id in card_ids:
+        sacrifice = SACRIFICE[card_id]
+        if sacrifice is not None:
+            if bonuses[sacrifice[0]] >= sacrifice[1]:
+                kept.append(card_id)
+            continue
+        c0, c1, c2, c3, c4 = COSTS[card_id]
+        # Unrolled, as in legal.py: this runs for every candidate card of every move.
+        missing = (c0 - h0 if c0 > h0 else 0) + (c1 - h1 if c1 > h1 else 0) + (c2 - h2 if c2 > h2 else 0)
+        missing += (c3 - h3 if c3 > h3 else 0) + (c4 - h4 if c4 > h4 else 0)
+        if missing > gold:
+            if with_gold_cards < 0:
+                purchased = player.purchased
+                gold_cards = 0 if GOLD_CARDS.isdisjoint(purchased) else sum(map(IS_GOLD_CARD.__getitem__, purchased))
+                with_gold_cards = gold + 2 * gold_cards
+            if missing > with_gold_cards:
+                continue
+        kept.append(card_id)
+    return kept
 
 
 def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
@@ -99,9 +104,11 @@ def sacrifice_not_possible(card_id: int, color: int, count: int, held: int) -> R
 def _token_price(
     player: PlayerState, card_id: int, payment: tuple[int, ...] | None, spent: tuple[int, ...] | None
 ) -> Price:
+    if payment is None and spent is None:
+        return _default_token_price(player, card_id)
     tokens = player.tokens
     due = amount_due(COSTS[card_id], player.bonuses)
-    gold_cards = sorted(card for card in player.purchased if IS_GOLD_CARD[card])
+    gold_cards = _gold_cards(player)
     missing = shortfall(due, tokens) - tokens[GOLD] - 2 * len(gold_cards)
     if missing > 0:
         raise cannot_afford(card_id, missing)
@@ -114,11 +121,9 @@ def _token_price(
                     card_id=str(spent_id),
                 )
     if payment is None:
+        assert spent is not None, "the engine's own payment returned above"
         coloured = tuple(d if d < t else t for d, t in zip(due, tokens))
         rest = sum(due) - sum(coloured)
-        if spent is None:
-            gold = min(rest, tokens[GOLD])
-            return Price(coloured + (gold,), tuple(gold_cards[: (rest - gold + 1) // 2]))
         gold = max(0, rest - 2 * len(spent))
         if gold > tokens[GOLD]:
             raise cannot_afford(card_id, gold - tokens[GOLD], " with these gold cards")
@@ -148,6 +153,29 @@ def _token_price(
         )
     _check_cards_needed(spent, gold, rest)
     return Price(payment, spent)
+
+
+def _gold_cards(player: PlayerState) -> list[int]:
+    """The seat's gold cards, lowest ids first (most seats own none: answered in C)."""
+    purchased = player.purchased
+    return [] if GOLD_CARDS.isdisjoint(purchased) else sorted([card for card in purchased if IS_GOLD_CARD[card]])
+
+
+def _default_token_price(player: PlayerState, card_id: int) -> Price:
+    """The engine's payment of a token card: coloured tokens first, then gold tokens, then the fewest gold cards.
+
+    The path of almost every purchase, so it looks at the gold cards only when the gold tokens fall short.
+    """
+    paid = default_payment(player, COSTS[card_id])  # the base game's: coloured first, all the rest in gold
+    rest = paid[GOLD]
+    held = player.tokens[GOLD]
+    if rest <= held:
+        return Price(paid)
+    cards = _gold_cards(player)
+    missing = rest - held - 2 * len(cards)
+    if missing > 0:
+        raise cannot_afford(card_id, missing)
+    return Price(paid[:GOLD] + (held,), tuple(cards[: (rest - held + 1) // 2]))
 
 
 def _check_cards_needed(spent: tuple[int, ...], gold: int, rest: int) -> None:
@@ -257,4 +285,4 @@ def give_up(state: GameState, seat: int, price: Price, events: list[Event]) -> G
     return STATE.put(state, orient._replace(pairs=pairs, discarded=discarded))
 
 
-ORIENT_PAYMENT = PaymentRules(can_afford=can_afford, price=price, give_up=give_up)
+ORIENT_PAYMENT = PaymentRules(affordable=affordable, price=price, give_up=give_up)

@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from ...actions import ChooseNoble, MainAction, PurchaseCard
@@ -29,6 +30,7 @@ from ...decisions import DecisionKind
 from ...ending import rank_by_prestige
 from ...errors import Reason, RuleViolation
 from ...events import Event
+from ...plugin import ForbiddenCards
 from ...rng import Stream, shuffled, stream
 from ...state import GameState, Standing
 from ...turn import AwardOne, qualifying_nobles, visit
@@ -79,6 +81,24 @@ def check_main_action(state: GameState, action: MainAction) -> None:
     if player.bonuses[color] >= count or not _available(state, card_id):
         return
     raise sacrifice_not_possible(card_id, color, count, player.bonuses[color])
+
+
+_PAIRED_CARDS: Final = frozenset(card.id for card in CARDS if IS_PAIRED[card.id])
+_SACRIFICES: Final = tuple((card_id, need) for card_id, need in enumerate(SACRIFICE) if need is not None)
+
+
+def forbidden_cards(state: GameState) -> ForbiddenCards:
+    """What ``check_main_action`` refuses, for the legal-action list: the purchases the seat's bonuses forbid."""
+    return _forbidden_with(state.players[state.seat].bonuses)
+
+
+@lru_cache(maxsize=4096)
+def _forbidden_with(bonuses: tuple[int, ...]) -> ForbiddenCards:
+    """Sacrifice cards the bonuses cannot pay for; every paired card without a bonus (few bonuses occur: cached)."""
+    refused = frozenset(card_id for card_id, (color, count) in _SACRIFICES if bonuses[color] < count)
+    if not any(bonuses):
+        refused |= _PAIRED_CARDS
+    return ForbiddenCards(purchase=refused)
 
 
 def _available(state: GameState, card_id: int) -> bool:

@@ -9,7 +9,7 @@ from . import observation as _observation  # noqa: F401  (registers its slices o
 from .actions import ACTION_IDS, MOVE_STRONGHOLD, STRONGHOLD_CARDS, PlaceStronghold, RemoveStronghold
 from .decisions import CONQUER, PLACE_STRONGHOLD
 from .events import CardConquered, StrongholdPlaced, StrongholdRemoved, StrongholdsReturned
-from .rules import NAME, STRONGHOLD_STEP, STRONGHOLDS_PER_PLAYER, check_main_action, setup
+from .rules import NAME, STRONGHOLD_STEP, STRONGHOLDS_PER_PLAYER, check_main_action, forbidden_cards, setup
 from .state import STATE, StrongholdsState
 from .validation import validate
 
@@ -22,6 +22,7 @@ MODULE: Final[Module] = Module(
     events=(StrongholdPlaced, StrongholdRemoved, StrongholdsReturned, CardConquered),
     setup=setup,
     check_main_action=check_main_action,
+    forbidden_cards=forbidden_cards,
     after_main_action=STRONGHOLD_STEP,
     validate=validate,
 )

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from ...actions import Action, Decline, MainAction, PurchaseCard, ReserveCard
@@ -28,6 +29,7 @@ from ...errors import Reason, RuleViolation
 from ...events import Event
 from ...market import refill_market
 from ...payment import can_afford
+from ...plugin import ForbiddenCards
 from ...purchase import purchase_card
 from ...state import GameState, PendingDecision
 from ...turn import ask, wrong_answer
@@ -81,6 +83,16 @@ def check_main_action(state: GameState, action: MainAction) -> None:
             )
 
 
+_UNOCCUPIED: Final = ForbiddenCards()
+
+
+def forbidden_cards(state: GameState) -> ForbiddenCards:
+    """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
+    seat = state.seat
+    occupied = frozenset([card for owner, cards in enumerate(placed_of(state)) if owner != seat for card in cards])
+    return ForbiddenCards(reserve=occupied, purchase=occupied) if occupied else _UNOCCUPIED
+
+
 def _give_back(state: GameState, card_id: int, events: list[Event]) -> GameState:
     """The strongholds standing on a card that left the market go back to their owner."""
     placed = placed_of(state)
@@ -105,11 +117,12 @@ def _others(placed: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
     return others
 
 
-def _targets(state: GameState, blocked: tuple[int, ...]) -> list[int]:
+Market = tuple[tuple[int | None, ...], ...]
+
+
+def _targets(market: Market, blocked: tuple[int, ...]) -> list[int]:
     """The face-up cards (sorted) outside ``blocked``, the other seats' cards: where the seat may put one."""
-    return sorted(
-        [card for row in state.market[:BASE_ROWS] for card in row if card is not None and card not in blocked]
-    )
+    return sorted([card for row in market[:BASE_ROWS] for card in row if card is not None and card not in blocked])
 
 
 # Answers are immutable, so each possible one is built once and shared (this runs after every purchase).
@@ -122,10 +135,15 @@ _REMOVE: Final = tuple(RemoveStronghold(card) for card in range(len(BASE_CARDS))
 
 def placement_answers(state: GameState, seat: int) -> list[Action]:
     """Every answer to PLACE_STRONGHOLD: place from the supply, move one of the seat's own, remove another's."""
-    placed = placed_of(state)
+    return list(_placement_answers(state.market, placed_of(state), seat))
+
+
+# Asked when the purchase is applied, then again by the legal-action list of the same state: cached by layout.
+@lru_cache(maxsize=256)
+def _placement_answers(market: Market, placed: tuple[tuple[int, ...], ...], seat: int) -> tuple[Action, ...]:
     own = placed[seat]
     others = _others(placed, seat)
-    targets = _targets(state, others)
+    targets = _targets(market, others)
     answers: list[Action] = []
     if len(own) < STRONGHOLDS_PER_PLAYER:
         answers += [_PLACE[card] for card in targets]
@@ -134,14 +152,14 @@ def placement_answers(state: GameState, seat: int) -> list[Action]:
         answers += [moves[card] for card in targets if card != source]
     if others:
         answers += [_REMOVE[card] for card in sorted(set(others))]
-    return answers
+    return tuple(answers)
 
 
 def placement_options(state: GameState, seat: int) -> tuple[int, ...]:
     """The cards a stronghold of the seat may be placed or moved onto (the PLACE_STRONGHOLD options)."""
     placed = placed_of(state)
     own = placed[seat]
-    targets = _targets(state, _others(placed, seat))
+    targets = _targets(state.market, _others(placed, seat))
     sources = set(own)
     if len(own) < STRONGHOLDS_PER_PLAYER or len(sources) > 1:
         return tuple(targets)
@@ -174,7 +192,7 @@ def _answer_placement(state: GameState, seat: int, action: Action, events: list[
                 raise _not_allowed("a moved stronghold must go to another card", card_id, from_card_id=str(source))
             index = own.index(source)
             kept = own[:index] + own[index + 1 :]
-        if card_id not in _targets(state, _others(placed, seat)):
+        if card_id not in _targets(state.market, _others(placed, seat)):
             raise _not_allowed(f"card {card_id} is not a face-up card free of other players' strongholds", card_id)
         events.append(StrongholdPlaced(seat, card_id, source))
         placed = placed[:seat] + (kept + (card_id,),) + placed[seat + 1 :]

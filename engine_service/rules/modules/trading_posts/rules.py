@@ -216,31 +216,48 @@ def _gold_needed(due: tuple[int, ...], paid: tuple[int, ...]) -> int:
 
 
 def can_afford(state: GameState, seat: int, card_id: int) -> bool:
-    """Whether the seat can pay for the card (gold counts double for a post-2 shield holder).
+    """Whether the seat can pay for the card (gold counts double for a post-2 shield holder)."""
+    return bool(affordable(state, seat, [card_id]))
 
-    Called for every candidate card on every move: unrolled, no intermediate tuples.
-    """
+
+def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
+    """The cards the seat can pay for, in order (once per legal-action list: unrolled, no intermediate tuples)."""
     player = state.players[seat]
     tokens = player.tokens
     bonuses = player.bonuses
-    c0, c1, c2, c3, c4 = _COSTS[card_id]
-    m0 = c0 - bonuses[0] - tokens[0]
-    m1 = c1 - bonuses[1] - tokens[1]
-    m2 = c2 - bonuses[2] - tokens[2]
-    m3 = c3 - bonuses[3] - tokens[3]
-    m4 = c4 - bonuses[4] - tokens[4]
-    missing = (m0 if m0 > 0 else 0) + (m1 if m1 > 0 else 0) + (m2 if m2 > 0 else 0)
-    missing += (m3 if m3 > 0 else 0) + (m4 if m4 > 0 else 0)
+    h0 = bonuses[0] + tokens[0]
+    h1 = bonuses[1] + tokens[1]
+    h2 = bonuses[2] + tokens[2]
+    h3 = bonuses[3] + tokens[3]
+    h4 = bonuses[4] + tokens[4]
     gold = tokens[GOLD]
-    if missing <= gold:
-        return True
-    # Short of gold: a post-2 shield holder's gold covers up to two missing gems of its colour,
-    # so with more than twice the gold missing nothing helps (the usual case, decided without the shields).
-    if missing > 2 * gold or GOLD_WORTH_TWO not in STATE.of(state).shields[seat]:
-        return False
-    halves = ((m0 + 1) // 2 if m0 > 0 else 0) + ((m1 + 1) // 2 if m1 > 0 else 0) + ((m2 + 1) // 2 if m2 > 0 else 0)
-    halves += ((m3 + 1) // 2 if m3 > 0 else 0) + ((m4 + 1) // 2 if m4 > 0 else 0)
-    return halves <= gold
+    gold_worth_two: bool | None = None  # whether the seat holds the post-2 shield, read when first needed
+    kept: list[int] = []
+    for card_id in card_ids:
+        c0, c1, c2, c3, c4 = _COSTS[card_id]
+        m0 = c0 - h0
+        m1 = c1 - h1
+        m2 = c2 - h2
+        m3 = c3 - h3
+        m4 = c4 - h4
+        missing = (m0 if m0 > 0 else 0) + (m1 if m1 > 0 else 0) + (m2 if m2 > 0 else 0)
+        missing += (m3 if m3 > 0 else 0) + (m4 if m4 > 0 else 0)
+        if missing <= gold:
+            kept.append(card_id)
+            continue
+        # Short of gold: a post-2 shield holder's gold covers up to two missing gems of its colour,
+        # so with more than twice the gold missing nothing helps (the usual case, decided without the shields).
+        if missing > 2 * gold:
+            continue
+        if gold_worth_two is None:
+            gold_worth_two = GOLD_WORTH_TWO in STATE.of(state).shields[seat]
+        if not gold_worth_two:
+            continue
+        halves = ((m0 + 1) // 2 if m0 > 0 else 0) + ((m1 + 1) // 2 if m1 > 0 else 0)
+        halves += ((m2 + 1) // 2 if m2 > 0 else 0) + ((m3 + 1) // 2 if m3 > 0 else 0) + ((m4 + 1) // 2 if m4 > 0 else 0)
+        if halves <= gold:
+            kept.append(card_id)
+    return kept
 
 
 def _check_double_gold_payment(player: PlayerState, due: tuple[int, ...], payment: tuple[int, ...]) -> None:
@@ -263,15 +280,18 @@ def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
     player = state.players[seat]
     tokens = player.tokens
     cost = _COSTS[card_id]
-    due = amount_due(cost, player.bonuses)
     if GOLD_WORTH_TWO not in _shields(state, seat):
-        missing = shortfall(due, tokens) - tokens[GOLD]
+        if action.payment is None:  # the usual purchase: the base game's default, which says what gold it needs
+            paid = default_payment(player, cost)
+            if paid[GOLD] > tokens[GOLD]:
+                raise cannot_afford(card_id, paid[GOLD] - tokens[GOLD])
+            return Price(paid)
+        missing = shortfall(amount_due(cost, player.bonuses), tokens) - tokens[GOLD]
         if missing > 0:
             raise cannot_afford(card_id, missing)
-        if action.payment is None:
-            return Price(default_payment(player, cost))
         check_payment(player, cost, action.payment)
         return Price(tuple(action.payment))
+    due = amount_due(cost, player.bonuses)
     paid = tuple(owed if owed < held else held for owed, held in zip(due, tokens))
     gold = _gold_needed(due, paid)
     if gold > tokens[GOLD]:

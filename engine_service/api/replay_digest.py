@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from enum import Enum
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from engine_service.rules import DecisionKind, GameState
-
-# The repr of a plain tuple of non-negative ints: written in C, then made into the JSON array.
-_INTS_REPR: Final = re.compile(r"\((?:\d+, )*(?:\d+,?)?\)")
 
 
 class _Node(NamedTuple):
@@ -35,34 +31,44 @@ class ReplayDigests:
     """``digest(state)`` for the successive states of one game: ``state_digest(state)``, cheaper."""
 
     def __init__(self) -> None:
-        self._fields: list[_Node | None] = []  # by position among the digested fields
+        # By position among the digested fields: the value last written, its text, and its node (tuples only).
+        self._values: list[object] = []
+        self._texts: list[str] = []
+        self._nodes: list[_Node | None] = []
 
     def digest(self, state: GameState) -> str:
         values = [*state[:-1], *state.module_states]
-        kept = self._fields
-        fields: list[_Node | None] = []
-        texts = []
+        kept_values, kept_texts, kept_nodes = self._values, self._texts, self._nodes
+        kept = len(kept_values)
+        texts: list[str] = []
+        nodes: list[_Node | None] = []
         for index, value in enumerate(values):
-            if isinstance(value, tuple):
-                node = _node(value, kept[index] if index < len(kept) else None)
-                fields.append(node)
+            if index < kept and kept_values[index] is value:  # most fields: the very object of the last state
+                texts.append(kept_texts[index])
+                nodes.append(kept_nodes[index])
+            elif isinstance(value, tuple):
+                node = _node(value, kept_nodes[index] if index < kept else None)
                 texts.append(node.text)
+                nodes.append(node)
             else:
-                fields.append(None)
                 texts.append(_scalar_text(value))
-        self._fields = fields
-        while texts and texts[-1] == "null":
-            texts.pop()
-        return hashlib.sha256(("[" + ",".join(texts) + "]").encode("ascii")).hexdigest()
+                nodes.append(None)
+        self._values, self._texts, self._nodes = values, texts, nodes
+        end = len(texts)
+        while end and texts[end - 1] == "null":
+            end -= 1
+        return hashlib.sha256(("[" + ",".join(texts[:end]) + "]").encode("ascii")).hexdigest()
 
 
 def _node(value: tuple[object, ...], previous: _Node | None) -> _Node:
     if previous is not None and previous.value is value:
         return previous
     if type(value) is tuple and (not value or type(value[0]) is int):
-        shown = repr(value)
-        if _INTS_REPR.fullmatch(shown):  # decks, tokens, card lists: most of what a move changes
-            return _Node(value, "[" + shown[1:-1].replace(" ", "").rstrip(",") + "]", ())
+        # Decks, tokens, card lists: most of what a move changes. The list's repr, written in C, is their JSON
+        # array when nothing but digits and commas is inside (no None, bool, negative or nested item).
+        text = repr(list(value)).replace(" ", "")
+        if len(text) == 2 or text[1:-1].replace(",", "").isdigit():
+            return _Node(value, text, ())
     old = previous.children if previous is not None else ()
     texts = []
     children: list[_Node | None] = []
@@ -71,7 +77,8 @@ def _node(value: tuple[object, ...], previous: _Node | None) -> _Node:
             children.append(None)
             texts.append(str(item))
         elif isinstance(item, tuple):
-            child = _node(item, old[index] if index < len(old) else None)
+            kept = old[index] if index < len(old) else None
+            child = kept if kept is not None and kept.value is item else _node(item, kept)
             children.append(child)
             texts.append(child.text)
         else:

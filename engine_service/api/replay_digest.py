@@ -32,28 +32,29 @@ class ReplayDigests:
 
     def __init__(self) -> None:
         # By position among the digested fields: the value last written, its text, and its node (tuples only).
+        # Updated in place where a field changed: most fields of a move's state are the very objects of the last.
         self._values: list[object] = []
         self._texts: list[str] = []
         self._nodes: list[_Node | None] = []
 
     def digest(self, state: GameState) -> str:
         values = [*state[:-1], *state.module_states]
-        kept_values, kept_texts, kept_nodes = self._values, self._texts, self._nodes
-        kept = len(kept_values)
-        texts: list[str] = []
-        nodes: list[_Node | None] = []
+        if len(values) != len(self._values):  # the first state (a game's count of fields never changes)
+            self._values = [None] * len(values)
+            self._texts = ["null"] * len(values)
+            self._nodes = [None] * len(values)
+        kept_values, texts, nodes = self._values, self._texts, self._nodes
         for index, value in enumerate(values):
-            if index < kept and kept_values[index] is value:  # most fields: the very object of the last state
-                texts.append(kept_texts[index])
-                nodes.append(kept_nodes[index])
-            elif isinstance(value, tuple):
-                node = _node(value, kept_nodes[index] if index < kept else None)
-                texts.append(node.text)
-                nodes.append(node)
+            if kept_values[index] is value:
+                continue
+            if isinstance(value, tuple):
+                node = _node(value, nodes[index])
+                texts[index] = node.text
+                nodes[index] = node
             else:
-                texts.append(_scalar_text(value))
-                nodes.append(None)
-        self._values, self._texts, self._nodes = values, texts, nodes
+                texts[index] = _scalar_text(value)
+                nodes[index] = None
+        self._values = values
         end = len(texts)
         while end and texts[end - 1] == "null":
             end -= 1
@@ -70,15 +71,17 @@ def _node(value: tuple[object, ...], previous: _Node | None) -> _Node:
         if len(text) == 2 or text[1:-1].replace(",", "").isdigit():
             return _Node(value, text, ())
     old = previous.children if previous is not None else ()
-    texts = []
+    kept = len(old)
+    texts: list[str] = []
     children: list[_Node | None] = []
     for index, item in enumerate(value):
         if type(item) is int:
             children.append(None)
             texts.append(str(item))
         elif isinstance(item, tuple):
-            kept = old[index] if index < len(old) else None
-            child = kept if kept is not None and kept.value is item else _node(item, kept)
+            child = old[index] if index < kept else None
+            if child is None or child.value is not item:
+                child = _node(item, child)
             children.append(child)
             texts.append(child.text)
         else:

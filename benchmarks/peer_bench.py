@@ -10,8 +10,8 @@ and ``splendor/``) with ``--peer-path`` or the ``PEER_SPLENDOR_PATH``
 environment variable, and run this script with an interpreter that has
 ``numpy`` and ``numba``, for example a separate virtual environment::
 
-    python3 -m venv /tmp/peer-venv && /tmp/peer-venv/bin/pip install numpy numba
-    /tmp/peer-venv/bin/python benchmarks/peer_bench.py --peer-path /tmp/peer-azg
+    python3 -m venv PEER_VENV && PEER_VENV/bin/pip install numpy numba
+    PEER_VENV/bin/python benchmarks/peer_bench.py --peer-path PEER_CHECKOUT
 
 The rules core needs nothing beyond the standard library, so it runs in that
 interpreter as well. Without a peer the script measures the core alone.

@@ -13,14 +13,13 @@ from typing import Final
 from splendor.v1 import engine_service_pb2
 
 from engine_service.codec import action_from_proto, config_from_proto, fill_events, fill_state, state_to_proto
-from engine_service.rules import Action, Event, GameState, RuleViolation, apply, events_for, new_game
+from engine_service.rules import Action, Event, GameState, IncrementalDigest, RuleViolation, apply, events_for, new_game
 from engine_service.sealing import Binding, new_game_id
 
 from .call import Call
 from .errors import abandoned, rejection
 from .handlers import module_label
 from .limits import check_length, check_size
-from .replay_digest import ReplayDigests
 from .sealed import fill_sealed, seal_message
 from .source import check_seat
 from .tracing import BUILD_RESPONSE, RULES, span
@@ -74,7 +73,7 @@ def _replay(
     out = response.events
     pending: list[Event] = list(dealt)  # events not yet written into the response
     digests = []
-    digester = None if request.skip_state_digests else ReplayDigests()
+    digester = None if request.skip_state_digests else IncrementalDigest()
     converted: dict[bytes, Action] = {}  # the action of each distinct message, by its wire form
     for index, msg in enumerate(request.actions):
         if index % REPLAY_CHECK_EVERY == 0 and index:

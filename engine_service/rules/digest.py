@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from enum import Enum
+from typing import NamedTuple
 
 from .decisions import DecisionKind
 from .state import GameState
@@ -50,40 +51,98 @@ def state_digest(state: GameState) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-class IncrementalDigest:
-    """``state_digest`` of the successive states of one game, writing again only what changed.
+class _Node(NamedTuple):
+    """A tuple of the state, its canonical text, and the nodes of its tuple items (None for the others)."""
 
-    Successive states share the parts a move did not change (the same tuple objects), so
-    the text of each top-level field, and of each element of a tuple field (a player, a
-    deck, a market row, a module state), is kept from the previous state and reused when
-    the object is the same one. The digests equal ``state_digest``'s.
+    value: tuple[object, ...]
+    text: str
+    children: tuple[_Node | None, ...]
+
+
+class IncrementalDigest:
+    """``state_digest`` of the successive states of one game (a replay), writing again only the parts a move replaced.
+
+    The core's states share every part a move left alone (the same tuple objects). The canonical
+    text of each tuple, at every depth, is kept at its place in the state (field, then index
+    within its parent) with the object it was written from, and reused while that place holds
+    the same object. One version per place is kept, so the memory is one state's.
     """
 
     def __init__(self) -> None:
-        self._previous: dict[int, tuple[object, str]] = {}
+        # By position among the digested fields: the value last written, its text, and its node (tuples only).
+        # Updated in place where a field changed: most fields of a move's state are the very objects of the last.
+        self._values: list[object] = []
+        self._texts: list[str] = []
+        self._nodes: list[_Node | None] = []
 
     def digest(self, state: GameState) -> str:
-        current: dict[int, tuple[object, str]] = {}
-        fields: list[object] = list(state[:-1]) + list(state.module_states)
-        while fields and fields[-1] is None:
-            fields.pop()
-        text = "[" + ",".join(self._field_text(value, current) for value in fields) + "]"
-        self._previous = current
-        return hashlib.sha256(text.encode("ascii")).hexdigest()
+        values = [*state[:-1], *state.module_states]
+        if len(values) != len(self._values):  # the first state (a game's count of fields never changes)
+            self._values = [None] * len(values)
+            self._texts = ["null"] * len(values)
+            self._nodes = [None] * len(values)
+        kept_values, texts, nodes = self._values, self._texts, self._nodes
+        for index, value in enumerate(values):
+            if kept_values[index] is value:
+                continue
+            if isinstance(value, tuple):
+                node = _node(value, nodes[index])
+                texts[index] = node.text
+                nodes[index] = node
+            else:
+                texts[index] = _scalar_text(value)
+                nodes[index] = None
+        self._values = values
+        end = len(texts)
+        while end and texts[end - 1] == "null":
+            end -= 1
+        return hashlib.sha256(("[" + ",".join(texts[:end]) + "]").encode("ascii")).hexdigest()
 
-    def _field_text(self, value: object, current: dict[int, tuple[object, str]]) -> str:
-        if isinstance(value, tuple) and not hasattr(value, "_fields"):
-            return "[" + ",".join(self._text(item, current) for item in value) + "]"
-        return self._text(value, current)
 
-    def _text(self, value: object, current: dict[int, tuple[object, str]]) -> str:
-        if not isinstance(value, tuple):
-            if type(value) is int:  # the common case, without json's overhead (a bool's type is bool)
-                return str(value)
-            return json.dumps(_canonical(value), separators=(",", ":"))
-        key = id(value)
-        known = self._previous.get(key) or current.get(key)
-        if known is None or known[0] is not value:
-            known = (value, json.dumps(_canonical(value), separators=(",", ":")))
-        current[key] = known  # holds the object, so its id cannot be reused while the text is kept
-        return known[1]
+def _node(value: tuple[object, ...], previous: _Node | None) -> _Node:
+    if previous is not None and previous.value is value:
+        return previous
+    if type(value) is tuple and (not value or type(value[0]) is int):
+        # Decks, tokens, card lists: most of what a move changes. The list's repr, written in C, is their JSON
+        # array when nothing but digits and commas is inside (no None, bool, negative or nested item).
+        text = repr(list(value)).replace(" ", "")
+        if len(text) == 2 or text[1:-1].replace(",", "").isdigit():
+            return _Node(value, text, ())
+    old = previous.children if previous is not None else ()
+    kept = len(old)
+    texts: list[str] = []
+    children: list[_Node | None] = []
+    for index, item in enumerate(value):
+        if type(item) is int:
+            children.append(None)
+            texts.append(str(item))
+        elif isinstance(item, tuple):
+            child = old[index] if index < kept else None
+            if child is None or child.value is not item:
+                child = _node(item, child)
+            children.append(child)
+            texts.append(child.text)
+        else:
+            children.append(None)
+            texts.append(_scalar_text(item))
+    if hasattr(value, "_fields"):  # a record: its trailing null fields are left out
+        while texts and texts[-1] == "null":
+            texts.pop()
+    return _Node(value, "[" + ",".join(texts) + "]", tuple(children))
+
+
+def _scalar_text(value: object) -> str:
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if isinstance(value, (Enum, DecisionKind)):
+        return json.dumps(value.name)
+    if kind is str:
+        return json.dumps(value)
+    if isinstance(value, frozenset):  # the modules of the config: names
+        return "[" + ",".join(json.dumps(item) for item in sorted(value)) + "]"
+    raise TypeError(f"cannot fingerprint {kind.__name__}")

@@ -1,11 +1,10 @@
-"""ReplayGame's digests (``ReplayDigests``, texts kept by identity) equal ``state_digest`` for every state."""
+"""ReplayGame's digests (``IncrementalDigest``, texts kept by identity) equal ``state_digest`` for every state."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine_service.api.replay_digest import ReplayDigests
-from engine_service.rules import state_digest
+from engine_service.rules import IncrementalDigest, state_digest
 from tests.server.positions import random_game
 
 MODULE_SETS = [frozenset(), *(frozenset({module}) for module in ("cities", "trading_posts", "strongholds", "orient"))]
@@ -14,7 +13,7 @@ MODULE_SETS = [frozenset(), *(frozenset({module}) for module in ("cities", "trad
 @pytest.mark.parametrize("modules", MODULE_SETS)
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_every_digest_of_a_replay_is_the_state_digest(modules: frozenset[str], num_players: int) -> None:
-    digests = ReplayDigests()
+    digests = IncrementalDigest()
     moves = list(random_game(num_players, seed=7 + num_players, modules=modules))
     first = moves[0][0]
     assert digests.digest(first) == state_digest(first)
@@ -26,6 +25,6 @@ def test_every_digest_of_a_replay_is_the_state_digest(modules: frozenset[str], n
 def test_a_state_seen_out_of_order_still_digests_right() -> None:
     """Identity caching must not depend on the states coming in game order."""
     states = [after for _, _, after, _ in random_game(3, seed=5)]
-    digests = ReplayDigests()
+    digests = IncrementalDigest()
     for state in (states[-1], states[0], states[len(states) // 2], states[0]):
         assert digests.digest(state) == state_digest(state)

@@ -31,6 +31,7 @@ from prometheus_client import Counter
 
 from engine_service.api import METHODS, SERVICE, Call, bind, tracing, unbind
 from engine_service.server.admission import REFUSAL_MESSAGE, Admission
+from engine_service.server.call_outcome import LEVELS, OK, GameMetrics, level_for
 from engine_service.server.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from engine_service.server.metrics import Metrics
 
@@ -38,11 +39,6 @@ from .errors import grpc_name
 
 PROTOCOLS: Final = ("connect", "grpc_web")
 CODECS: Final = ("json", "proto")
-_LEVELS: Final = {"debug": 10, "info": 20, "warning": 30, "error": 40}
-_ERROR_CODES: Final = frozenset({"UNKNOWN", "INTERNAL", "DATA_LOSS", "UNIMPLEMENTED"})
-_WARNING_CODES: Final = frozenset({"RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "CANCELLED", "UNAVAILABLE"})
-_REJECTION_CODES: Final = frozenset({"INVALID_ARGUMENT", "FAILED_PRECONDITION"})
-_OK: Final = "OK"
 
 _calls_counter: list[Counter] = []
 
@@ -82,7 +78,7 @@ class _Method:
         self.received = metrics.msg_received.labels(*self.labels)
         self.sent = metrics.msg_sent.labels(*self.labels)
         self.histogram = metrics.handling_seconds.labels(*self.labels)
-        names = [_OK, *(grpc_name(code) for code in ConnectCode)]
+        names = [OK, *(grpc_name(code) for code in ConnectCode)]
         self.handled = {name: metrics.handled.labels(*self.labels, name) for name in names}
 
 
@@ -114,12 +110,12 @@ class HttpObserver:
         access_log: bool,
         log_level: str,
     ) -> None:
-        self._metrics = metrics
+        self._game = GameMetrics(metrics)
         self._methods = {method.name: _Method(method.name, metrics) for method in METHODS}
         self._calls = http_calls()
         self._admission = Admission(max_concurrent_rpcs)
         self._waiting = waiting
-        self._min_level = _LEVELS[log_level] if access_log else 100
+        self._min_level = LEVELS[log_level] if access_log else 100
         self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None
         self._pid = os.getpid()
 
@@ -161,7 +157,7 @@ class HttpObserver:
         method = started.method
         duration = time.perf_counter() - started.dispatched
         if error is None:
-            code = _OK
+            code = OK
         elif isinstance(error, ConnectError):
             code = grpc_name(error.code)
         else:
@@ -169,14 +165,14 @@ class HttpObserver:
         method.handled[code].inc()
         method.histogram.observe(duration)
         call = started.call
-        _record_game(self._metrics, call, code)
-        if code == _OK:
+        self._game.record(call, code)
+        if code == OK:
             method.sent.inc()
         request_id, trace_id = self._echo_request_id(ctx)
         if started.span is not None:
             started.span.end(code, {"rpc.system": "connect_rpc", "rpc.connect_rpc.error_code": code.lower()}, call)
-        level = _level(code)
-        if _LEVELS[level] >= self._min_level:
+        level = level_for(code)
+        if LEVELS[level] >= self._min_level:
             fields: dict[str, object] = {
                 "pid": self._pid,
                 "method": method.name,
@@ -189,7 +185,7 @@ class HttpObserver:
             }
             if trace_id is not None:
                 fields["trace_id"] = trace_id
-            if self._min_level <= _LEVELS["debug"] and ctx.client_address is not None:
+            if self._min_level <= LEVELS["debug"] and ctx.client_address is not None:
                 fields["peer"] = ctx.client_address
             fields.update(call.log_fields())
             getattr(self._log, level)("rpc", **fields)
@@ -203,7 +199,7 @@ class HttpObserver:
         code = "RESOURCE_EXHAUSTED"
         method.handled[code].inc()
         request_id, trace_id = self._echo_request_id(ctx)
-        if _LEVELS["warning"] >= self._min_level:
+        if LEVELS["warning"] >= self._min_level:
             fields: dict[str, object] = {
                 "pid": self._pid,
                 "method": method.name,
@@ -218,26 +214,3 @@ class HttpObserver:
             if trace_id is not None:
                 fields["trace_id"] = trace_id
             self._log.warning("rpc", **fields)
-
-
-def _record_game(metrics: Metrics, call: Call, code: str) -> None:
-    """The game's series from the call's facts, as the gRPC interceptor records them."""
-    if code == _OK:
-        if call.state_bytes is not None:
-            metrics.state_size_bytes.observe(call.state_bytes)
-        if call.game_created:
-            metrics.games_created.labels(str(call.module), str(call.players)).inc()
-        if call.action_applied:
-            metrics.actions_applied.labels(str(call.action)).inc()
-        if call.end_reason is not None:
-            metrics.games_finished.labels(call.end_reason).inc()
-    elif call.reason is not None and code in _REJECTION_CODES:
-        metrics.rejections.labels(call.reason).inc()
-
-
-def _level(code: str) -> str:
-    if code in _ERROR_CODES:
-        return "error"
-    if code in _WARNING_CODES:
-        return "warning"
-    return "info"

@@ -29,16 +29,12 @@ import structlog
 from engine_service.api import Call, bind, tracing, unbind
 
 from .admission import ADMITTED, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
+from .call_outcome import LEVELS, OK, GameMetrics, level_for
 from .logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from .metrics import Metrics, grpc_type
 
 # Methods logged at debug level when they succeed: probes and tooling, not game traffic.
 QUIET_SERVICES: Final = frozenset({"grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"})
-_LEVELS: Final = {"debug": 10, "info": 20, "warning": 30, "error": 40}
-_ERROR_CODES: Final = frozenset({"UNKNOWN", "INTERNAL", "DATA_LOSS", "UNIMPLEMENTED"})
-_WARNING_CODES: Final = frozenset({"RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "CANCELLED", "UNAVAILABLE"})
-_REJECTION_CODES: Final = frozenset({"INVALID_ARGUMENT", "FAILED_PRECONDITION"})
-_OK: Final = "OK"
 
 Fields = dict[str, object]
 
@@ -75,46 +71,6 @@ class _Method:
         self.quiet = service in QUIET_SERVICES
 
 
-class _Counted:
-    """A labelled counter whose children are looked up once per label set."""
-
-    __slots__ = ("children", "counter")
-
-    def __init__(self, counter: Any) -> None:
-        self.counter = counter
-        self.children: dict[tuple[str, ...], Any] = {}
-
-    def inc(self, *labels: str) -> None:
-        child = self.children.get(labels)
-        if child is None:
-            child = self.children[labels] = self.counter.labels(*labels)
-        child.inc()
-
-
-class _Game:
-    """The game's metrics, fed from each call's ``Call``."""
-
-    def __init__(self, metrics: Metrics) -> None:
-        self.games_created = _Counted(metrics.games_created)
-        self.actions_applied = _Counted(metrics.actions_applied)
-        self.rejections = _Counted(metrics.rejections)
-        self.games_finished = _Counted(metrics.games_finished)
-        self.state_size_bytes = metrics.state_size_bytes
-
-    def record(self, call: Call, code: str) -> None:
-        if code == _OK:
-            if call.state_bytes is not None:
-                self.state_size_bytes.observe(call.state_bytes)
-            if call.game_created:
-                self.games_created.inc(str(call.module), str(call.players))
-            if call.action_applied:
-                self.actions_applied.inc(str(call.action))
-            if call.end_reason is not None:
-                self.games_finished.inc(call.end_reason)
-        elif call.reason is not None and code in _REJECTION_CODES:
-            self.rejections.inc(call.reason)
-
-
 class _Outcome:
     """How one call ended, filled by the wrapper."""
 
@@ -125,7 +81,7 @@ class _Outcome:
         self.call = call
         self.span = span
         self.failed = False
-        self.code = _OK
+        self.code = OK
 
 
 class ObservabilityInterceptor(grpc.ServerInterceptor):
@@ -143,12 +99,12 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         log_level: str = "info",
     ) -> None:
         self._metrics = metrics
-        self._game = _Game(metrics)
+        self._game = GameMetrics(metrics)
         self._methods: dict[str, _Method] = {}
         self._admission = admission or Admission(None)
         # Admitted calls carry the ADMITTED lane (their place is released when they end) only under a limit.
         self._admitted_lane = ADMITTED if self._admission.limit is not None else None
-        self._min_level = _LEVELS[log_level] if access_log else 100
+        self._min_level = LEVELS[log_level] if access_log else 100
         self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None
         self._pid = os.getpid()
 
@@ -293,7 +249,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         if outcome.failed:
             set_code = context.code()  # type: ignore[attr-defined]  # the server context has it; the stubs don't
             code = set_code.name if set_code is not None else "UNKNOWN"
-        elif code == _OK:
+        elif code == OK:
             set_code = context.code()  # type: ignore[attr-defined]
             if set_code is not None:
                 code = set_code.name
@@ -312,14 +268,14 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             method.handled[code] = handled
         handled.inc()
         method.histogram.observe(duration)
-        if sent and code == _OK:
+        if sent and code == OK:
             method.sent.inc()
         call = outcome.call
         if call is not None:
             self._game.record(call, code)
 
-        level = _level(code, method.quiet)
-        if _LEVELS[level] >= self._min_level:
+        level = level_for(code, method.quiet)
+        if LEVELS[level] >= self._min_level:
             fields: Fields = {
                 "pid": self._pid,
                 "method": method.name,
@@ -330,7 +286,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             }
             if trace_id is not None:
                 fields["trace_id"] = trace_id
-            if self._min_level <= _LEVELS["debug"]:  # costly (a call into gRPC's core): only when debugging
+            if self._min_level <= LEVELS["debug"]:  # costly (a call into gRPC's core): only when debugging
                 fields["peer"] = context.peer()
             if call is not None:
                 fields.update(call.log_fields())
@@ -349,7 +305,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             span = tracing.server_span(method.service, method.name, details.invocation_metadata or (), current=False)
             if span is not None:
                 span.end(code, _span_attributes(code), None)
-        if _LEVELS["warning"] >= self._min_level:
+        if LEVELS["warning"] >= self._min_level:
             request_id, trace_id = correlation_ids(details.invocation_metadata or ())
             fields: Fields = {
                 "pid": self._pid,
@@ -363,14 +319,6 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             if trace_id is not None:
                 fields["trace_id"] = trace_id
             self._log.warning("rpc", **fields)
-
-
-def _level(code: str, quiet: bool) -> str:
-    if code in _ERROR_CODES:
-        return "error"
-    if code in _WARNING_CODES:
-        return "warning"
-    return "debug" if quiet else "info"
 
 
 def _span_attributes(code: str) -> dict[str, object]:

@@ -170,20 +170,7 @@ def _play_in_process(spec: GameSpec) -> GameRecord:
     finally:
         for program in externals.values():
             program.close()
-    places = {standing.seat: standing for standing in state.ranking}
-    return GameRecord(
-        index=spec.index,
-        deal_seed=spec.deal_seed,
-        labels=spec.labels,
-        places=tuple(places[seat].place for seat in range(players)),
-        prestige=tuple(places[seat].prestige for seat in range(players)),
-        end_reason=state.end_reason.value,
-        actions=actions,
-        turns=state.turn,
-        moves=clock.moves,
-        seconds=clock.seconds,
-        cpu_seconds=clock.cpu,
-    )
+    return _record(spec, clock, state.ranking, end_reason=state.end_reason.value, actions=actions, turns=state.turn)
 
 
 def _proto_view_and_legal(state: Any, seat: int) -> tuple[view_pb2.GameView, list[actions_pb2.LegalAction]]:
@@ -234,16 +221,24 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
         finally:
             for program in externals.values():
                 program.close()
-    places = {standing.seat: standing for standing in state.ranking}
+    return _record(
+        spec, clock, state.ranking, end_reason=_end_reason_name(state.end_reason), actions=actions, turns=state.turn
+    )
+
+
+def _record(spec: GameSpec, clock: _Clock, ranking: Any, *, end_reason: str, actions: int, turns: int) -> GameRecord:
+    """A finished game's record from its ranking (core ``Standing``s or their messages: seat, place, prestige)."""
+    places = {standing.seat: standing for standing in ranking}
+    seats = range(len(spec.bots))
     return GameRecord(
         index=spec.index,
         deal_seed=spec.deal_seed,
         labels=spec.labels,
-        places=tuple(places[seat].place for seat in range(players)),
-        prestige=tuple(places[seat].prestige for seat in range(players)),
-        end_reason=_end_reason_name(state.end_reason),
+        places=tuple(places[seat].place for seat in seats),
+        prestige=tuple(places[seat].prestige for seat in seats),
+        end_reason=end_reason,
         actions=actions,
-        turns=state.turn,
+        turns=turns,
         moves=clock.moves,
         seconds=clock.seconds,
         cpu_seconds=clock.cpu,

@@ -27,12 +27,11 @@ from engine_service.codec import (
 from engine_service.rules import (
     ACTION_ID_COUNT,
     Action,
-    GameState,
-    PurchaseCard,
     Reason,
     RuleViolation,
     action_from_id,
     action_id,
+    actions_seen_by,
     events_for,
     legal_actions,
     new_game,
@@ -100,8 +99,8 @@ def list_legal_actions(
     try:
         with span(RULES):
             legal: Sequence[Action] = legal_actions(state)
-            if game.sealed and seat != state.acting_seat:
-                legal = without_blind_purchases(legal, state)
+            if game.sealed:
+                legal = actions_seen_by(legal, state, seat)
             listed = [LEGAL_ACTIONS[action_id(action)] for action in legal]
     except RuleViolation as violation:  # only a state no game reaches has an action without an id
         raise rejection(RuleViolation(Reason.INVALID_STATE, violation.message), prefix="state", field="state") from None
@@ -110,15 +109,6 @@ def list_legal_actions(
         response = engine_service_pb2.ListLegalActionsResponse(seat=state.acting_seat)
         response.actions.extend(listed)
     return response
-
-
-def without_blind_purchases(legal: Sequence[Action], state: GameState) -> Sequence[Action]:
-    """The legal actions but the purchases of cards the acting seat reserved blind (they name the hidden card)."""
-    player = state.players[state.acting_seat]
-    blind = {card for card, unseen in zip(player.reserved, player.reserved_blind) if unseen}
-    if not blind:
-        return legal
-    return [action for action in legal if not (isinstance(action, PurchaseCard) and action.card_id in blind)]
 
 
 def get_player_view(

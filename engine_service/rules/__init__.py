@@ -74,12 +74,13 @@ from .registry import action_from_id, action_id, id_layout, known_modules, modul
 from .ruleset import ruleset_for
 from .state import EndReason, GameState, PendingDecision, PlayerState, Standing
 from .turn import AwardOne, TurnStep, ask, wrong_answer
-from .views import SPECTATOR, GameView, PlayerView, ReservedCardView, events_for, view_for
+from .views import SPECTATOR, GameView, PlayerView, ReservedCardView, actions_seen_by, events_for, view_for
 
 # The number of action ids of the built-in rules (the contract's ``action_id_count``).
 ACTION_ID_COUNT: Final = id_layout().count
 
 __all__ = [
+    "actions_seen_by",
     "ACTION_ID_COUNT",
     "BASE_CARDS",
     "BASE_DECKS",

@@ -8,8 +8,10 @@ unless the module's ``view`` hides part of it. Everything else is public.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
+from .actions import Action, PurchaseCard
 from .catalog import CARDS
 from .events import CardReserved, Event
 from .module_state import with_slot
@@ -108,3 +110,18 @@ def events_for(events: tuple[Event, ...], viewer: int | None) -> tuple[Event, ..
         else event
         for event in events
     )
+
+
+def actions_seen_by(legal: Sequence[Action], state: GameState, viewer: int | None) -> Sequence[Action]:
+    """The acting seat's legal actions as ``viewer`` may see them.
+
+    Buying a card the acting seat reserved blind names that card, so another seat (or a
+    spectator) sees the list without those purchases.
+    """
+    if viewer == state.acting_seat:
+        return legal
+    player = state.players[state.acting_seat]
+    blind = {card for card, unseen in zip(player.reserved, player.reserved_blind) if unseen}
+    if not blind:
+        return legal
+    return [action for action in legal if not (isinstance(action, PurchaseCard) and action.card_id in blind)]

@@ -22,6 +22,7 @@ from splendor_client import connect
 from engine_service.codec import fill_events, state_to_proto
 from engine_service.rules import CardReserved, GemsTaken
 from engine_service.server.app import SERVICE_NAME, build_server, drain, start
+from engine_service.server.metrics import get_metrics
 from engine_service.server.settings import Settings
 from tests.server.positions import dealt
 
@@ -72,6 +73,14 @@ def _slow_view_request(events: int = SLOW_EVENTS) -> engine_service_pb2.GetPlaye
     return request
 
 
+def _wait_until(condition: Any, timeout: float = 10.0) -> None:
+    """Poll ``condition`` (a loaded machine can take a while to hand a call to its handler)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.01)
+
+
 def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
     server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4))
     start(server, health)
@@ -80,8 +89,10 @@ def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
         watch = health_stub.Watch(health_pb2.HealthCheckRequest(service=SERVICE_NAME))
         assert next(watch).status == SERVING
         stub = engine_service_pb2_grpc.EngineServiceStub(channel)
+        views_started = get_metrics().started.labels("unary", SERVICE_NAME, "GetPlayerView")
+        before = views_started._value.get()
         slow = stub.GetPlayerView.future(_slow_view_request(), timeout=30)
-        time.sleep(0.1)  # let the call reach its handler
+        _wait_until(lambda: views_started._value.get() > before)  # the call has reached its handler
         assert not slow.done()
         stopped = drain(server, health, grace_seconds=20)
         assert next(watch).status == NOT_SERVING

@@ -36,13 +36,21 @@ def _play(state: GameState, policies: list[Policy], max_actions: int) -> list[ob
     return chosen
 
 
+def _replayed(state: GameState, actions: list[object]) -> GameState:
+    for action in actions:
+        state = apply(state, action)[0]
+    return state
+
+
 @pytest.mark.parametrize("modules", MODULES, ids=module_name)
 @pytest.mark.parametrize("name", ["random", "greedy"])
 def test_random_and_greedy_choose_only_legal_actions_to_the_end_of_a_game(modules: frozenset[str], name: str) -> None:
     for seed in range(3):
         state = new_game(GameConfig(num_players=3, seed=seed, modules=modules))[0]
         policies = [make_policy(name, seed * 10 + seat) for seat in range(3)]
-        _play(state, policies, max_actions=10_000)
+        chosen = _play(state, policies, max_actions=10_000)
+        final = _replayed(state, chosen)
+        assert final.end_reason is not None, f"seed {seed}: no end after {len(chosen)} actions"
 
 
 @pytest.mark.parametrize("modules", MODULES, ids=module_name)

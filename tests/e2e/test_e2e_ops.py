@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from engine_service.rules import CardReserved, GemsTaken
 from engine_service.server.app import SERVICE_NAME, build_server, drain, start
 from engine_service.server.metrics import get_metrics
 from engine_service.server.settings import Settings
+from tests.ops.support import free_port
 from tests.server.positions import dealt
 
 pytestmark = pytest.mark.e2e
@@ -81,6 +83,16 @@ def _wait_until(condition: Any, timeout: float = 10.0) -> None:
         time.sleep(0.01)
 
 
+def _views_started(metrics_port: int) -> float:
+    """The server's count of GetPlayerView calls started, read from its /metrics endpoint."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    for line in text.splitlines():
+        if line.startswith("grpc_server_started_total{") and 'grpc_method="GetPlayerView"' in line:
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
 def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
     server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4))
     start(server, health)
@@ -107,7 +119,9 @@ def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
 def test_sigterm_lets_calls_in_flight_complete() -> None:
     grace = 20.0
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
-    command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0", "--metrics-port", "0"]
+    metrics_port = free_port()
+    command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0"]
+    command += ["--metrics-port", str(metrics_port), "--threads", "4"]  # the four calls run at once
     process = subprocess.Popen(
         [*command, "--http-address", "127.0.0.1:0", "--grace-seconds", str(grace)],
         cwd=ROOT,
@@ -129,7 +143,7 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
             assert client.health() == "SERVING"
             stub = engine_service_pb2_grpc.EngineServiceStub(client.channel)
             calls = [pool.submit(stub.GetPlayerView, request, timeout=60) for _ in range(4)]
-            time.sleep(0.3)
+            _wait_until(lambda: _views_started(metrics_port) == 4)  # every call has reached its handler
             assert not any(call.done() for call in calls), "the calls must still be in flight at SIGTERM"
             signalled = time.monotonic()
             process.send_signal(signal.SIGTERM)

@@ -14,6 +14,11 @@ from splendor_client.elo import fit_elo, pairwise_from_games, wilson_interval
 from splendor_client.tournament import main
 from splendor_client.tournament_games import schedule
 
+from engine_service.bots import IsmctsPolicy
+from engine_service.rules import Action, GameState
+from engine_service.server.app import SERVICE_NAME
+from engine_service.server.metrics import get_metrics
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BOT_SCRIPT = Path(__file__).with_name("highest_id_bot.py")
 
@@ -118,11 +123,38 @@ def test_games_through_a_server_address(tmp_path: Path, address: str) -> None:
     assert sum(entry["games"] for entry in document["bots"]) == 9
 
 
+def test_ismcts_searches_on_the_server_in_one_call_a_move(
+    tmp_path: Path, address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched: list[int] = []
+    choose = IsmctsPolicy.choose
+
+    def counted(policy: IsmctsPolicy, state: GameState) -> Action:
+        searched.append(state.acting_seat)
+        return choose(policy, state)
+
+    monkeypatch.setattr(IsmctsPolicy, "choose", counted)  # the fixture's server runs in this process
+    metrics = get_metrics()
+    applied = metrics.started.labels("unary", SERVICE_NAME, "ApplyAction")
+    listed = metrics.started.labels("unary", SERVICE_NAME, "ListLegalActions")
+    applied_before, listed_before = applied._value.get(), listed._value.get()
+    args = ("ismcts:8", "random", "--server", address, "--games", "2", "--turn-limit", "8")
+    games, document = _run(tmp_path, *args)
+    assert [row["seat0_bot"] for row in games] == ["ismcts:8", "random"]
+    assert all(row["end_reason"] == "TURN_LIMIT_REACHED" for row in games)
+    ismcts = next(entry for entry in document["bots"] if entry["bot"] == "ismcts:8")
+    assert len(searched) == ismcts["moves"] > 0
+    assert applied._value.get() - applied_before == sum(int(row["actions"]) for row in games)
+    assert listed._value.get() - listed_before == len(games)  # only before each game's first move
+    again, _ = _run(tmp_path / "again", *args)
+    assert [row["actions"] for row in again] == [row["actions"] for row in games]
+    assert [row["seat0_prestige"] for row in again] == [row["seat0_prestige"] for row in games]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["greedy", "--in-process"], "2 to 4 bots"),
-        (["ismcts", "greedy", "--server", "127.0.0.1:1"], "runs in-process only"),
         (["alphazero", "greedy", "--in-process"], "unknown bot"),
         (["ismcts:fast", "greedy", "--in-process"], "positive number of iterations"),
         (["greedy", "random"], "one of the arguments --in-process --server is required"),

@@ -8,8 +8,9 @@ One bot per seat (2 to 4). Built-in bots: ``random``, ``greedy``, ``ismcts[:iter
 ``cmd:<program>`` runs a program of your own (protocol: ``splendor_client.external_bot``).
 ``--in-process`` plays on the rules core of the ``splendor-engine`` package, which must
 be installed (it is imported only then); ``--server host:port`` plays through the API
-(random, greedy and programs; one address, e.g. a Kubernetes Service in front of many
-replicas: each game opens its own connection). Progress goes to standard error; the
+(one ApplyAction call a move; one address, e.g. a Kubernetes Service in front of many
+replicas: each game opens its own connection; ``ismcts`` then searches on the server, and its
+time per move is the call's wall time). Progress goes to standard error; the
 table to standard output; ``results.csv``, ``results.json`` and ``results.png``
 (with the ``tournament`` extra: ``pip install 'splendor-client[tournament]'``) to ``--out``.
 Exit code 0 when every game was played, 1 when one could not be, 2 for a bad command line.
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         "bots",
         nargs="+",
         metavar="BOT",
-        help="one bot per seat, 2 to 4: random, greedy, ismcts[:iterations per move] (in-process only), "
+        help="one bot per seat, 2 to 4: random, greedy, ismcts[:iterations per move] (on the server with --server), "
         "or cmd:<program> (reads one JSON line per decision, answers an action id: see splendor_client.external_bot)",
     )
     where = parser.add_mutually_exclusive_group(required=True)

@@ -6,9 +6,11 @@ from every seat (the first seat is always seat 0).
 
 In-process games use the rules core (``engine_service``, imported only here, when such a
 game is played): the built-in bots are its policies (``random``, ``greedy``,
-``ismcts[:iterations]``). Server games use the client's ``random`` and ``greedy`` bots on
-each seat's view; each game opens its own channel, so games spread over the replicas
-behind one address (a Kubernetes Service balances connections).
+``ismcts[:iterations]``). Server games play one ApplyAction call a move (it returns the next
+seat's legal actions and view): ``random`` and ``greedy`` are the client's bots choosing on
+that view, ``ismcts`` is the server's policy (``ApplyActionRequest.bot``), so its search runs
+on the replica that serves the call. Each game opens its own channel, so games spread over
+the replicas behind one address (a Kubernetes Service balances connections).
 """
 
 from __future__ import annotations
@@ -18,15 +20,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from splendor.v1 import actions_pb2, state_pb2, view_pb2
+from splendor.v1 import actions_pb2, bots_pb2, engine_service_pb2, state_pb2, view_pb2
 
+from .actions import as_action
 from .bots import make_bot
 from .client import connect
 from .external_bot import ExternalBot
 
 EXTERNAL_PREFIX = "cmd:"
 BUILT_IN = ("random", "greedy", "ismcts")
-SERVER_BOTS = ("random", "greedy")
+SERVER_POLICIES = ("ismcts",)  # chosen by the server (ApplyActionRequest.bot); the others by the client's bots
 MAX_ACTIONS = 10_000  # far beyond any real game: stops a broken bot or engine
 T = TypeVar("T")
 
@@ -106,8 +109,6 @@ def check_bot(spec: str, server: str | None) -> None:
     kind, _, argument = spec.partition(":")
     if kind not in BUILT_IN:
         raise ValueError(f"unknown bot {spec!r}: use random, greedy, ismcts[:iterations] or cmd:<program>")
-    if server is not None and kind not in SERVER_BOTS:
-        raise ValueError(f"{spec!r} runs in-process only (use --in-process): through a server use random or greedy")
     if argument and not (kind == "ismcts" and argument.isdigit() and int(argument) > 0):
         raise ValueError(f"bad bot {spec!r}: only ismcts takes an argument, a positive number of iterations")
 
@@ -198,23 +199,31 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
             num_players=players, seed=spec.deal_seed, first_seat=0, modules=spec.modules, turn_limit=spec.turn_limit
         ).state
         externals = _start_programs(spec)
+        server_bots = {seat: _bot_choice(bot) for seat, bot in enumerate(spec.bots) if _is_server_policy(bot)}
         bots = {
             seat: make_bot(bot, catalog, spec.bot_seeds[seat])
             for seat, bot in enumerate(spec.bots)
-            if seat not in externals
+            if seat not in externals and seat not in server_bots
         }
+        listed = client.list_legal_actions(state)
+        seat, legal, view = listed.seat, list(listed.actions), client.view(state, listed.seat).view
         clock = _Clock(players)
         actions = 0
         try:
             while state.end_reason == state_pb2.END_REASON_UNSPECIFIED:
                 _check_length(actions)
-                listed = client.list_legal_actions(state)
-                seat = listed.seat
-                legal = list(listed.actions)
-                view = client.view(state, seat).view
-                chooser = externals[seat].choose if seat in externals else bots[seat].choose
-                chosen: Any = clock.timed(seat, chooser, view, legal)
-                state = client.apply(state, chosen, seat=seat).state
+                # One call a move: the response carries the next acting seat, its legal actions and its view.
+                request = engine_service_pb2.ApplyActionRequest(state=state, seat=seat, include_legal_actions=True)
+                if seat in server_bots:
+                    request.bot.CopyFrom(server_bots[seat])
+                    request.bot.seed = spec.bot_seeds[seat] * 100_003 + clock.moves[seat]  # a fresh seed a move
+                    response = clock.timed(seat, client.apply_request, request)  # the search runs in the call
+                else:
+                    chooser = externals[seat].choose if seat in externals else bots[seat].choose
+                    request.action.CopyFrom(as_action(clock.timed(seat, chooser, view, legal)))
+                    response = client.apply_request(request)
+                state, legal, view = response.state, list(response.legal_actions), response.view
+                seat = response.acting_seat
                 actions += 1
             for seat, program in externals.items():
                 program.finish(client.view(state, seat).view)
@@ -224,6 +233,16 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
     return _record(
         spec, clock, state.ranking, end_reason=_end_reason_name(state.end_reason), actions=actions, turns=state.turn
     )
+
+
+def _is_server_policy(bot: str) -> bool:
+    return bot.partition(":")[0] in SERVER_POLICIES
+
+
+def _bot_choice(bot: str) -> bots_pb2.BotChoice:
+    """The server-side policy a spec such as ``ismcts:200`` names (0 iterations: the server's default)."""
+    policy, _, iterations = bot.partition(":")
+    return bots_pb2.BotChoice(policy=policy, iterations=int(iterations or 0))
 
 
 def _record(spec: GameSpec, clock: _Clock, ranking: Any, *, end_reason: str, actions: int, turns: int) -> GameRecord:

@@ -98,6 +98,7 @@ class _Started:
 class HttpObserver:
     """The interceptor (``connectrpc`` ``MetadataInterceptorSync``).
 
+    ``admission``: the process's limit on concurrent engine calls, shared with its gRPC server.
     ``waiting``: how many requests wait for a handler thread (waitress's queue).
     """
 
@@ -105,7 +106,7 @@ class HttpObserver:
         self,
         metrics: Metrics,
         *,
-        max_concurrent_rpcs: int | None,
+        admission: Admission,
         waiting: Callable[[], int],
         access_log: bool,
         log_level: str,
@@ -113,7 +114,7 @@ class HttpObserver:
         self._game = GameMetrics(metrics)
         self._methods = {method.name: _Method(method.name, metrics) for method in METHODS}
         self._calls = http_calls()
-        self._admission = Admission(max_concurrent_rpcs)
+        self._admission = admission
         self._waiting = waiting
         self._min_level = LEVELS[log_level] if access_log else 100
         self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None

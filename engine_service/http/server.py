@@ -25,6 +25,7 @@ from waitress.server import create_server
 
 from engine_service.api import ApiConfig
 from engine_service.sealing import KeyRing, load_key_ring
+from engine_service.server.admission import Admission
 from engine_service.server.metrics import get_metrics
 from engine_service.server.settings import Settings
 
@@ -84,6 +85,7 @@ class HttpServer:
         *,
         reuse_port: bool = False,
         access_log: bool | None = None,
+        admission: Admission | None = None,
     ) -> None:
         if key_ring is None:  # the gRPC side must share it: pass the one the server loaded
             key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
@@ -95,10 +97,11 @@ class HttpServer:
         self._serving = False
         self._socket = bind_socket(settings.http_address, reuse_port=reuse_port)
         self.port: int = self._socket.getsockname()[1]
-        limit = settings.max_concurrent_rpcs or None
+        if admission is None:
+            admission = Admission(settings.max_concurrent_rpcs or None)
         self._observer = observer = HttpObserver(
             get_metrics(),
-            max_concurrent_rpcs=limit,
+            admission=admission,
             waiting=self._waiting,
             access_log=access_log,
             log_level=settings.log_level,
@@ -158,6 +161,11 @@ def build_http_server(
     *,
     reuse_port: bool = False,
     access_log: bool | None = None,
+    admission: Admission | None = None,
 ) -> HttpServer:
-    """The HTTP server for ``settings.http_address``, bound, not yet started, sealing with ``key_ring``."""
-    return HttpServer(settings, key_ring, reuse_port=reuse_port, access_log=access_log)
+    """The HTTP server for ``settings.http_address``, bound, not yet started, sealing with ``key_ring``.
+
+    ``admission``: the limit on concurrent engine calls, shared with the gRPC server of the same
+    process (``serve`` passes one); by default one of its own, of ``settings.max_concurrent_rpcs``.
+    """
+    return HttpServer(settings, key_ring, reuse_port=reuse_port, access_log=access_log, admission=admission)

@@ -71,6 +71,7 @@ def build_server(
     reuse_port: bool = False,
     access_log: bool | None = None,
     key_ring: KeyRing | None = None,
+    admission: Admission | None = None,
 ) -> tuple[grpc.Server, int, health.HealthServicer]:
     """A bound, not yet started server, the port it bound and its health servicer.
 
@@ -86,7 +87,8 @@ def build_server(
     metrics = get_metrics()
     initialise_series(metrics, method_labels(SERVED_SERVICES))
     # The concurrency limit is the interceptor's, not gRPC's: gRPC's would count health checks too.
-    admission = Admission(settings.max_concurrent_rpcs or None)
+    if admission is None:
+        admission = Admission(settings.max_concurrent_rpcs or None)
     interceptor = ObservabilityInterceptor(
         metrics, admission=admission, access_log=access_log, log_level=settings.log_level
     )
@@ -192,9 +194,11 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
     backend = protobuf_backend()
     if backend != "upb":
         log.warning("slow_protobuf_backend", backend=backend, expected="upb")
+    # One limit on the engine calls of this process, whichever transport brings them.
+    admission = Admission(settings.max_concurrent_rpcs or None)
     try:
         server, port, health_servicer = build_server(
-            settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring
+            settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission
         )
     except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
         log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
@@ -204,7 +208,9 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
         from engine_service.http import build_http_server  # noqa: PLC0415 (only when serving HTTP)
 
         try:
-            http_server = build_http_server(settings, key_ring, reuse_port=reuse_port, access_log=True)
+            http_server = build_http_server(
+                settings, key_ring, reuse_port=reuse_port, access_log=True, admission=admission
+            )
         except (OSError, ValueError) as error:
             log.error("bind_failed", address=settings.http_address, error=str(error), pid=os.getpid())
             server.stop(0)

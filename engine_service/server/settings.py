@@ -56,8 +56,8 @@ class Settings:
     log_format: str = "auto"
     metrics_port: int = 9464  # Prometheus /metrics over HTTP; 0 disables
     processes: int = 1  # server processes sharing the port (SO_REUSEPORT), supervised by a parent
-    # Engine calls admitted at once per process (running or queued for a thread); the server answers the rest
-    # RESOURCE_EXHAUSTED at once; health and reflection are never refused. 0: no limit (calls queue without end).
+    # Engine calls admitted at once per process, gRPC and HTTP together (running or queued for a thread); the rest
+    # are answered RESOURCE_EXHAUSTED at once; health and reflection are never refused. 0: no limit (calls queue).
     max_concurrent_rpcs: int = 100
     keepalive_time_seconds: float = 60.0  # the server pings a connection idle this long...
     keepalive_timeout_seconds: float = 20.0  # ...and closes it if the ping is not answered within this

@@ -25,6 +25,7 @@ from engine_service.rules import CardReserved, GemsTaken
 from engine_service.server.app import SERVICE_NAME, build_server, drain, start
 from engine_service.server.metrics import get_metrics
 from engine_service.server.settings import Settings
+from tests.http.support import connect_json, connect_refusal
 from tests.ops.support import free_port
 from tests.server.positions import dealt
 
@@ -156,5 +157,38 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
         assert [entry["code"] for entry in log if entry.get("method") == "GetPlayerView"] == ["OK"] * 4
     finally:
         if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_one_limit_on_concurrent_calls_covers_grpc_and_http() -> None:
+    """``--max-concurrent-rpcs`` bounds the engine calls of a process, whichever transport brings them."""
+    metrics_port = free_port()
+    command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0"]
+    command += ["--http-address", "127.0.0.1:0", "--metrics-port", str(metrics_port), "--max-concurrent-rpcs", "1"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        lines = (json.loads(line) for line in process.stdout)
+        started = next(line for line in lines if line["event"] == "server_started")
+        http_port = int(started["http_address"].rsplit(":", 1)[1])
+        with connect(started["address"], timeout=60) as client, ThreadPoolExecutor(1) as pool:
+            client.wait_until_ready(10)
+            stub = engine_service_pb2_grpc.EngineServiceStub(client.channel)
+            slow = pool.submit(stub.GetPlayerView, _slow_view_request(), timeout=60)
+            _wait_until(lambda: _views_started(metrics_port) == 1)  # the gRPC call holds the only place
+            refused = connect_json(http_port, "CreateGame", {"config": {"numPlayers": 2}})
+            assert not slow.done(), "the gRPC call must still be in flight"
+            refusal = connect_refusal(refused)
+            assert refused.status == 429 and refusal.code == "RESOURCE_EXHAUSTED"
+            assert len(slow.result(timeout=60).events) == SLOW_EVENTS
+            again = connect_json(http_port, "CreateGame", {"config": {"numPlayers": 2}})
+            assert again.status == 200  # the place is free again
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

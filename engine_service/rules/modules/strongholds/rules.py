@@ -257,13 +257,18 @@ def _conquerable(state: GameState, own: tuple[int, ...], seat: int) -> int | Non
     return card_id if can_afford(state.players[seat], _COSTS[card_id]) else None
 
 
-def _refill_then_offer_conquest(state: GameState, placed: Placed, events: list[Event]) -> GameState:
-    """Replace the cards taken this turn, then offer the conquest if it is possible."""
-    state = refill_market(state, events)
+def _offer_conquest(state: GameState, placed: Placed, events: list[Event]) -> GameState:
+    """Offer the conquest if it is possible, once the cards taken this turn are replaced.
+
+    Without an offer the market is left to the turn's refill step, which runs right after
+    this step (modules are played one at a time, so no other follow-up comes between):
+    refilling here too would scan the market twice a step.
+    """
     seat = state.seat
-    card_id = _conquerable(state, placed[seat], seat)
+    card_id = _conquerable(state, placed[seat], seat)  # the refill changes neither the layout nor the purse
     if card_id is None:
         return state
+    state = refill_market(state, events)
     return ask(state, PendingDecision(CONQUER, seat, options=(card_id,)), events)
 
 
@@ -283,7 +288,7 @@ def _conquer(state: GameState, card_id: int, action: PurchaseCard, events: list[
     state = _place_after_purchase(state, placed, events)
     if state.pending is not None:
         return state
-    return _refill_then_offer_conquest(state, placed_of(state), events)
+    return _offer_conquest(state, placed_of(state), events)
 
 
 # --- the follow-up step ------------------------------------------------------------
@@ -303,7 +308,7 @@ class StrongholdStep:
                 if state.pending is not None:
                     return state
                 placed = placed_of(state)
-        return _refill_then_offer_conquest(state, placed, events)
+        return _offer_conquest(state, placed, events)
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         return state  # everything happens in ``follow`` and ``resolve``
@@ -317,7 +322,7 @@ class StrongholdStep:
             # The options are the cards one may go to: the state's validation checked them.
             placed = _answer_placement(placed_of(state), pending.seat, action, pending.options, events)
             state = STATE.put_answered(state, StrongholdsState(placed))
-            return _refill_then_offer_conquest(state, placed, events)
+            return _offer_conquest(state, placed, events)
         if type(action) is Decline:
             return with_pending(state, None)
         if type(action) is PurchaseCard:

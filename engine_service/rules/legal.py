@@ -61,14 +61,12 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     candidates = [card_id for row in state.market for card_id in row if card_id is not None]
     forbidden = _forbidden_cards(state, ruleset)
     if can_reserve:
-        if forbidden is None:
-            actions.extend(_RESERVE[card_id] for card_id in candidates)
-        else:
-            actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in forbidden.reserve)
+        reservable = candidates if forbidden is None else _without(list(candidates), forbidden.reserve)
+        actions.extend(_RESERVE[card_id] for card_id in reservable)
         actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
     candidates.extend(player.reserved)
     if forbidden is not None:
-        candidates = [card_id for card_id in candidates if card_id not in forbidden.purchase]
+        candidates = _without(candidates, forbidden.purchase)
     if ruleset.payment is not None:
         actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
         return _filtered(state, ruleset, actions)
@@ -86,12 +84,26 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     return _filtered(state, ruleset, actions) if ruleset.modules else actions
 
 
+def _without(cards: list[int], forbidden: frozenset[int]) -> list[int]:
+    """``cards`` (changed in place) less the forbidden ones, in order.
+
+    Few of the cards are forbidden at a time: finding them with a set operation and
+    removing them costs less than filtering the list card by card.
+    """
+    for card_id in forbidden.intersection(cards):
+        while card_id in cards:
+            cards.remove(card_id)
+    return cards
+
+
 def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | None:
     """The cards the modules forbid reserving or buying now (None: no module says)."""
     forbidden = None
     for module in ruleset.modules:
         if module.forbidden_cards is not None:
             theirs = module.forbidden_cards(state)
+            if not theirs.reserve and not theirs.purchase:
+                continue  # nothing forbidden: the list needs no filtering
             if forbidden is None:
                 forbidden = theirs
             else:

@@ -87,13 +87,15 @@ def check_main_action(state: GameState, action: MainAction) -> None:
 
 
 _UNOCCUPIED: Final = ForbiddenCards()
+_OCCUPIED_NONE: Final[frozenset[int]] = frozenset()
 
 
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
+    placed = placed_of(state)
     seat = state.seat
-    occupied = frozenset([card for owner, cards in enumerate(placed_of(state)) if owner != seat for card in cards])
-    return ForbiddenCards(reserve=occupied, purchase=occupied) if occupied else _UNOCCUPIED
+    occupied = _OCCUPIED_NONE.union(*placed[:seat], *placed[seat + 1 :])
+    return ForbiddenCards(occupied, occupied) if occupied else _UNOCCUPIED
 
 
 def _give_back(state: GameState, placed: Placed, card_id: int, events: list[Event]) -> tuple[GameState, Placed]:

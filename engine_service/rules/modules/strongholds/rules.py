@@ -234,14 +234,16 @@ def _place_after_purchase(state: GameState, placed: Placed, events: list[Event])
     own = placed[seat]
     others = _others(placed, seat)
     targets = _targets(state.market, others)
-    count = _answer_count(own, others, targets)
-    if count == 0:
-        return state
-    if count == 1:
-        only = _answers(own, others, targets)[0]
-        assert isinstance(only, (PlaceStronghold, RemoveStronghold))
-        return STATE.put(state, StrongholdsState(_answer_placement(placed, seat, only, targets, events)))
-    return ask(state, PendingDecision(PLACE_STRONGHOLD, seat, options=_options(own, targets)), events)
+    # Most often one is still in the supply and may go to two cards at least: asked, with the targets as options.
+    if len(own) >= STRONGHOLDS_PER_PLAYER or len(targets) < 2:
+        count = _answer_count(own, others, targets)
+        if count == 0:
+            return state
+        if count == 1:
+            only = _answers(own, others, targets)[0]
+            assert isinstance(only, (PlaceStronghold, RemoveStronghold))
+            return STATE.put(state, StrongholdsState(_answer_placement(placed, seat, only, targets, events)))
+    return ask(state, PendingDecision(PLACE_STRONGHOLD, seat, 0, _options(own, targets)), events)
 
 
 # --- conquest ---------------------------------------------------------------------

@@ -61,12 +61,16 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     candidates = [card_id for row in state.market for card_id in row if card_id is not None]
     forbidden = _forbidden_cards(state, ruleset)
     if can_reserve:
-        reservable = candidates if forbidden is None else _without(list(candidates), forbidden.reserve)
-        actions.extend(_RESERVE[card_id] for card_id in reservable)
+        if forbidden is None:
+            actions.extend(_RESERVE[card_id] for card_id in candidates)
+        else:
+            not_reservable = forbidden.reserve
+            actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in not_reservable)
         actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
     candidates.extend(player.reserved)
     if forbidden is not None:
-        candidates = _without(candidates, forbidden.purchase)
+        not_purchasable = forbidden.purchase
+        candidates = [card_id for card_id in candidates if card_id not in not_purchasable]
     if ruleset.payment is not None:
         actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
         return _filtered(state, ruleset, actions)
@@ -82,18 +86,6 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         if missing <= gold:
             actions.append(_PURCHASE[card_id])
     return _filtered(state, ruleset, actions) if ruleset.modules else actions
-
-
-def _without(cards: list[int], forbidden: frozenset[int]) -> list[int]:
-    """``cards`` (changed in place) less the forbidden ones, in order.
-
-    Few of the cards are forbidden at a time: finding them with a set operation and
-    removing them costs less than filtering the list card by card.
-    """
-    for card_id in forbidden.intersection(cards):
-        while card_id in cards:
-            cards.remove(card_id)
-    return cards
 
 
 def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | None:

@@ -87,14 +87,11 @@ def check_main_action(state: GameState, action: MainAction) -> None:
 
 
 _UNOCCUPIED: Final = ForbiddenCards()
-_OCCUPIED_NONE: Final[frozenset[int]] = frozenset()
 
 
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
-    placed = placed_of(state)
-    seat = state.seat
-    occupied = _OCCUPIED_NONE.union(*placed[:seat], *placed[seat + 1 :])
+    occupied = frozenset(_others(placed_of(state), state.seat))
     return ForbiddenCards(occupied, occupied) if occupied else _UNOCCUPIED
 
 

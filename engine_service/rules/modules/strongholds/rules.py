@@ -318,7 +318,7 @@ class StrongholdStep:
         pending = state.pending
         assert pending is not None
         if pending.kind is PLACE_STRONGHOLD:
-            if not isinstance(action, (PlaceStronghold, RemoveStronghold)):
+            if type(action) is not PlaceStronghold and type(action) is not RemoveStronghold:
                 raise wrong_answer(pending)
             # The options are the cards one may go to: the state's validation checked them.
             placed = _answer_placement(placed_of(state), pending.seat, action, pending.options, events)

@@ -37,7 +37,7 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     ruleset = ruleset_for(state)
     if state.pending is not None:
-        return ruleset.steps[ruleset.decision_steps[state.pending.kind]].choices(state)
+        return ruleset.choosers[ruleset.decision_steps[state.pending.kind]](state)
     actions: list[Action] = list(main_actions(state, ruleset))
     return actions or [Pass()]
 

@@ -84,8 +84,8 @@ def _main_action(state: GameState, action: Action, ruleset: Ruleset, events: lis
         state = purchase_card(state, action, events, ruleset.payment)
     else:
         state = handler(state, action, events)
-    for follow_up in ruleset.follow_ups:
-        state = follow_up.follow(state, action, events)  # type: ignore[arg-type]
+    for follow in ruleset.follows:
+        state = follow(state, action, events)  # type: ignore[arg-type]
         if state.pending is not None:
             return state
     return _run_steps(state, ruleset, ruleset.refill_step, events)
@@ -100,16 +100,16 @@ def _resolve_decision(state: GameState, action: Action, ruleset: Ruleset, events
     pending = state.pending
     assert pending is not None
     index = ruleset.decision_steps[pending.kind]
-    state = ruleset.steps[index].resolve(state, action, events)
+    state = ruleset.resolvers[index](state, action, events)
     if state.pending is not None:  # the step asks a further question
         return state
     return _run_steps(state, ruleset, index + 1, events)
 
 
 def _run_steps(state: GameState, ruleset: Ruleset, start: int, events: list[Event]) -> GameState:
-    steps = ruleset.steps
-    for index in range(start, len(steps)):
-        state = steps[index].begin(state, events)
+    begins = ruleset.begins
+    for index in range(start, len(begins)):
+        state = begins[index](state, events)
         if state.pending is not None:
             return state
     return _close_turn(state, ruleset, events)

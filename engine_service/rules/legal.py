@@ -37,7 +37,7 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     ruleset = ruleset_for(state)
     if state.pending is not None:
-        return ruleset.steps[ruleset.decision_steps[state.pending.kind]].choices(state)
+        return ruleset.choosers[ruleset.decision_steps[state.pending.kind]](state)
     actions: list[Action] = list(main_actions(state, ruleset))
     return actions or [Pass()]
 
@@ -64,11 +64,13 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         if forbidden is None:
             actions.extend(_RESERVE[card_id] for card_id in candidates)
         else:
-            actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in forbidden.reserve)
+            not_reservable = forbidden.reserve
+            actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in not_reservable)
         actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
     candidates.extend(player.reserved)
     if forbidden is not None:
-        candidates = [card_id for card_id in candidates if card_id not in forbidden.purchase]
+        not_purchasable = forbidden.purchase
+        candidates = [card_id for card_id in candidates if card_id not in not_purchasable]
     if ruleset.payment is not None:
         actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
         return _filtered(state, ruleset, actions)
@@ -92,6 +94,8 @@ def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | Non
     for module in ruleset.modules:
         if module.forbidden_cards is not None:
             theirs = module.forbidden_cards(state)
+            if not theirs.reserve and not theirs.purchase:
+                continue  # nothing forbidden: the list needs no filtering
             if forbidden is None:
                 forbidden = theirs
             else:

@@ -14,9 +14,11 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from . import registry
+from .actions import Action, MainAction
 from .catalog import BASE_DECKS, CARDS_BY_DECK
 from .decisions import DecisionKind
 from .ending import rank_by_prestige, reached_prestige_goal
+from .events import Event
 from .market import MARKET_SLOTS
 from .plugin import FollowUp, Module, PaymentRules
 from .state import GameState, Standing
@@ -36,6 +38,12 @@ class Ruleset(NamedTuple):
     deck_slots: tuple[int, ...]  # face-up slots per deck (and market row)
     deck_cards: tuple[frozenset[int], ...]  # the cards of each deck
     all_cards: frozenset[int]  # every card in play in this game
+    # The steps' methods, bound once and in step order: compiled code calls a method looked up
+    # on a Protocol by name, which costs more than the call itself on the hot path of every turn.
+    begins: tuple[Callable[[GameState, list[Event]], GameState], ...]
+    resolvers: tuple[Callable[[GameState, Action, list[Event]], GameState], ...]
+    choosers: tuple[Callable[[GameState], list[Action]], ...]
+    follows: tuple[Callable[[GameState, MainAction, list[Event]], GameState], ...]  # the follow-ups'
 
 
 def known_modules() -> frozenset[str]:
@@ -84,6 +92,10 @@ def _build(module_names: frozenset[str]) -> Ruleset:
         deck_slots=tuple(deck_slots),
         deck_cards=deck_cards,
         all_cards=frozenset().union(*deck_cards),
+        begins=tuple(step.begin for step in steps),
+        resolvers=tuple(step.resolve for step in steps),
+        choosers=tuple(step.choices for step in steps),
+        follows=tuple(follow_up.follow for follow_up in follow_ups),
     )
 
 

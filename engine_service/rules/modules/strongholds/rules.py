@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 from ...actions import Action, Decline, MainAction, PurchaseCard, ReserveCard
@@ -31,7 +30,7 @@ from ...market import refill_market
 from ...payment import can_afford
 from ...plugin import ForbiddenCards
 from ...purchase import purchase_card
-from ...state import GameState, PendingDecision
+from ...state import GameState, PendingDecision, with_pending
 from ...turn import ask, wrong_answer
 from .actions import PlaceStronghold, RemoveStronghold
 from .decisions import CONQUER, PLACE_STRONGHOLD
@@ -51,11 +50,15 @@ def setup(state: GameState) -> GameState:
     return STATE.put(state, StrongholdsState(((),) * state.config.num_players))
 
 
-def placed_of(state: GameState) -> tuple[tuple[int, ...], ...]:
+# Per seat, the cards under its placed strongholds (repeats: stacked).
+Placed = tuple[tuple[int, ...], ...]
+
+
+def placed_of(state: GameState) -> Placed:
     return STATE.of(state).placed
 
 
-def _owner(placed: tuple[tuple[int, ...], ...], card_id: int, besides: int) -> int | None:
+def _owner(placed: Placed, card_id: int, besides: int) -> int | None:
     """The seat other than ``besides`` whose strongholds stand on the card (at most one can)."""
     for owner, cards in enumerate(placed):
         if owner != besides and card_id in cards:
@@ -88,27 +91,25 @@ _UNOCCUPIED: Final = ForbiddenCards()
 
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
-    seat = state.seat
-    occupied = frozenset([card for owner, cards in enumerate(placed_of(state)) if owner != seat for card in cards])
-    return ForbiddenCards(reserve=occupied, purchase=occupied) if occupied else _UNOCCUPIED
+    occupied = frozenset(_others(placed_of(state), state.seat))
+    return ForbiddenCards(occupied, occupied) if occupied else _UNOCCUPIED
 
 
-def _give_back(state: GameState, card_id: int, events: list[Event]) -> GameState:
+def _give_back(state: GameState, placed: Placed, card_id: int, events: list[Event]) -> tuple[GameState, Placed]:
     """The strongholds standing on a card that left the market go back to their owner."""
-    placed = placed_of(state)
     for owner, cards in enumerate(placed):
         if card_id in cards:
             events.append(StrongholdsReturned(owner, card_id, cards.count(card_id)))
             kept = tuple(card for card in cards if card != card_id)
             placed = placed[:owner] + (kept,) + placed[owner + 1 :]
-            return STATE.put(state, StrongholdsState(placed))  # no other seat can stand there
-    return state
+            return STATE.put(state, StrongholdsState(placed)), placed  # no other seat can stand there
+    return state, placed
 
 
 # --- placing, moving, removing ---------------------------------------------------------
 
 
-def _others(placed: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
+def _others(placed: Placed, seat: int) -> tuple[int, ...]:
     """The cards under the other seats' strongholds (repeats for stacks)."""
     others: tuple[int, ...] = ()
     for owner, cards in enumerate(placed):
@@ -120,9 +121,11 @@ def _others(placed: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
 Market = tuple[tuple[int | None, ...], ...]
 
 
-def _targets(market: Market, blocked: tuple[int, ...]) -> list[int]:
+def _targets(market: Market, blocked: tuple[int, ...]) -> tuple[int, ...]:
     """The face-up cards (sorted) outside ``blocked``, the other seats' cards: where the seat may put one."""
-    return sorted([card for row in market[:BASE_ROWS] for card in row if card is not None and card not in blocked])
+    return tuple(
+        sorted([card for row in market[:BASE_ROWS] for card in row if card is not None and card not in blocked])
+    )
 
 
 # Answers are immutable, so each possible one is built once and shared (this runs after every purchase).
@@ -135,15 +138,17 @@ _REMOVE: Final = tuple(RemoveStronghold(card) for card in range(len(BASE_CARDS))
 
 def placement_answers(state: GameState, seat: int) -> list[Action]:
     """Every answer to PLACE_STRONGHOLD: place from the supply, move one of the seat's own, remove another's."""
-    return list(_placement_answers(state.market, placed_of(state), seat))
-
-
-# Asked when the purchase is applied, then again by the legal-action list of the same state: cached by layout.
-@lru_cache(maxsize=256)
-def _placement_answers(market: Market, placed: tuple[tuple[int, ...], ...], seat: int) -> tuple[Action, ...]:
-    own = placed[seat]
+    placed = placed_of(state)
     others = _others(placed, seat)
-    targets = _targets(market, others)
+    return _answers(placed[seat], others, _targets(state.market, others))
+
+
+def _answers(own: tuple[int, ...], others: tuple[int, ...], targets: tuple[int, ...]) -> list[Action]:
+    """The placement answers of a seat with strongholds on ``own``, the others' on ``others``.
+
+    ``targets`` may be the cards a stronghold may go to, or the decision's options (the
+    same but for the card under all three stacked, where a move may not go anyway).
+    """
     answers: list[Action] = []
     if len(own) < STRONGHOLDS_PER_PLAYER:
         answers += [_PLACE[card] for card in targets]
@@ -152,28 +157,42 @@ def _placement_answers(market: Market, placed: tuple[tuple[int, ...], ...], seat
         answers += [moves[card] for card in targets if card != source]
     if others:
         answers += [_REMOVE[card] for card in sorted(set(others))]
-    return tuple(answers)
+    return answers
+
+
+def _answer_count(own: tuple[int, ...], others: tuple[int, ...], targets: tuple[int, ...]) -> int:
+    """``len(_answers(own, others, targets))``, without building them."""
+    count = len(targets) if len(own) < STRONGHOLDS_PER_PLAYER else 0
+    for source in set(own):
+        count += len(targets) - 1 if source in targets else len(targets)
+    return count + len(set(others))
 
 
 def placement_options(state: GameState, seat: int) -> tuple[int, ...]:
     """The cards a stronghold of the seat may be placed or moved onto (the PLACE_STRONGHOLD options)."""
     placed = placed_of(state)
-    own = placed[seat]
-    targets = _targets(state.market, _others(placed, seat))
-    sources = set(own)
-    if len(own) < STRONGHOLDS_PER_PLAYER or len(sources) > 1:
-        return tuple(targets)
+    return _options(placed[seat], _targets(state.market, _others(placed, seat)))
+
+
+def _options(own: tuple[int, ...], targets: tuple[int, ...]) -> tuple[int, ...]:
+    if len(own) < STRONGHOLDS_PER_PLAYER or own.count(own[0]) < STRONGHOLDS_PER_PLAYER:
+        return targets
     # All three stacked on one card: they can only move off it.
-    return tuple(card for card in targets if card not in sources)
+    return tuple(card for card in targets if card != own[0])
 
 
 def _not_allowed(message: str, card_id: int, **details: str) -> RuleViolation:
     return RuleViolation(Reason.STRONGHOLD_NOT_ALLOWED, message, card_id=str(card_id), **details)
 
 
-def _answer_placement(state: GameState, seat: int, action: Action, events: list[Event]) -> GameState:
-    """Apply a PLACE_STRONGHOLD answer after checking it (raises, leaving ``state`` untouched)."""
-    placed = placed_of(state)
+def _answer_placement(
+    placed: Placed, seat: int, action: PlaceStronghold | RemoveStronghold, allowed: tuple[int, ...], events: list[Event]
+) -> Placed:
+    """Check a PLACE_STRONGHOLD answer and return where the strongholds stand after it (raises if refused).
+
+    ``allowed``: the cards a stronghold of the seat may go to, or the decision's options, which
+    leave out only the card under all three stacked (a move from it cannot go back onto it).
+    """
     own = placed[seat]
     if type(action) is PlaceStronghold:
         card_id, source = action.card_id, action.from_card_id
@@ -192,35 +211,36 @@ def _answer_placement(state: GameState, seat: int, action: Action, events: list[
                 raise _not_allowed("a moved stronghold must go to another card", card_id, from_card_id=str(source))
             index = own.index(source)
             kept = own[:index] + own[index + 1 :]
-        if card_id not in _targets(state.market, _others(placed, seat)):
+        if card_id not in allowed:
             raise _not_allowed(f"card {card_id} is not a face-up card free of other players' strongholds", card_id)
         events.append(StrongholdPlaced(seat, card_id, source))
-        placed = placed[:seat] + (kept + (card_id,),) + placed[seat + 1 :]
-    elif type(action) is RemoveStronghold:
-        card_id = action.card_id
-        owner = _owner(placed, card_id, seat)
-        if owner is None:
-            raise _not_allowed(f"no other player's stronghold stands on card {card_id}", card_id)
-        theirs = placed[owner]
-        index = theirs.index(card_id)
-        events.append(StrongholdRemoved(seat, card_id, owner))
-        placed = placed[:owner] + (theirs[:index] + theirs[index + 1 :],) + placed[owner + 1 :]
-    else:
-        assert state.pending is not None
-        raise wrong_answer(state.pending)
-    return STATE.put(state, StrongholdsState(placed))
+        return placed[:seat] + (kept + (card_id,),) + placed[seat + 1 :]
+    card_id = action.card_id
+    owner = _owner(placed, card_id, seat)
+    if owner is None:
+        raise _not_allowed(f"no other player's stronghold stands on card {card_id}", card_id)
+    theirs = placed[owner]
+    index = theirs.index(card_id)
+    events.append(StrongholdRemoved(seat, card_id, owner))
+    return placed[:owner] + (theirs[:index] + theirs[index + 1 :],) + placed[owner + 1 :]
 
 
-def _place_after_purchase(state: GameState, events: list[Event]) -> GameState:
+def _place_after_purchase(state: GameState, placed: Placed, events: list[Event]) -> GameState:
     """The mandatory placement after a purchase: asked, applied when only one answer exists, skipped when none."""
     seat = state.seat
-    answers = placement_answers(state, seat)
-    if not answers:
-        return state
-    if len(answers) == 1:
-        return _answer_placement(state, seat, answers[0], events)
-    decision = PendingDecision(PLACE_STRONGHOLD, seat, options=placement_options(state, seat))
-    return ask(state, decision, events)
+    own = placed[seat]
+    others = _others(placed, seat)
+    targets = _targets(state.market, others)
+    # Most often one is still in the supply and may go to two cards at least: asked, with the targets as options.
+    if len(own) >= STRONGHOLDS_PER_PLAYER or len(targets) < 2:
+        count = _answer_count(own, others, targets)
+        if count == 0:
+            return state
+        if count == 1:
+            only = _answers(own, others, targets)[0]
+            assert isinstance(only, (PlaceStronghold, RemoveStronghold))
+            return STATE.put(state, StrongholdsState(_answer_placement(placed, seat, only, targets, events)))
+    return ask(state, PendingDecision(PLACE_STRONGHOLD, seat, 0, _options(own, targets)), events)
 
 
 # --- conquest ---------------------------------------------------------------------
@@ -228,20 +248,29 @@ def _place_after_purchase(state: GameState, events: list[Event]) -> GameState:
 
 def conquerable(state: GameState, seat: int) -> int | None:
     """The card under all three of the seat's strongholds, if the seat can afford it."""
-    own = placed_of(state)[seat]
+    return _conquerable(state, placed_of(state)[seat], seat)
+
+
+def _conquerable(state: GameState, own: tuple[int, ...], seat: int) -> int | None:
     if len(own) != STRONGHOLDS_PER_PLAYER or not own[0] == own[1] == own[2]:
         return None
     card_id = own[0]
     return card_id if can_afford(state.players[seat], _COSTS[card_id]) else None
 
 
-def _refill_then_offer_conquest(state: GameState, events: list[Event]) -> GameState:
-    """Replace the cards taken this turn, then offer the conquest if it is possible."""
-    state = refill_market(state, events)
-    card_id = conquerable(state, state.seat)
+def _offer_conquest(state: GameState, placed: Placed, events: list[Event]) -> GameState:
+    """Offer the conquest if it is possible, once the cards taken this turn are replaced.
+
+    Without an offer the market is left to the turn's refill step, which runs right after
+    this step (modules are played one at a time, so no other follow-up comes between):
+    refilling here too would scan the market twice a step.
+    """
+    seat = state.seat
+    card_id = _conquerable(state, placed[seat], seat)  # the refill changes neither the layout nor the purse
     if card_id is None:
         return state
-    return ask(state, PendingDecision(CONQUER, state.seat, options=(card_id,)), events)
+    state = refill_market(state, events)
+    return ask(state, PendingDecision(CONQUER, seat, options=(card_id,)), events)
 
 
 def _conquer(state: GameState, card_id: int, action: PurchaseCard, events: list[Event]) -> GameState:
@@ -256,8 +285,11 @@ def _conquer(state: GameState, card_id: int, action: PurchaseCard, events: list[
     state = purchase_card(state, action, bought)  # validates first: raises before anything is announced
     events.append(CardConquered(state.seat, card_id))
     events.extend(bought)
-    state = _give_back(state, card_id, events)
-    return _place_after_purchase(state, events)
+    state, placed = _give_back(state, placed_of(state), card_id, events)
+    state = _place_after_purchase(state, placed, events)
+    if state.pending is not None:
+        return state
+    return _offer_conquest(state, placed_of(state), events)
 
 
 # --- the follow-up step ------------------------------------------------------------
@@ -269,13 +301,15 @@ class StrongholdStep:
     decisions = (PLACE_STRONGHOLD, CONQUER)
 
     def follow(self, state: GameState, action: MainAction, events: list[Event]) -> GameState:
+        placed = placed_of(state)
         if isinstance(action, (PurchaseCard, ReserveCard)):
-            state = _give_back(state, action.card_id, events)
+            state, placed = _give_back(state, placed, action.card_id, events)
             if type(action) is PurchaseCard:
-                state = _place_after_purchase(state, events)
+                state = _place_after_purchase(state, placed, events)
                 if state.pending is not None:
                     return state
-        return _refill_then_offer_conquest(state, events)
+                placed = placed_of(state)
+        return _offer_conquest(state, placed, events)
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
         return state  # everything happens in ``follow`` and ``resolve``
@@ -284,22 +318,24 @@ class StrongholdStep:
         pending = state.pending
         assert pending is not None
         if pending.kind is PLACE_STRONGHOLD:
-            state = _answer_placement(state, pending.seat, action, events)._replace(pending=None)
-        elif type(action) is Decline:
-            return state._replace(pending=None)
-        elif type(action) is PurchaseCard:
-            state = _conquer(state._replace(pending=None), pending.options[0], action, events)
-        else:
-            raise wrong_answer(pending)
-        if state.pending is not None:  # the placement after the conquest
-            return state
-        return _refill_then_offer_conquest(state, events)
+            if type(action) is not PlaceStronghold and type(action) is not RemoveStronghold:
+                raise wrong_answer(pending)
+            # The options are the cards one may go to: the state's validation checked them.
+            placed = _answer_placement(placed_of(state), pending.seat, action, pending.options, events)
+            state = STATE.put_answered(state, StrongholdsState(placed))
+            return _offer_conquest(state, placed, events)
+        if type(action) is Decline:
+            return with_pending(state, None)
+        if type(action) is PurchaseCard:
+            return _conquer(with_pending(state, None), pending.options[0], action, events)
+        raise wrong_answer(pending)
 
     def choices(self, state: GameState) -> list[Action]:
         pending = state.pending
         assert pending is not None
         if pending.kind is PLACE_STRONGHOLD:
-            return placement_answers(state, pending.seat)
+            placed = placed_of(state)
+            return _answers(placed[pending.seat], _others(placed, pending.seat), pending.options)
         return [PurchaseCard(pending.options[0]), Decline()]
 
 

@@ -12,12 +12,13 @@ from typing import Final
 
 from splendor.v1 import engine_service_pb2
 
-from engine_service.codec import action_from_proto, config_from_proto, fill_events, fill_state, state_to_proto
-from engine_service.rules import Action, Event, GameState, IncrementalDigest, RuleViolation, apply, events_for, new_game
+from engine_service.codec import config_from_proto, fill_events, fill_state, state_to_proto
+from engine_service.codec.action_cache import ACTIONS
+from engine_service.rules import Event, GameState, IncrementalDigest, RuleViolation, apply, events_for, new_game
 from engine_service.sealing import Binding, new_game_id
 
 from .call import Call
-from .errors import abandoned, rejection
+from .errors import ApiError, abandoned, rejection
 from .handlers import module_label
 from .limits import check_length, check_size
 from .sealed import fill_sealed, seal_message
@@ -59,8 +60,8 @@ def _replay(
     """The events of the replayed game in a new response (redacted for ``viewer`` when sealed),
     its final state and the digest after each action.
 
-    The events are written in batches, at each size check and at the end, and each distinct
-    action message is converted once (a game repeats many moves).
+    The events are written in batches, at each size check and at the end; the actions are
+    converted through the process's cache (a game's actions come from a small vocabulary).
     """
     try:
         state, dealt = new_game(config_from_proto(request.config))
@@ -74,7 +75,7 @@ def _replay(
     pending: list[Event] = list(dealt)  # events not yet written into the response
     digests = []
     digester = None if request.skip_state_digests else IncrementalDigest()
-    converted: dict[bytes, Action] = {}  # the action of each distinct message, by its wire form
+    convert = ACTIONS.action
     for index, msg in enumerate(request.actions):
         if index % REPLAY_CHECK_EVERY == 0 and index:
             if not call.is_active():
@@ -82,19 +83,23 @@ def _replay(
             fill_events(out, events_for(tuple(pending), viewer) if sealed else pending)
             pending = []
             check_size(response, call, "actions")
-        wire = msg.SerializeToString()
-        action = converted.get(wire)
         try:
-            if action is None:
-                action = converted[wire] = action_from_proto(msg)
+            action = convert(msg)
+        except RuleViolation as violation:
+            raise _refused(violation, index, state, None, call) from None
+        try:
             state, events = apply(state, action)
         except RuleViolation as violation:
-            call.seat = state.acting_seat
-            kind = msg.WhichOneof("kind") if action is not None else None
-            prefix, metadata = f"actions[{index}]", {"action_index": str(index)}
-            raise rejection(violation, prefix=prefix, state=state, action_kind=kind, metadata=metadata) from None
+            raise _refused(violation, index, state, msg.WhichOneof("kind"), call) from None
         pending += events
         if digester is not None:
             digests.append(digester.digest(state))
     fill_events(out, events_for(tuple(pending), viewer) if sealed else pending)
     return response, state, digests
+
+
+def _refused(violation: RuleViolation, index: int, state: GameState, kind: str | None, call: Call) -> ApiError:
+    """The refusal of the action at ``index`` (``kind`` None when it did not convert)."""
+    call.seat = state.acting_seat
+    metadata = {"action_index": str(index)}
+    return rejection(violation, prefix=f"actions[{index}]", state=state, action_kind=kind, metadata=metadata)

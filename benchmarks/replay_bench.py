@@ -27,7 +27,9 @@ from pathlib import Path
 
 import grpc
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+# Run from a checkout without installing; appended, so that a compiled core put first on PYTHONPATH
+# (`make compiled`, then PYTHONPATH=build/compiled-core) is the one measured.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from splendor.v1 import engine_service_pb2
 
@@ -36,6 +38,7 @@ from engine_service.api.config import default_config
 from engine_service.api.replay import replay_game
 from engine_service.codec import action_to_proto, fill_config
 from engine_service.rules import Action, GameConfig, apply, legal_actions, new_game
+from engine_service.rules import engine as rules_engine
 from engine_service.server.service import add_engine_service
 
 MODULE_SETS = (
@@ -141,7 +144,8 @@ def main() -> int:
     finally:
         channel.close()
         server.stop(0).wait()
-    print(f"ReplayGame vs the bare moves: {len(logs)} games, {count} actions, {args.rounds} rounds, CPU time")
+    core = "pure-Python core" if rules_engine.__file__.endswith(".py") else "compiled core"
+    print(f"ReplayGame vs the bare moves: {len(logs)} games, {count} actions, {args.rounds} rounds, CPU time, {core}")
     print(f"{'phase':<18}{'us/action median (min-max)':<30}{'x moves (min-max)':>20}")
     floor = per_action["moves"]
     for name, values in per_action.items():

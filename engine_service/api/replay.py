@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from splendor.v1 import engine_service_pb2
+from splendor.v1 import actions_pb2, engine_service_pb2
 
 from engine_service.codec import config_from_proto, fill_events, fill_state, state_to_proto
 from engine_service.codec.action_cache import ACTIONS
-from engine_service.rules import Event, GameState, IncrementalDigest, RuleViolation, apply, events_for, new_game
+from engine_service.rules import Action, Event, GameState, IncrementalDigest, RuleViolation, apply, events_for, new_game
 from engine_service.sealing import Binding, new_game_id
 
 from .call import Call
@@ -60,10 +60,12 @@ def _replay(
     """The events of the replayed game in a new response (redacted for ``viewer`` when sealed),
     its final state and the digest after each action.
 
-    The actions are converted through the process's cache (a game's actions come from a small
-    vocabulary). Their events and the digests of their states are written in batches, at each size
-    check and at the end: digesting the states of a batch after its moves, rather than one between
-    two moves, keeps each loop's working set in the CPU's caches (measured: ~3 µs an action less).
+    The actions go in batches of ``REPLAY_CHECK_EVERY`` (the caller and the response's size are
+    checked between two): each batch's actions are converted first (through the process's cache:
+    a game's actions come from a small vocabulary), then played, then their events and the
+    digests of their states are written. One loop at a time keeps each loop's working set in the
+    CPU's caches: interleaved with the moves, converting costs ~0.4 µs an action more and
+    digesting ~2 µs.
     """
     try:
         state, dealt = new_game(config_from_proto(request.config))
@@ -85,26 +87,41 @@ def _replay(
             digests.extend([digester.digest(after) for after in undigested])
             undigested.clear()
 
-    convert = ACTIONS.action
-    for index, msg in enumerate(request.actions):
-        if index % REPLAY_CHECK_EVERY == 0 and index:
+    msgs = request.actions
+    for start in range(0, len(msgs), REPLAY_CHECK_EVERY):
+        if start:
             if not call.is_active():
                 raise abandoned(call.deadline_passed())
             write_batch()
             check_size(response, call, "actions")
-        try:
-            action = convert(msg)
-        except RuleViolation as violation:
-            raise _refused(violation, index, state, None, call) from None
-        try:
-            state, events = apply(state, action)
-        except RuleViolation as violation:
-            raise _refused(violation, index, state, msg.WhichOneof("kind"), call) from None
-        pending += events
-        if digester is not None:
-            undigested.append(state)
+        batch = msgs[start : start + REPLAY_CHECK_EVERY]
+        actions, unconverted = _converted(batch)
+        for offset, action in enumerate(actions):
+            try:
+                state, events = apply(state, action)
+            except RuleViolation as violation:
+                kind = batch[offset].WhichOneof("kind")
+                raise _refused(violation, start + offset, state, kind, call) from None
+            pending += events
+            if digester is not None:
+                undigested.append(state)
+        if unconverted is not None:  # the actions before it were all legal
+            raise _refused(unconverted, start + len(actions), state, None, call)
     write_batch()
     return response, state, digests
+
+
+def _converted(msgs: list[actions_pb2.Action]) -> tuple[list[Action], RuleViolation | None]:
+    """The core actions of ``msgs`` up to the first that does not convert, and why that one does not."""
+    convert = ACTIONS.action
+    actions: list[Action] = []
+    append = actions.append
+    try:
+        for msg in msgs:
+            append(convert(msg))
+    except RuleViolation as violation:
+        return actions, violation
+    return actions, None
 
 
 def _refused(violation: RuleViolation, index: int, state: GameState, kind: str | None, call: Call) -> ApiError:

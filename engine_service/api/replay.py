@@ -25,7 +25,7 @@ from .sealed import fill_sealed, seal_message
 from .source import check_seat
 from .tracing import BUILD_RESPONSE, RULES, span
 
-# ReplayGame is the one long call (about 15 µs an action, 25 with digests: benchmarks/replay_bench.py): it checks
+# ReplayGame is the one long call (about 15 µs an action, 24 with digests: benchmarks/replay_bench.py): it checks
 # every this many actions that the caller still waits, since no transport interrupts a running handler, and that
 # the response still fits.
 REPLAY_CHECK_EVERY: Final = 256

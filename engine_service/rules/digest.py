@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from enum import Enum
-from typing import NamedTuple
+from operator import is_
 
 from .decisions import DecisionKind
 from .state import GameState
@@ -51,12 +51,10 @@ def state_digest(state: GameState) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-class _Node(NamedTuple):
-    """A tuple of the state, its canonical text, and the nodes of its tuple items (None for the others)."""
-
-    value: tuple[object, ...]
-    text: str
-    children: tuple[_Node | None, ...]
+# A tuple of the state as last written: the tuple, its canonical text, the texts of its items, and the
+# nodes of its items that are written item by item themselves (None for the others).
+_Node = tuple[tuple[object, ...], str, list[str], list["_Node | None"]]
+_NO_NODE: _Node = ((), "", [], [])
 
 
 class IncrementalDigest:
@@ -69,66 +67,91 @@ class IncrementalDigest:
     """
 
     def __init__(self) -> None:
-        # By position among the digested fields: the value last written, its text, and its node (tuples only).
-        # Updated in place where a field changed: most fields of a move's state are the very objects of the last.
-        self._values: list[object] = []
-        self._texts: list[str] = []
-        self._nodes: list[_Node | None] = []
+        self._last: _Node = _NO_NODE  # the digested fields of the last state: the others, then the module states
 
     def digest(self, state: GameState) -> str:
-        values = [*state[:-1], *state.module_states]
-        if len(values) != len(self._values):  # the first state (a game's count of fields never changes)
-            self._values = [None] * len(values)
-            self._texts = ["null"] * len(values)
-            self._nodes = [None] * len(values)
-        kept_values, texts, nodes = self._values, self._texts, self._nodes
-        for index, value in enumerate(values):
-            if kept_values[index] is value:
+        self._last = _node((*state[:-1], *state.module_states), self._last, True)
+        return hashlib.sha256(self._last[1].encode("ascii")).hexdigest()
+
+
+def _node(value: tuple[object, ...], previous: _Node, record: bool) -> _Node:
+    """``value`` written from ``previous``, the node last written at its place: only its replaced items again."""
+    old_value, _, old_texts, old_nodes = previous
+    size = len(value)
+    if size == len(old_value):  # copied, then the replaced items overwritten
+        texts = old_texts.copy()
+        nodes = old_nodes.copy()
+    else:
+        old_value = ()
+        texts = ["null"] * size
+        nodes = [None] * size
+    kept = len(old_value)
+    for index, item in enumerate(value):
+        if index < kept:
+            old = old_value[index]
+            if old is item:
                 continue
-            if isinstance(value, tuple):
-                node = _node(value, nodes[index])
-                texts[index] = node.text
-                nodes[index] = node
-            else:
-                texts[index] = _scalar_text(value)
+        else:
+            old = None
+        if type(item) is int:
+            texts[index] = str(item)
+            nodes[index] = None
+        elif isinstance(item, tuple):
+            text = ""
+            if type(old) is tuple and nodes[index] is None:
+                text = _tail_text(item, old, texts[index])
+            if not text:
+                text = _flat_text(item)
+            if text:
+                texts[index] = text
                 nodes[index] = None
-        self._values = values
-        end = len(texts)
+            else:
+                child = nodes[index]
+                child = _node(item, _NO_NODE if child is None else child, hasattr(item, "_fields"))
+                texts[index] = child[1]
+                nodes[index] = child
+        else:
+            texts[index] = _scalar_text(item)
+            nodes[index] = None
+    if record and size and texts[-1] == "null":  # a record: its trailing null fields are left out
+        end = size - 1
         while end and texts[end - 1] == "null":
             end -= 1
-        return hashlib.sha256(("[" + ",".join(texts[:end]) + "]").encode("ascii")).hexdigest()
+        return (value, "[" + ",".join(texts[:end]) + "]", texts, nodes)
+    return (value, "[" + ",".join(texts) + "]", texts, nodes)
 
 
-def _node(value: tuple[object, ...], previous: _Node | None) -> _Node:
-    if previous is not None and previous.value is value:
-        return previous
-    if type(value) is tuple and (not value or type(value[0]) is int):
-        # Decks, tokens, card lists: most of what a move changes. The list's repr, written in C, is their JSON
-        # array when nothing but digits and commas is inside (no None, bool, negative or nested item).
+def _tail_text(value: tuple[object, ...], old: tuple[object, ...], old_text: str) -> str:
+    """The text of ``value`` cut from ``old_text`` when ``value`` is ``old`` without its first items (a deck
+    drawn from: the same objects, so the same texts), else ""."""
+    dropped = len(old) - len(value)
+    if dropped <= 0 or not value or value[-1] is not old[-1] or not all(map(is_, value, old[dropped:])):
+        return ""
+    cut = 0
+    for _ in range(dropped):
+        cut = old_text.index(",", cut) + 1
+    return "[" + old_text[cut:]
+
+
+def _flat_text(value: tuple[object, ...]) -> str:
+    """The text of a tuple of non-negative ints only (or of None too, in a plain tuple: a market row), else "".
+
+    The list's repr, written in C, is their JSON array once its spaces are gone (and None is null); checked by
+    what is left between the commas: digits only, so no bool, negative, string or nested item slipped in.
+    """
+    if not value:
+        return "[]"
+    first = value[0]
+    plain = type(value) is tuple
+    if type(first) is int or (first is None and plain):
         text = repr(list(value)).replace(" ", "")
-        if len(text) == 2 or text[1:-1].replace(",", "").isdigit():
-            return _Node(value, text, ())
-    old = previous.children if previous is not None else ()
-    kept = len(old)
-    texts: list[str] = []
-    children: list[_Node | None] = []
-    for index, item in enumerate(value):
-        if type(item) is int:
-            children.append(None)
-            texts.append(str(item))
-        elif isinstance(item, tuple):
-            child = old[index] if index < kept else None
-            if child is None or child.value is not item:
-                child = _node(item, child)
-            children.append(child)
-            texts.append(child.text)
-        else:
-            children.append(None)
-            texts.append(_scalar_text(item))
-    if hasattr(value, "_fields"):  # a record: its trailing null fields are left out
-        while texts and texts[-1] == "null":
-            texts.pop()
-    return _Node(value, "[" + ",".join(texts) + "]", tuple(children))
+        if text[1:-1].replace(",", "").isdigit():
+            return text
+        if plain and "None" in text:  # a record's trailing None would be left out: records never come here
+            text = text.replace("None", "null")
+            if text[1:-1].replace(",", "").replace("null", "").isdigit():
+                return text
+    return ""
 
 
 def _scalar_text(value: object) -> str:

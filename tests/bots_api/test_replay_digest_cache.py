@@ -28,3 +28,24 @@ def test_a_state_seen_out_of_order_still_digests_right() -> None:
     digests = IncrementalDigest()
     for state in (states[-1], states[0], states[len(states) // 2], states[0]):
         assert digests.digest(state) == state_digest(state)
+
+
+def test_parts_written_from_their_last_text_digest_as_written_afresh() -> None:
+    """A deck drawn from (its text cut from the last one), drawn from twice, refilled, or holding a bool;
+    a market row with an empty slot; a record whose last field becomes None: each as ``state_digest``."""
+    state = next(iter(random_game(2, seed=3)))[0]
+    deck = state.decks[0]
+    row = state.market[0]
+    variants = [
+        state._replace(decks=(deck[1:], *state.decks[1:])),
+        state._replace(decks=(deck[3:], *state.decks[1:])),
+        state._replace(decks=((), *state.decks[1:])),
+        state._replace(decks=(deck[:-1] + (7,), *state.decks[1:])),
+        state._replace(decks=((True, *deck[1:]), *state.decks[1:])),
+        state._replace(market=((None, *row[1:]), *state.market[1:])),
+        state._replace(market=((*row[:-1], None), *state.market[1:])),
+        state._replace(config=state.config._replace(first_seat=None)),
+    ]
+    digests = IncrementalDigest()
+    for variant in (state, *variants, state, *reversed(variants)):
+        assert digests.digest(variant) == state_digest(variant)

@@ -33,39 +33,10 @@ from ...events import Event
 from ...payment import amount_due, cannot_afford, check_payment_tokens, default_payment, shortfall
 from ...plugin import PaymentRules, Price
 from ...state import GameState, PlayerState, with_player
+from .affordable import affordable
 from .cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
 from .events import CardsDiscarded
 from .state import STATE
-
-
-def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
-    """The cards some payment buys, in order (once per legal-action list: what the seat can spend is read once)."""
-    player = state.players[seat]
-    bonuses = player.bonuses
-    t0, t1, t2, t3, t4, gold = player.tokens
-    b0, b1, b2, b3, b4 = bonuses
-    h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    with_gold_cards = -1  # gold tokens plus two per gold card, counted when first needed
-    kept: list[int] = []
-    for card_id in card_ids:
-        sacrifice = SACRIFICE[card_id]
-        if sacrifice is not None:
-            if bonuses[sacrifice[0]] >= sacrifice[1]:
-                kept.append(card_id)
-            continue
-        c0, c1, c2, c3, c4 = COSTS[card_id]
-        # Unrolled, as in legal.py: this runs for every candidate card of every move.
-        missing = (c0 - h0 if c0 > h0 else 0) + (c1 - h1 if c1 > h1 else 0) + (c2 - h2 if c2 > h2 else 0)
-        missing += (c3 - h3 if c3 > h3 else 0) + (c4 - h4 if c4 > h4 else 0)
-        if missing > gold:
-            if with_gold_cards < 0:
-                purchased = player.purchased
-                gold_cards = 0 if GOLD_CARDS.isdisjoint(purchased) else sum(map(IS_GOLD_CARD.__getitem__, purchased))
-                with_gold_cards = gold + 2 * gold_cards
-            if missing > with_gold_cards:
-                continue
-        kept.append(card_id)
-    return kept
 
 
 def price(state: GameState, seat: int, action: PurchaseCard) -> Price:

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import product
 from typing import Final
 
 from ...actions import ChooseNoble, MainAction, PurchaseCard
@@ -58,14 +59,18 @@ def setup(state: GameState) -> GameState:
     return STATE.put(state._replace(decks=tuple(decks), market=tuple(market)), orient)
 
 
+_PAIRED_CARDS: Final = frozenset(card.id for card in CARDS if IS_PAIRED[card.id])
+_SACRIFICES: Final = tuple((card_id, need) for card_id, need in enumerate(SACRIFICE) if need is not None)
+# The purchases check_main_action may refuse: a paired card, or a sacrifice card.
+_RESTRICTED: Final = _PAIRED_CARDS | frozenset(card_id for card_id, _ in _SACRIFICES)
+
+
 def check_main_action(state: GameState, action: MainAction) -> None:
     """A paired card needs a card with a printed bonus to attach to; a sacrifice card needs the bonuses it discards."""
-    if type(action) is not PurchaseCard or not 0 <= action.card_id < len(CARDS):
+    if type(action) is not PurchaseCard or action.card_id not in _RESTRICTED:
         return
     card_id = action.card_id
     sacrifice = SACRIFICE[card_id]
-    if not IS_PAIRED[card_id] and sacrifice is None:
-        return
     player = state.players[state.seat]
     if IS_PAIRED[card_id]:
         # A seat has bonuses only from cards with a printed bonus, or from pairs attached to one.
@@ -83,22 +88,29 @@ def check_main_action(state: GameState, action: MainAction) -> None:
     raise sacrifice_not_possible(card_id, color, count, player.bonuses[color])
 
 
-_PAIRED_CARDS: Final = frozenset(card.id for card in CARDS if IS_PAIRED[card.id])
-_SACRIFICES: Final = tuple((card_id, need) for card_id, need in enumerate(SACRIFICE) if need is not None)
-
-
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the purchases the seat's bonuses forbid."""
     return _forbidden_with(state.players[state.seat].bonuses)
 
 
+def _refusals(no_bonus: bool, unmet: tuple[bool, ...]) -> ForbiddenCards:
+    """Every paired card when the seat has no bonus at all; the sacrifice cards whose need is ``unmet``."""
+    refused = frozenset(card_id for (card_id, _), short in zip(_SACRIFICES, unmet) if short)
+    return ForbiddenCards(purchase=refused | _PAIRED_CARDS if no_bonus else refused)
+
+
+# The refusals depend only on which of those needs the bonuses meet: each answer is built once.
+_REFUSALS: Final = {
+    (no_bonus, *unmet): _refusals(no_bonus, unmet)
+    for no_bonus in (False, True)
+    for unmet in product((False, True), repeat=len(_SACRIFICES))
+}
+
+
 @lru_cache(maxsize=4096)
 def _forbidden_with(bonuses: tuple[int, ...]) -> ForbiddenCards:
-    """Sacrifice cards the bonuses cannot pay for; every paired card without a bonus (few bonuses occur: cached)."""
-    refused = frozenset(card_id for card_id, (color, count) in _SACRIFICES if bonuses[color] < count)
-    if not any(bonuses):
-        refused |= _PAIRED_CARDS
-    return ForbiddenCards(purchase=refused)
+    """The refusals for these bonuses (few bonuses occur: cached)."""
+    return _REFUSALS[(not any(bonuses), *[bonuses[color] < count for _, (color, count) in _SACRIFICES])]
 
 
 def _available(state: GameState, card_id: int) -> bool:
@@ -113,8 +125,12 @@ def _qualifying(state: GameState, seat: int) -> tuple[int, ...]:
     reserved = orient_of(state).reserved_nobles[seat]
     if not reserved:
         return table
-    bonuses = state.players[seat].bonuses
-    met = [noble for noble in reserved if all(have >= need for have, need in zip(bonuses, _REQUIREMENTS[noble]))]
+    b0, b1, b2, b3, b4 = state.players[seat].bonuses
+    met = []
+    for noble_id in reserved:
+        r0, r1, r2, r3, r4 = _REQUIREMENTS[noble_id]
+        if b0 >= r0 and b1 >= r1 and b2 >= r2 and b3 >= r3 and b4 >= r4:
+            met.append(noble_id)
     return table + tuple(met)
 
 

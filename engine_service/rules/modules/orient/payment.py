@@ -36,7 +36,7 @@ from ...state import GameState, PlayerState, with_player
 from .affordable import affordable
 from .cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
 from .events import CardsDiscarded
-from .state import STATE
+from .state import OrientState, with_orient
 
 
 def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
@@ -259,18 +259,16 @@ def give_up(state: GameState, seat: int, price: Price, events: list[Event]) -> G
             assert partner_color is not None
             bonuses[partner_color] -= 1
         prestige -= POINTS[card]
-    player = player._replace(
-        bonuses=tuple(bonuses),
-        prestige=prestige,
-        purchased=tuple([card for card in player.purchased if card not in gone]),
-    )
+    purchased = tuple([card for card in player.purchased if card not in gone])
+    p = player
+    player = PlayerState(p.tokens, tuple(bonuses), prestige, purchased, p.reserved, p.reserved_blind, p.nobles)
     pairs = orient.pairs
     pairs = pairs[:seat] + (tuple([pair for pair in pairs[seat] if pair[0] not in gone]),) + pairs[seat + 1 :]
     discarded = orient.discarded
     discarded = discarded[:seat] + (discarded[seat] + price.cards,) + discarded[seat + 1 :]
     events.append(CardsDiscarded(seat, price.cards))
-    state = state._replace(players=with_player(state.players, seat, player))
-    return STATE.put(state, orient._replace(pairs=pairs, discarded=discarded))
+    players = with_player(state.players, seat, player)
+    return with_orient(state, players, OrientState(pairs, orient.reserved_nobles, discarded), state.pending)
 
 
 ORIENT_PAYMENT = PaymentRules(affordable=affordable, price=price, give_up=give_up)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from ...module_state import ModuleStateSlot
+from ...module_state import ModuleStateSlot, with_slot
+from ...state import GameState, PendingDecision, PlayerState
 
 
 class OrientState(NamedTuple):
@@ -16,3 +17,17 @@ class OrientState(NamedTuple):
 
 
 STATE: Final = ModuleStateSlot(3, OrientState, "orient", "an Orient game must carry its Orient state")
+
+
+def with_orient(
+    state: GameState, players: tuple[PlayerState, ...], orient: OrientState, pending: PendingDecision | None
+) -> GameState:
+    """``state`` with the players, the Orient state and the pending decision replaced, in one constructor call.
+
+    What the cards' abilities and discards change; ``_replace`` costs more than twice as much.
+    """
+    s = state
+    return GameState(
+        s.config, s.bank, s.decks, s.market, s.nobles, players, s.first_seat, s.seat, s.turn, pending,
+        s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, with_slot(s.module_states, STATE.index, orient),
+    )  # fmt: skip

@@ -1,35 +1,41 @@
 """The Orient: which candidate cards the acting seat can pay for, once per legal-action list.
 
-Cards are bits of an int (bit ``card_id``). Per colour, a table gives the cards
-whose cost in that colour is at most what the seat holds of it (tokens and
-bonuses): the cards within reach without gold are the AND of five lookups, so a
-candidate costs one bit test. Only when gold (tokens, and two per gold card) can
-make up a shortfall are the cards within reach of holdings plus all that gold
-checked by their exact shortfall.
+Five counts are packed into one small int, a field per colour, each with a guard
+bit above the largest cost. Subtracting a card's packed cost from the seat's
+packed holdings (tokens and bonuses, capped at the largest cost, guard bits set)
+borrows a field's guard bit exactly when the card costs more of that colour than
+the seat holds, and never disturbs another field. So a candidate costs one
+subtraction and one mask. Only when gold (tokens, and two per gold card) can make
+up a shortfall are the cards within reach of holdings plus all that gold in every
+colour checked by their exact shortfall.
 
-A sacrifice card costs no tokens, so it is always within reach here: whether the
-seat's bonuses pay for it is a refusal of ``check_main_action``, which the
-legal-action list applies through ``forbidden_cards`` (as for a paired card
-without a partner).
+A sacrifice card costs no tokens, so it always passes here: whether the seat's
+bonuses pay for it is a refusal of ``check_main_action``, which the legal-action
+list applies through ``forbidden_cards`` (as for a paired card without a partner).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from ...catalog import CARDS
 from ...state import GameState
 from .cards import COSTS, GOLD_CARDS, IS_GOLD_CARD
 
 _MAX_COST: Final = max(max(cost) for cost in COSTS)
+_GUARD: Final = 1 << _MAX_COST.bit_length()  # the bit above any cost, in each field
+_WIDTH: Final = _MAX_COST.bit_length() + 1
+_GUARDS: Final = sum(_GUARD << (_WIDTH * color) for color in range(5))
+_PACKED_COSTS: Final = tuple(sum(cost[color] << (_WIDTH * color) for color in range(5)) for cost in COSTS)
 
 
-def _cards_within(color: int) -> tuple[int, ...]:
-    """Per held count (capped at the highest cost), the cards costing at most that much of ``color``."""
-    return tuple(sum(1 << card.id for card in CARDS if card.cost[color] <= held) for held in range(_MAX_COST + 1))
-
-
-_CARDS_WITHIN: Final = tuple(_cards_within(color) for color in range(5))
+def _packed(h0: int, h1: int, h2: int, h3: int, h4: int) -> int:
+    """Holdings per colour, capped at the largest cost, packed with every guard bit set."""
+    m = _MAX_COST
+    w = _WIDTH
+    return (
+        _GUARDS | (h0 if h0 < m else m) | (h1 if h1 < m else m) << w | (h2 if h2 < m else m) << 2 * w
+        | (h3 if h3 < m else m) << 3 * w | (h4 if h4 < m else m) << 4 * w
+    )  # fmt: skip
 
 
 def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
@@ -38,28 +44,22 @@ def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
     t0, t1, t2, t3, t4, gold = player.tokens
     b0, b1, b2, b3, b4 = player.bonuses
     h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    m = _MAX_COST
-    w0, w1, w2, w3, w4 = _CARDS_WITHIN
-    within = (
-        w0[h0 if h0 < m else m] & w1[h1 if h1 < m else m] & w2[h2 if h2 < m else m]
-        & w3[h3 if h3 < m else m] & w4[h4 if h4 < m else m]
-    )  # fmt: skip
+    held = _packed(h0, h1, h2, h3, h4)
+    guards = _GUARDS
+    costs = _PACKED_COSTS
     purchased = player.purchased
     if not GOLD_CARDS.isdisjoint(purchased):
         gold += 2 * sum(map(IS_GOLD_CARD.__getitem__, purchased))
     if not gold:
-        return [card_id for card_id in card_ids if within >> card_id & 1]
-    # A card beyond holdings plus all the gold in one colour is beyond reach; the others are checked exactly.
-    r0, r1, r2, r3, r4 = h0 + gold, h1 + gold, h2 + gold, h3 + gold, h4 + gold
-    reach = (
-        w0[r0 if r0 < m else m] & w1[r1 if r1 < m else m] & w2[r2 if r2 < m else m]
-        & w3[r3 if r3 < m else m] & w4[r4 if r4 < m else m]
-    )  # fmt: skip
+        return [card_id for card_id in card_ids if (held - costs[card_id]) & guards == guards]
+    # A card costing more of one colour than holdings plus all the gold is beyond reach; the rest are checked exactly.
+    reach = _packed(h0 + gold, h1 + gold, h2 + gold, h3 + gold, h4 + gold)
     kept: list[int] = []
     for card_id in card_ids:
-        if within >> card_id & 1:
+        cost = costs[card_id]
+        if (held - cost) & guards == guards:
             kept.append(card_id)
-        elif reach >> card_id & 1:
+        elif (reach - cost) & guards == guards:
             c0, c1, c2, c3, c4 = COSTS[card_id]
             missing = (c0 - h0 if c0 > h0 else 0) + (c1 - h1 if c1 > h1 else 0) + (c2 - h2 if c2 > h2 else 0)
             if missing + (c3 - h3 if c3 > h3 else 0) + (c4 - h4 if c4 > h4 else 0) <= gold:

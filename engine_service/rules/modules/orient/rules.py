@@ -21,8 +21,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import product
 from typing import Final
 
 from ...actions import ChooseNoble, MainAction, PurchaseCard
@@ -37,6 +35,7 @@ from ...state import GameState, Standing
 from ...turn import AwardOne, qualifying_nobles, visit
 from .cards import BONUS, IS_PAIRED, SACRIFICE, orient_of
 from .payment import sacrifice_not_possible
+from .refusals import RESTRICTED, refused_with
 from .state import STATE, OrientState
 
 NAME: Final = "orient"
@@ -59,15 +58,9 @@ def setup(state: GameState) -> GameState:
     return STATE.put(state._replace(decks=tuple(decks), market=tuple(market)), orient)
 
 
-_PAIRED_CARDS: Final = frozenset(card.id for card in CARDS if IS_PAIRED[card.id])
-_SACRIFICES: Final = tuple((card_id, need) for card_id, need in enumerate(SACRIFICE) if need is not None)
-# The purchases check_main_action may refuse: a paired card, or a sacrifice card.
-_RESTRICTED: Final = _PAIRED_CARDS | frozenset(card_id for card_id, _ in _SACRIFICES)
-
-
 def check_main_action(state: GameState, action: MainAction) -> None:
     """A paired card needs a card with a printed bonus to attach to; a sacrifice card needs the bonuses it discards."""
-    if type(action) is not PurchaseCard or action.card_id not in _RESTRICTED:
+    if type(action) is not PurchaseCard or action.card_id not in RESTRICTED:
         return
     card_id = action.card_id
     sacrifice = SACRIFICE[card_id]
@@ -90,27 +83,7 @@ def check_main_action(state: GameState, action: MainAction) -> None:
 
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the purchases the seat's bonuses forbid."""
-    return _forbidden_with(state.players[state.seat].bonuses)
-
-
-def _refusals(no_bonus: bool, unmet: tuple[bool, ...]) -> ForbiddenCards:
-    """Every paired card when the seat has no bonus at all; the sacrifice cards whose need is ``unmet``."""
-    refused = frozenset(card_id for (card_id, _), short in zip(_SACRIFICES, unmet) if short)
-    return ForbiddenCards(purchase=refused | _PAIRED_CARDS if no_bonus else refused)
-
-
-# The refusals depend only on which of those needs the bonuses meet: each answer is built once.
-_REFUSALS: Final = {
-    (no_bonus, *unmet): _refusals(no_bonus, unmet)
-    for no_bonus in (False, True)
-    for unmet in product((False, True), repeat=len(_SACRIFICES))
-}
-
-
-@lru_cache(maxsize=4096)
-def _forbidden_with(bonuses: tuple[int, ...]) -> ForbiddenCards:
-    """The refusals for these bonuses (few bonuses occur: cached)."""
-    return _REFUSALS[(not any(bonuses), *[bonuses[color] < count for _, (color, count) in _SACRIFICES])]
+    return refused_with(state.players[state.seat].bonuses)
 
 
 def _available(state: GameState, card_id: int) -> bool:

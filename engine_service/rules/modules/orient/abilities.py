@@ -31,7 +31,7 @@ from .actions import PairCard, ReserveNoble, TakeFreeCard
 from .cards import BONUS, BONUS_COUNT, KIND, POINTS, face_up, orient_of, partners
 from .decisions import PAIR_CARD, RESERVE_NOBLE, TAKE_FREE_CARD
 from .events import CardPaired, FreeCardTaken, NobleReserved
-from .state import STATE, OrientState, with_orient
+from .state import OrientState, with_orient
 
 _HAS_ABILITY: Final = tuple(
     card.kind in (CardKind.PAIRED, CardKind.PAIRED_TAKE_LEVEL1, CardKind.TAKE_LEVEL2, CardKind.RESERVE_NOBLE)
@@ -191,8 +191,9 @@ def _reserve_noble(state: GameState, seat: int, noble_id: int, events: list[Even
     held = orient.reserved_nobles
     held = held[:seat] + (held[seat] + (noble_id,),) + held[seat + 1 :]
     events.append(NobleReserved(seat, noble_id))
-    state = state._replace(nobles=tuple([noble for noble in state.nobles if noble != noble_id]))
-    return STATE.put(state, orient._replace(reserved_nobles=held))
+    nobles = tuple([noble for noble in state.nobles if noble != noble_id])
+    orient = OrientState(orient.pairs, held, orient.discarded)
+    return with_orient(state, state.players, orient, state.pending, nobles)
 
 
 RESOLVE_ABILITY: Final = ResolveAbility()

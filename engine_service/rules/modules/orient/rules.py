@@ -31,12 +31,12 @@ from ...errors import Reason, RuleViolation
 from ...events import Event
 from ...plugin import ForbiddenCards
 from ...rng import Stream, shuffled, stream
-from ...state import GameState, Standing
+from ...state import GameState, Standing, with_table
 from ...turn import AwardOne, qualifying_nobles, visit
 from .cards import BONUS, IS_PAIRED, SACRIFICE, orient_of
 from .payment import sacrifice_not_possible
 from .refusals import RESTRICTED, refused_with
-from .state import STATE, OrientState
+from .state import OrientState, with_orient
 
 NAME: Final = "orient"
 ORIENT_SLOTS: Final = 2  # face-up Orient cards per level
@@ -55,7 +55,8 @@ def setup(state: GameState) -> GameState:
         decks.append(pile[ORIENT_SLOTS:])
     players = state.config.num_players
     orient = OrientState(pairs=((),) * players, reserved_nobles=((),) * players, discarded=((),) * players)
-    return STATE.put(state._replace(decks=tuple(decks), market=tuple(market)), orient)
+    state = with_table(state, state.bank, tuple(market), tuple(decks), state.players)
+    return with_orient(state, state.players, orient, state.pending)
 
 
 def check_main_action(state: GameState, action: MainAction) -> None:
@@ -112,7 +113,8 @@ def _visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> G
     held = orient.reserved_nobles
     if noble_id in held[seat]:
         left = tuple([noble for noble in held[seat] if noble != noble_id])
-        state = STATE.put(state, orient._replace(reserved_nobles=held[:seat] + (left,) + held[seat + 1 :]))
+        orient = OrientState(orient.pairs, held[:seat] + (left,) + held[seat + 1 :], orient.discarded)
+        state = with_orient(state, state.players, orient, state.pending)
     return visit(state, seat, noble_id, events)
 
 

@@ -20,14 +20,19 @@ STATE: Final = ModuleStateSlot(3, OrientState, "orient", "an Orient game must ca
 
 
 def with_orient(
-    state: GameState, players: tuple[PlayerState, ...], orient: OrientState, pending: PendingDecision | None
+    state: GameState,
+    players: tuple[PlayerState, ...],
+    orient: OrientState,
+    pending: PendingDecision | None,
+    nobles: tuple[int, ...] | None = None,
 ) -> GameState:
-    """``state`` with the players, the Orient state and the pending decision replaced, in one constructor call.
+    """``state`` with the players, the Orient state, the pending decision (and the nobles) replaced, in one call.
 
-    What the cards' abilities and discards change; ``_replace`` costs more than twice as much.
+    What the Orient's setup, abilities, discards and noble reservations change; ``_replace`` costs twice as much.
     """
     s = state
+    nobles = s.nobles if nobles is None else nobles
     return GameState(
-        s.config, s.bank, s.decks, s.market, s.nobles, players, s.first_seat, s.seat, s.turn, pending,
+        s.config, s.bank, s.decks, s.market, nobles, players, s.first_seat, s.seat, s.turn, pending,
         s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, with_slot(s.module_states, STATE.index, orient),
     )  # fmt: skip

@@ -5,10 +5,11 @@
   taken card is replaced from its own deck; blind reserves may be drawn from an
   Orient deck (rules README decision 6).
 * Buying: a paired card needs an owned card with a printed bonus to attach to; a
-  sacrifice card needs enough bonuses of its colour on purchased cards. Gold
-  cards and sacrifices change how purchases are paid (``orient_payment.py``).
+  sacrifice card needs enough bonuses of its colour on purchased cards
+  (``refusals.py``). Gold cards and sacrifices change how purchases are paid
+  (``payment.py``; the legal-action list's affordable cards: ``affordable.py``).
 * After a purchase, before the market refill: the bought card's ability, then the
-  abilities of the free cards it brings (``orient_abilities.py``).
+  abilities of the free cards it brings (``abilities.py``).
 * Nobles: a reserved noble can visit only its holder; still one noble per turn.
 * Holdings: a paired card gives one bonus of its partner's colour, even on a
   double bonus (the rulebook notes recommend it). The rules do not limit how many

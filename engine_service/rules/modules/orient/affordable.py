@@ -12,35 +12,28 @@ every colour checked by their exact shortfall.
 
 The cards the rules refuse for want of bonuses (``refusals.py``: what
 ``check_main_action`` refuses and ``forbidden_cards`` names) get a cost no
-holdings meet, in a table of packed costs built once per set of refusals: the
-legal-action list asks a payment module for both at once.
+holdings meet, in a table of packed costs built at import for each set of
+refusals: the legal-action list asks a payment module for both at once.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 from ...state import GameState
 from .cards import COSTS, GOLD_CARDS, IS_GOLD_CARD
-from .refusals import EVERY_REFUSAL, refused_with
+from .refusals import REFUSALS, refusal_index
 
 _MAX_COST: Final = max(max(cost) for cost in COSTS)
 _WIDTH: Final = _MAX_COST.bit_length() + 1  # the top bit of a field is its guard
 _GUARDS: Final = sum(1 << (_WIDTH * color + _WIDTH - 1) for color in range(5))
 _PACKED_COSTS: Final = tuple(sum(count << (_WIDTH * color) for color, count in enumerate(cost)) for cost in COSTS)
 _NOT_FOR_SALE: Final = 1 << (_WIDTH - 1)  # more of the first colour than capped holdings ever have
-# Per set of refused purchases, the packed costs with those cards made impossible.
-_COSTS_REFUSING: Final = {
-    refused: tuple(_NOT_FOR_SALE if card_id in refused else cost for card_id, cost in enumerate(_PACKED_COSTS))
-    for refused in EVERY_REFUSAL
-}
-
-
-@lru_cache(maxsize=4096)
-def _costs_with(bonuses: tuple[int, ...]) -> tuple[int, ...]:
-    """The packed costs for a seat with these bonuses (few bonuses occur: cached)."""
-    return _COSTS_REFUSING[refused_with(bonuses).purchase]
+# Per set of refused purchases (``refusals.py``), the packed costs with those cards made impossible.
+_COSTS_REFUSING: Final = tuple(
+    tuple(_NOT_FOR_SALE if card_id in refusals.purchase else cost for card_id, cost in enumerate(_PACKED_COSTS))
+    for refusals in REFUSALS
+)
 
 
 def _packed(h0: int, h1: int, h2: int, h3: int, h4: int) -> int:
@@ -61,7 +54,7 @@ def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
     h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
     held = _packed(h0, h1, h2, h3, h4)
     guards = _GUARDS
-    costs = _costs_with(player.bonuses)
+    costs = _COSTS_REFUSING[refusal_index(player.bonuses)]
     purchased = player.purchased
     if not GOLD_CARDS.isdisjoint(purchased):
         gold += 2 * sum(map(IS_GOLD_CARD.__getitem__, purchased))

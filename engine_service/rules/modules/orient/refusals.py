@@ -26,18 +26,23 @@ _SACRIFICES: Final = tuple((card_id, need) for card_id, need in enumerate(SACRIF
 RESTRICTED: Final = PAIRED_CARDS | frozenset(card_id for card_id, _ in _SACRIFICES)
 
 
-def _needs_per_color() -> tuple[int, int, int, int, int]:
+def _needs_per_color() -> tuple[int, ...]:
     """Per colour, the bonuses its sacrifice cards need (0: no sacrifice card of that colour)."""
     needs = [0, 0, 0, 0, 0]
     for card_id, (color, count) in _SACRIFICES:
         if needs[color] not in (0, count):
             raise ValueError(f"sacrifice card {card_id}: the {color} sacrifice cards must all need the same count")
         needs[color] = count
-    n0, n1, n2, n3, n4 = needs
-    return n0, n1, n2, n3, n4
+    return tuple(needs)
 
 
-_N0, _N1, _N2, _N3, _N4 = _needs_per_color()
+# One constant per colour (Final: compiled code reads them as C constants, not from the module's dict).
+_NEEDS: Final = _needs_per_color()
+_N0: Final = _NEEDS[0]
+_N1: Final = _NEEDS[1]
+_N2: Final = _NEEDS[2]
+_N3: Final = _NEEDS[3]
+_N4: Final = _NEEDS[4]
 NO_BONUS_BIT: Final = 1 << 5  # beside one bit per colour: set when that colour's sacrifice need is unmet
 REFUSAL_KINDS: Final = 2 * NO_BONUS_BIT
 

@@ -20,11 +20,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 from ...actions import Action, Decline, MainAction, PurchaseCard, ReserveCard
 from ...catalog import BASE_CARDS, BASE_DECKS, CARDS
+from ...config import MAX_PLAYERS
 from ...errors import Reason, RuleViolation
 from ...events import DecisionRequired, Event
 from ...market import refill_market
@@ -93,15 +93,23 @@ _UNOCCUPIED: Final = ForbiddenCards()
 
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
-    occupied = _others(STATE.of(state).placed, state.seat)
-    return _forbidding(occupied) if occupied else _UNOCCUPIED
-
-
-@lru_cache(maxsize=1024)
-def _forbidding(occupied: tuple[int, ...]) -> ForbiddenCards:
-    """The cards under these strongholds, forbidden both ways; cached, as a layout lasts for several lists."""
+    seat = state.seat
+    occupied = _others(STATE.of(state).placed, seat)
+    if not occupied:
+        return _UNOCCUPIED
+    # The other seats' strongholds stay put for a few turns: reuse the seat's last answer when they have.
+    last_occupied, last = _LAST_FORBIDDEN[seat]
+    if occupied == last_occupied:
+        return last
     cards = frozenset(occupied)
-    return tuple.__new__(ForbiddenCards, (cards, cards))  # see _ask_placement
+    forbidden = tuple.__new__(ForbiddenCards, (cards, cards))  # see _ask_placement
+    _LAST_FORBIDDEN[seat] = (occupied, forbidden)
+    return forbidden
+
+
+# Per seat, the other seats' strongholds at its last legal-action list and what they forbade: a memo only
+# (the answer is a function of the key), so games and threads sharing it at worst compute it again.
+_LAST_FORBIDDEN: Final[list[tuple[tuple[int, ...], ForbiddenCards]]] = [((), _UNOCCUPIED)] * MAX_PLAYERS
 
 
 def _give_back(state: GameState, placed: Placed, card_id: int, events: list[Event]) -> tuple[GameState, Placed]:
@@ -249,15 +257,16 @@ def _place_after_purchase(state: GameState, placed: Placed, events: list[Event])
     own = placed[seat]
     others = _others(placed, seat)
     targets = _targets(state.market, others)
-    # Most often one is still in the supply and may go to two cards at least: asked, with the targets as options.
-    if len(own) >= STRONGHOLDS_PER_PLAYER or len(targets) < 2:
-        count = _answer_count(own, others, targets)
-        if count == 0:
-            return state
-        if count == 1:
-            only = _answers(own, others, targets)[0]
-            assert isinstance(only, (PlaceStronghold, RemoveStronghold))
-            return STATE.put(state, StrongholdsState(_answer_placement(placed, seat, only, targets, events)))
+    if len(own) < STRONGHOLDS_PER_PLAYER and len(targets) >= 2:
+        # Most often one is still in the supply and may go to two cards at least: asked, the targets as options.
+        return _ask_placement(state, seat, targets, events)
+    count = _answer_count(own, others, targets)
+    if count == 0:
+        return state
+    if count == 1:
+        only = _answers(own, others, targets)[0]
+        assert isinstance(only, (PlaceStronghold, RemoveStronghold))
+        return STATE.put(state, StrongholdsState(_answer_placement(placed, seat, only, targets, events)))
     return _ask_placement(state, seat, _options(own, targets), events)
 
 

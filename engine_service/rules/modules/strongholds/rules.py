@@ -346,12 +346,16 @@ class StrongholdStep:
         kind = type(action)
         if kind is PurchaseCard or kind is ReserveCard:
             assert isinstance(action, (PurchaseCard, ReserveCard))
-            state, placed = _give_back(state, placed, action.card_id, events)
+            # ``check_main_action`` let the seat take the card: no other seat's stronghold stands on it.
+            if action.card_id in placed[state.seat]:
+                state, placed = _give_back(state, placed, action.card_id, events)
             if kind is PurchaseCard:
                 state = _place_after_purchase(state, placed, events)
                 if state.pending is not None:
                     return state
                 placed = STATE.of(state).placed
+        if len(placed[state.seat]) < STRONGHOLDS_PER_PLAYER:
+            return state  # no conquest without all three placed: the common case, without a call
         return _offer_conquest(state, placed, events)
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:

@@ -173,17 +173,13 @@ def _answers(own: tuple[int, ...], others: tuple[int, ...], targets: tuple[int, 
     same but for the card under all three stacked, where a move may not go anyway).
     """
     answers: list[Action] = [_PLACE[card] for card in targets] if len(own) < STRONGHOLDS_PER_PLAYER else []
-    for source in _distinct(own):
+    # Sources and removals in card order, each once (with one stronghold or none, as they are).
+    for source in own if len(own) < 2 else sorted(set(own)):
         moves = _MOVE[source]
         answers += [moves[card] for card in targets if card != source]
     if others:
-        answers += [_REMOVE[card] for card in _distinct(others)]
+        answers += [_REMOVE[card] for card in (others if len(others) < 2 else sorted(set(others)))]
     return answers
-
-
-def _distinct(cards: tuple[int, ...]) -> tuple[int, ...]:
-    """The cards, sorted, each once (most often there is only one)."""
-    return cards if len(cards) < 2 else tuple(sorted(set(cards)))
 
 
 def _answer_count(own: tuple[int, ...], others: tuple[int, ...], targets: tuple[int, ...]) -> int:
@@ -370,6 +366,8 @@ class StrongholdStep:
             # The options are the cards one may go to: the state's validation checked them.
             placed = _answer_placement(STATE.of(state).placed, pending.seat, action, pending.options, events)
             state = STATE.put_answered(state, tuple.__new__(StrongholdsState, (placed,)))  # see _ask_placement
+            if len(placed[pending.seat]) < STRONGHOLDS_PER_PLAYER:
+                return state  # no conquest without all three placed, as in ``follow``
             return _offer_conquest(state, placed, events)
         if type(action) is Decline:
             return with_pending(state, None)

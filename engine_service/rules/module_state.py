@@ -51,11 +51,12 @@ class ModuleStateSlot(Generic[T]):
 
     def of(self, state: GameState) -> T:
         """The module's state; a game of the module without one is refused (INVALID_STATE)."""
-        states = state.module_states
-        if self.index < len(states):
-            value = states[self.index]
-            if type(value) is self.state_type:
-                return value  # checked: the slot's type
+        try:  # read the slot at once (this runs several times a step); a missing slot is refused as a wrong one
+            value = state.module_states[self.index]
+        except IndexError:
+            value = None
+        if type(value) is self.state_type:
+            return value  # checked: the slot's type
         raise RuleViolation(Reason.INVALID_STATE, self.missing, field=self.name)
 
     def put(self, state: GameState, value: T | None) -> GameState:

@@ -24,6 +24,8 @@ LONGEST_KEPT: Final = 64
 
 
 class ActionCache:
+    """At most ``capacity`` converted actions by wire form (dict operations are atomic: threads may share it)."""
+
     def __init__(self, capacity: int) -> None:
         self._capacity = capacity
         self._by_wire: dict[bytes, Action] = {}

@@ -61,19 +61,19 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     candidates = [card_id for row in state.market for card_id in row if card_id is not None]
     forbidden = _forbidden_cards(state, ruleset)
     if can_reserve:
-        if forbidden is None:
+        if forbidden is None or not forbidden.reserve:
             actions.extend(_RESERVE[card_id] for card_id in candidates)
         else:
             not_reservable = forbidden.reserve
             actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in not_reservable)
         actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
     candidates.extend(player.reserved)
+    if ruleset.payment is not None:  # its ``affordable`` leaves out the forbidden purchases too (plugin.py)
+        actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
+        return _filtered(state, ruleset, actions)
     if forbidden is not None:
         not_purchasable = forbidden.purchase
         candidates = [card_id for card_id in candidates if card_id not in not_purchasable]
-    if ruleset.payment is not None:
-        actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
-        return _filtered(state, ruleset, actions)
     for card_id in candidates:
         c0, c1, c2, c3, c4 = _COSTS[card_id]
         missing = (

@@ -63,9 +63,11 @@ class Price(NamedTuple):
 class PaymentRules(NamedTuple):
     """How purchases are paid when a module changes it (Trading Posts post 2, the Orient).
 
-    ``affordable(state, seat, card_ids)`` keeps, in order, the cards the seat can buy at all
-    (legality restrictions such as the Orient's pairing belong to ``check_main_action``);
-    it runs once per legal-action list, so what the seat can spend is worked out once.
+    ``affordable(state, seat, card_ids)`` keeps, in order, the face-up or reserved cards the
+    seat may buy: some payment buys them, and the module's ``check_main_action`` allows
+    them (the legal-action list leaves the cards its ``forbidden_cards`` names to this
+    call; modules are played one at a time). It runs once per legal-action list, so what
+    the seat can spend is worked out once.
     ``price(state, seat, action)`` checks the action's payment (its default when None)
     and returns the price, raising ``RuleViolation`` (CANNOT_AFFORD, PAYMENT_INVALID...).
     ``give_up(state, seat, price, events)`` applies the card part of the price; the

@@ -25,13 +25,13 @@ from ...decisions import DecisionKind
 from ...errors import Reason, RuleViolation
 from ...events import Event
 from ...market import find_in_market, remove_from_market
-from ...state import GameState, PendingDecision, with_player
+from ...state import GameState, PendingDecision, PlayerState, with_pending, with_player, with_table
 from ...turn import ask, wrong_answer
 from .actions import PairCard, ReserveNoble, TakeFreeCard
 from .cards import BONUS, BONUS_COUNT, KIND, POINTS, face_up, orient_of, partners
 from .decisions import PAIR_CARD, RESERVE_NOBLE, TAKE_FREE_CARD
 from .events import CardPaired, FreeCardTaken, NobleReserved
-from .state import STATE
+from .state import OrientState, with_orient
 
 _HAS_ABILITY: Final = tuple(
     card.kind in (CardKind.PAIRED, CardKind.PAIRED_TAKE_LEVEL1, CardKind.TAKE_LEVEL2, CardKind.RESERVE_NOBLE)
@@ -74,7 +74,7 @@ class ResolveAbility:
                     f"card {action.card_id} is not one of the owned cards with a bonus {list(pending.options)}",
                     card_id=str(action.card_id),
                 )
-            return _pair(state._replace(pending=None), seat, action.card_id, events)
+            return _pair(with_pending(state, None), seat, action.card_id, events)
         if kind == TAKE_FREE_CARD:
             if type(action) is not TakeFreeCard:
                 raise wrong_answer(pending)
@@ -84,7 +84,7 @@ class ResolveAbility:
                     f"card {action.card_id} is not one of the face-up cards offered {list(pending.options)}",
                     card_id=str(action.card_id),
                 )
-            return _take_free(state._replace(pending=None), seat, action.card_id, events)
+            return _take_free(with_pending(state, None), seat, action.card_id, events)
         if type(action) is not ReserveNoble:
             raise wrong_answer(pending)
         if action.noble_id not in pending.options:
@@ -93,7 +93,7 @@ class ResolveAbility:
                 f"noble {action.noble_id} is not one of the nobles on the table {list(pending.options)}",
                 noble_id=str(action.noble_id),
             )
-        return _reserve_noble(state._replace(pending=None), seat, action.noble_id, events)
+        return _reserve_noble(with_pending(state, None), seat, action.noble_id, events)
 
     def choices(self, state: GameState) -> list[Action]:
         pending = state.pending
@@ -135,10 +135,10 @@ def _pair(state: GameState, seat: int, partner: int, events: list[Event]) -> Gam
     pairs = orient.pairs
     pairs = pairs[:seat] + (pairs[seat] + ((paired, partner),),) + pairs[seat + 1 :]
     events.append(CardPaired(seat, paired, partner, color))
-    state = STATE.put(
-        state._replace(players=with_player(state.players, seat, player._replace(bonuses=tuple(bonuses)))),
-        orient._replace(pairs=pairs),
-    )
+    p = player
+    player = PlayerState(p.tokens, tuple(bonuses), p.prestige, p.purchased, p.reserved, p.reserved_blind, p.nobles)
+    players = with_player(state.players, seat, player)
+    state = with_orient(state, players, OrientState(pairs, orient.reserved_nobles, orient.discarded), state.pending)
     return _after_pairing(state, seat, paired, events)
 
 
@@ -171,10 +171,17 @@ def _take_free(state: GameState, seat: int, card_id: int, events: list[Event]) -
         added = list(bonuses)
         added[color] += BONUS_COUNT[card_id]
         bonuses = tuple(added)
-    player = player._replace(
-        bonuses=bonuses, prestige=player.prestige + POINTS[card_id], purchased=player.purchased + (card_id,)
+    p = player
+    player = PlayerState(
+        p.tokens,
+        bonuses,
+        p.prestige + POINTS[card_id],
+        p.purchased + (card_id,),
+        p.reserved,
+        p.reserved_blind,
+        p.nobles,
     )
-    state = state._replace(market=market, players=with_player(state.players, seat, player))
+    state = with_table(state, state.bank, market, state.decks, with_player(state.players, seat, player))
     return card_ability(state, seat, card_id, events)
 
 
@@ -184,8 +191,9 @@ def _reserve_noble(state: GameState, seat: int, noble_id: int, events: list[Even
     held = orient.reserved_nobles
     held = held[:seat] + (held[seat] + (noble_id,),) + held[seat + 1 :]
     events.append(NobleReserved(seat, noble_id))
-    state = state._replace(nobles=tuple([noble for noble in state.nobles if noble != noble_id]))
-    return STATE.put(state, orient._replace(reserved_nobles=held))
+    nobles = tuple([noble for noble in state.nobles if noble != noble_id])
+    orient = OrientState(orient.pairs, held, orient.discarded)
+    return with_orient(state, state.players, orient, state.pending, nobles)
 
 
 RESOLVE_ABILITY: Final = ResolveAbility()

@@ -30,46 +30,19 @@ from ...actions import PurchaseCard
 from ...colors import COLOR_NAMES, GOLD, NO_TOKENS
 from ...errors import Reason, RuleViolation
 from ...events import Event
-from ...payment import amount_due, cannot_afford, check_payment_tokens, default_payment, shortfall
+from ...payment import amount_due, cannot_afford, check_payment_tokens, shortfall
 from ...plugin import PaymentRules, Price
 from ...state import GameState, PlayerState, with_player
+from .affordable import affordable
 from .cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
 from .events import CardsDiscarded
-from .state import STATE
-
-
-def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
-    """The cards some payment buys, in order (once per legal-action list: what the seat can spend is read once)."""
-    player = state.players[seat]
-    bonuses = player.bonuses
-    t0, t1, t2, t3, t4, gold = player.tokens
-    b0, b1, b2, b3, b4 = bonuses
-    h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    with_gold_cards = -1  # gold tokens plus two per gold card, counted when first needed
-    kept: list[int] = []
-    for card_id in card_ids:
-        sacrifice = SACRIFICE[card_id]
-        if sacrifice is not None:
-            if bonuses[sacrifice[0]] >= sacrifice[1]:
-                kept.append(card_id)
-            continue
-        c0, c1, c2, c3, c4 = COSTS[card_id]
-        # Unrolled, as in legal.py: this runs for every candidate card of every move.
-        missing = (c0 - h0 if c0 > h0 else 0) + (c1 - h1 if c1 > h1 else 0) + (c2 - h2 if c2 > h2 else 0)
-        missing += (c3 - h3 if c3 > h3 else 0) + (c4 - h4 if c4 > h4 else 0)
-        if missing > gold:
-            if with_gold_cards < 0:
-                purchased = player.purchased
-                gold_cards = 0 if GOLD_CARDS.isdisjoint(purchased) else sum(map(IS_GOLD_CARD.__getitem__, purchased))
-                with_gold_cards = gold + 2 * gold_cards
-            if missing > with_gold_cards:
-                continue
-        kept.append(card_id)
-    return kept
+from .state import OrientState, with_orient
 
 
 def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
     """The tokens and cards the purchase gives up, after checking them (see the module docstring)."""
+    if action.payment is None and not action.cards_spent and SACRIFICE[action.card_id] is None:
+        return _default_token_price(state.players[seat], action.card_id)  # almost every purchase
     spent = tuple(action.cards_spent) if action.cards_spent else None
     if spent is not None and len(set(spent)) != len(spent):
         raise RuleViolation(Reason.CARDS_SPENT_INVALID, "cards_spent lists a card twice", card_id=str(action.card_id))
@@ -104,8 +77,7 @@ def sacrifice_not_possible(card_id: int, color: int, count: int, held: int) -> R
 def _token_price(
     player: PlayerState, card_id: int, payment: tuple[int, ...] | None, spent: tuple[int, ...] | None
 ) -> Price:
-    if payment is None and spent is None:
-        return _default_token_price(player, card_id)
+    """A token card's price with an explicit payment or explicit gold cards (``price`` takes the default)."""
     tokens = player.tokens
     due = amount_due(COSTS[card_id], player.bonuses)
     gold_cards = _gold_cards(player)
@@ -164,18 +136,34 @@ def _gold_cards(player: PlayerState) -> list[int]:
 def _default_token_price(player: PlayerState, card_id: int) -> Price:
     """The engine's payment of a token card: coloured tokens first, then gold tokens, then the fewest gold cards.
 
-    The path of almost every purchase, so it looks at the gold cards only when the gold tokens fall short.
+    The path of almost every purchase (unrolled), so it looks at the gold cards only when gold tokens fall short.
     """
-    paid = default_payment(player, COSTS[card_id])  # the base game's: coloured first, all the rest in gold
-    rest = paid[GOLD]
-    held = player.tokens[GOLD]
+    t0, t1, t2, t3, t4, held = player.tokens
+    b0, b1, b2, b3, b4 = player.bonuses
+    c0, c1, c2, c3, c4 = COSTS[card_id]
+    # Per colour, what is due after bonuses, and the coloured tokens paid towards it.
+    d0, d1, d2, d3, d4 = (
+        c0 - b0 if c0 > b0 else 0,
+        c1 - b1 if c1 > b1 else 0,
+        c2 - b2 if c2 > b2 else 0,
+        c3 - b3 if c3 > b3 else 0,
+        c4 - b4 if c4 > b4 else 0,
+    )
+    p0, p1, p2, p3, p4 = (
+        d0 if d0 < t0 else t0,
+        d1 if d1 < t1 else t1,
+        d2 if d2 < t2 else t2,
+        d3 if d3 < t3 else t3,
+        d4 if d4 < t4 else t4,
+    )
+    rest = d0 - p0 + d1 - p1 + d2 - p2 + d3 - p3 + d4 - p4
     if rest <= held:
-        return Price(paid)
+        return Price((p0, p1, p2, p3, p4, rest))
     cards = _gold_cards(player)
     missing = rest - held - 2 * len(cards)
     if missing > 0:
         raise cannot_afford(card_id, missing)
-    return Price(paid[:GOLD] + (held,), tuple(cards[: (rest - held + 1) // 2]))
+    return Price((p0, p1, p2, p3, p4, held), tuple(cards[: (rest - held + 1) // 2]))
 
 
 def _check_cards_needed(spent: tuple[int, ...], gold: int, rest: int) -> None:
@@ -271,18 +259,16 @@ def give_up(state: GameState, seat: int, price: Price, events: list[Event]) -> G
             assert partner_color is not None
             bonuses[partner_color] -= 1
         prestige -= POINTS[card]
-    player = player._replace(
-        bonuses=tuple(bonuses),
-        prestige=prestige,
-        purchased=tuple([card for card in player.purchased if card not in gone]),
-    )
+    purchased = tuple([card for card in player.purchased if card not in gone])
+    p = player
+    player = PlayerState(p.tokens, tuple(bonuses), prestige, purchased, p.reserved, p.reserved_blind, p.nobles)
     pairs = orient.pairs
     pairs = pairs[:seat] + (tuple([pair for pair in pairs[seat] if pair[0] not in gone]),) + pairs[seat + 1 :]
     discarded = orient.discarded
     discarded = discarded[:seat] + (discarded[seat] + price.cards,) + discarded[seat + 1 :]
     events.append(CardsDiscarded(seat, price.cards))
-    state = state._replace(players=with_player(state.players, seat, player))
-    return STATE.put(state, orient._replace(pairs=pairs, discarded=discarded))
+    players = with_player(state.players, seat, player)
+    return with_orient(state, players, OrientState(pairs, orient.reserved_nobles, discarded), state.pending)
 
 
 ORIENT_PAYMENT = PaymentRules(affordable=affordable, price=price, give_up=give_up)

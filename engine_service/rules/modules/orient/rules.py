@@ -5,10 +5,11 @@
   taken card is replaced from its own deck; blind reserves may be drawn from an
   Orient deck (rules README decision 6).
 * Buying: a paired card needs an owned card with a printed bonus to attach to; a
-  sacrifice card needs enough bonuses of its colour on purchased cards. Gold
-  cards and sacrifices change how purchases are paid (``orient_payment.py``).
+  sacrifice card needs enough bonuses of its colour on purchased cards
+  (``refusals.py``). Gold cards and sacrifices change how purchases are paid
+  (``payment.py``; the legal-action list's affordable cards: ``affordable.py``).
 * After a purchase, before the market refill: the bought card's ability, then the
-  abilities of the free cards it brings (``orient_abilities.py``).
+  abilities of the free cards it brings (``abilities.py``).
 * Nobles: a reserved noble can visit only its holder; still one noble per turn.
 * Holdings: a paired card gives one bonus of its partner's colour, even on a
   double bonus (the rulebook notes recommend it). The rules do not limit how many
@@ -21,7 +22,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 from ...actions import ChooseNoble, MainAction, PurchaseCard
@@ -32,11 +32,12 @@ from ...errors import Reason, RuleViolation
 from ...events import Event
 from ...plugin import ForbiddenCards
 from ...rng import Stream, shuffled, stream
-from ...state import GameState, Standing
+from ...state import GameState, Standing, with_table
 from ...turn import AwardOne, qualifying_nobles, visit
 from .cards import BONUS, IS_PAIRED, SACRIFICE, orient_of
 from .payment import sacrifice_not_possible
-from .state import STATE, OrientState
+from .refusals import RESTRICTED, refused_with
+from .state import OrientState, with_orient
 
 NAME: Final = "orient"
 ORIENT_SLOTS: Final = 2  # face-up Orient cards per level
@@ -55,17 +56,16 @@ def setup(state: GameState) -> GameState:
         decks.append(pile[ORIENT_SLOTS:])
     players = state.config.num_players
     orient = OrientState(pairs=((),) * players, reserved_nobles=((),) * players, discarded=((),) * players)
-    return STATE.put(state._replace(decks=tuple(decks), market=tuple(market)), orient)
+    state = with_table(state, state.bank, tuple(market), tuple(decks), state.players)
+    return with_orient(state, state.players, orient, state.pending)
 
 
 def check_main_action(state: GameState, action: MainAction) -> None:
     """A paired card needs a card with a printed bonus to attach to; a sacrifice card needs the bonuses it discards."""
-    if type(action) is not PurchaseCard or not 0 <= action.card_id < len(CARDS):
+    if type(action) is not PurchaseCard or action.card_id not in RESTRICTED:
         return
     card_id = action.card_id
     sacrifice = SACRIFICE[card_id]
-    if not IS_PAIRED[card_id] and sacrifice is None:
-        return
     player = state.players[state.seat]
     if IS_PAIRED[card_id]:
         # A seat has bonuses only from cards with a printed bonus, or from pairs attached to one.
@@ -83,22 +83,9 @@ def check_main_action(state: GameState, action: MainAction) -> None:
     raise sacrifice_not_possible(card_id, color, count, player.bonuses[color])
 
 
-_PAIRED_CARDS: Final = frozenset(card.id for card in CARDS if IS_PAIRED[card.id])
-_SACRIFICES: Final = tuple((card_id, need) for card_id, need in enumerate(SACRIFICE) if need is not None)
-
-
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the purchases the seat's bonuses forbid."""
-    return _forbidden_with(state.players[state.seat].bonuses)
-
-
-@lru_cache(maxsize=4096)
-def _forbidden_with(bonuses: tuple[int, ...]) -> ForbiddenCards:
-    """Sacrifice cards the bonuses cannot pay for; every paired card without a bonus (few bonuses occur: cached)."""
-    refused = frozenset(card_id for card_id, (color, count) in _SACRIFICES if bonuses[color] < count)
-    if not any(bonuses):
-        refused |= _PAIRED_CARDS
-    return ForbiddenCards(purchase=refused)
+    return refused_with(state.players[state.seat].bonuses)
 
 
 def _available(state: GameState, card_id: int) -> bool:
@@ -113,8 +100,12 @@ def _qualifying(state: GameState, seat: int) -> tuple[int, ...]:
     reserved = orient_of(state).reserved_nobles[seat]
     if not reserved:
         return table
-    bonuses = state.players[seat].bonuses
-    met = [noble for noble in reserved if all(have >= need for have, need in zip(bonuses, _REQUIREMENTS[noble]))]
+    b0, b1, b2, b3, b4 = state.players[seat].bonuses
+    met = []
+    for noble_id in reserved:
+        r0, r1, r2, r3, r4 = _REQUIREMENTS[noble_id]
+        if b0 >= r0 and b1 >= r1 and b2 >= r2 and b3 >= r3 and b4 >= r4:
+            met.append(noble_id)
     return table + tuple(met)
 
 
@@ -123,7 +114,8 @@ def _visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> G
     held = orient.reserved_nobles
     if noble_id in held[seat]:
         left = tuple([noble for noble in held[seat] if noble != noble_id])
-        state = STATE.put(state, orient._replace(reserved_nobles=held[:seat] + (left,) + held[seat + 1 :]))
+        orient = OrientState(orient.pairs, held[:seat] + (left,) + held[seat + 1 :], orient.discarded)
+        state = with_orient(state, state.players, orient, state.pending)
     return visit(state, seat, noble_id, events)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from ...module_state import ModuleStateSlot
+from ...module_state import ModuleStateSlot, with_slot
+from ...state import GameState, PendingDecision, PlayerState
 
 
 class OrientState(NamedTuple):
@@ -16,3 +17,22 @@ class OrientState(NamedTuple):
 
 
 STATE: Final = ModuleStateSlot(3, OrientState, "orient", "an Orient game must carry its Orient state")
+
+
+def with_orient(
+    state: GameState,
+    players: tuple[PlayerState, ...],
+    orient: OrientState,
+    pending: PendingDecision | None,
+    nobles: tuple[int, ...] | None = None,
+) -> GameState:
+    """``state`` with the players, the Orient state, the pending decision (and the nobles) replaced, in one call.
+
+    What the Orient's setup, abilities, discards and noble reservations change; ``_replace`` costs twice as much.
+    """
+    s = state
+    nobles = s.nobles if nobles is None else nobles
+    return GameState(
+        s.config, s.bank, s.decks, s.market, nobles, players, s.first_seat, s.seat, s.turn, pending,
+        s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, with_slot(s.module_states, STATE.index, orient),
+    )  # fmt: skip

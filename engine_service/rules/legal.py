@@ -48,15 +48,6 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     if actions and stop_at_first:
         return _filtered(state, ruleset, actions)
     player = state.players[state.seat]
-    tokens = player.tokens
-    bonuses = player.bonuses
-    # What the player can spend per colour, and their gold (unrolled: this is the hottest loop).
-    h0 = tokens[0] + bonuses[0]
-    h1 = tokens[1] + bonuses[1]
-    h2 = tokens[2] + bonuses[2]
-    h3 = tokens[3] + bonuses[3]
-    h4 = tokens[4] + bonuses[4]
-    gold = tokens[GOLD]
     can_reserve = len(player.reserved) < RESERVE_LIMIT
     candidates = [card_id for row in state.market for card_id in row if card_id is not None]
     forbidden = _forbidden_cards(state, ruleset)
@@ -74,6 +65,15 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     if forbidden is not None:
         not_purchasable = forbidden.purchase
         candidates = [card_id for card_id in candidates if card_id not in not_purchasable]
+    tokens = player.tokens
+    bonuses = player.bonuses
+    # What the player can spend per colour, and their gold (unrolled: this is the hottest loop).
+    h0 = tokens[0] + bonuses[0]
+    h1 = tokens[1] + bonuses[1]
+    h2 = tokens[2] + bonuses[2]
+    h3 = tokens[3] + bonuses[3]
+    h4 = tokens[4] + bonuses[4]
+    gold = tokens[GOLD]
     for card_id in candidates:
         c0, c1, c2, c3, c4 = _COSTS[card_id]
         missing = (

@@ -78,6 +78,6 @@ def purchase_card(
     tokens = sub_tokens(player.tokens, payment)
     prestige = player.prestige + card.points
     purchased = player.purchased + (card.id,)
-    player = PlayerState(tokens, bonuses, prestige, purchased, reserved, reserved_blind, player.nobles)
+    player = tuple.__new__(PlayerState, (tokens, bonuses, prestige, purchased, reserved, reserved_blind, player.nobles))
     players = with_player(state.players, seat, player)
     return with_table(state, add_tokens(state.bank, payment), market, state.decks, players)

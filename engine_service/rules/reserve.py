@@ -81,7 +81,8 @@ def _add_to_hand(
         events.append(GoldReceived(seat, amount=1))
     reserved = player.reserved + (card_id,)
     reserved_blind = player.reserved_blind + (blind,)
-    player = PlayerState(
-        tokens, player.bonuses, player.prestige, player.purchased, reserved, reserved_blind, player.nobles
+    player = tuple.__new__(
+        PlayerState,
+        (tokens, player.bonuses, player.prestige, player.purchased, reserved, reserved_blind, player.nobles),
     )
     return with_table(state, bank, market, decks, with_player(state.players, seat, player))

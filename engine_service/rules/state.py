@@ -114,7 +114,8 @@ def sub_tokens(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
 
 
-# The transitions of every move, spelt out field by field: ``_replace`` costs more than twice as much.
+# The transitions of every move, spelt out field by field: ``_replace`` costs more than twice as much, and
+# ``tuple.__new__`` skips the record's generated ``__new__`` (an interpreted call, even from compiled code).
 
 
 def with_table(
@@ -126,31 +127,33 @@ def with_table(
 ) -> GameState:
     """``state`` with the bank, market, decks and players replaced (what the actions move)."""
     s = state
-    return GameState(
+    return tuple.__new__(GameState, (
         s.config, bank, decks, market, s.nobles, players, s.first_seat, s.seat, s.turn, s.pending,
         s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, s.module_states,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def with_turn(state: GameState, seat: int, turn: int, final_round: bool) -> GameState:
     """``state`` with the turn passed on to ``seat``."""
     s = state
-    return GameState(
+    return tuple.__new__(GameState, (
         s.config, s.bank, s.decks, s.market, s.nobles, s.players, s.first_seat, seat, turn, s.pending,
         final_round, s.passes_in_a_row, s.end_reason, s.ranking, s.module_states,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def with_pending(state: GameState, pending: PendingDecision | None) -> GameState:
     """``state`` with a decision left pending, or with none."""
     s = state
-    return GameState(
+    return tuple.__new__(GameState, (
         s.config, s.bank, s.decks, s.market, s.nobles, s.players, s.first_seat, s.seat, s.turn, pending,
         s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, s.module_states,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def with_tokens(player: PlayerState, tokens: tuple[int, ...]) -> PlayerState:
     """``player`` holding ``tokens`` instead."""
     p = player
-    return PlayerState(tokens, p.bonuses, p.prestige, p.purchased, p.reserved, p.reserved_blind, p.nobles)
+    return tuple.__new__(
+        PlayerState, (tokens, p.bonuses, p.prestige, p.purchased, p.reserved, p.reserved_blind, p.nobles)
+    )

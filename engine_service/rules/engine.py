@@ -75,9 +75,8 @@ def _main_action(state: GameState, action: Action, ruleset: Ruleset, events: lis
         if registry.is_answer(action):
             raise RuleViolation(Reason.NO_DECISION_PENDING, "no decision is pending: send a main action")
         raise RuleViolation(Reason.UNKNOWN_ACTION, f"{type(action).__name__} is not an action of this game")
-    for module in ruleset.modules:
-        if module.check_main_action is not None:
-            module.check_main_action(state, action)  # type: ignore[arg-type]
+    for check in ruleset.main_action_checks:
+        check(state, action)  # type: ignore[arg-type]
     if state.passes_in_a_row and type(action) is not Pass:
         state = state._replace(passes_in_a_row=0)
     if type(action) is PurchaseCard:

@@ -91,15 +91,14 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
 def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | None:
     """The cards the modules forbid reserving or buying now (None: no module says)."""
     forbidden = None
-    for module in ruleset.modules:
-        if module.forbidden_cards is not None:
-            theirs = module.forbidden_cards(state)
-            if not theirs.reserve and not theirs.purchase:
-                continue  # nothing forbidden: the list needs no filtering
-            if forbidden is None:
-                forbidden = theirs
-            else:
-                forbidden = ForbiddenCards(forbidden.reserve | theirs.reserve, forbidden.purchase | theirs.purchase)
+    for forbidden_cards in ruleset.forbidders:
+        theirs = forbidden_cards(state)
+        if not theirs.reserve and not theirs.purchase:
+            continue  # nothing forbidden: the list needs no filtering
+        if forbidden is None:
+            forbidden = theirs
+        else:
+            forbidden = ForbiddenCards(forbidden.reserve | theirs.reserve, forbidden.purchase | theirs.purchase)
     return forbidden
 
 
@@ -109,7 +108,7 @@ def _filtered(state: GameState, ruleset: Ruleset, actions: list[MainAction]) -> 
     A module listing its ``forbidden_cards`` had them left out already: its
     ``check_main_action`` only refuses actions sent to ``apply``.
     """
-    for module in ruleset.modules:
+    for module in ruleset.list_filters:  # in module order: a later module's check sees an earlier one's extras
         if module.check_main_action is not None and module.forbidden_cards is None:
             check = module.check_main_action
             kept = []

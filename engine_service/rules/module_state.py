@@ -51,35 +51,40 @@ class ModuleStateSlot(Generic[T]):
 
     def of(self, state: GameState) -> T:
         """The module's state; a game of the module without one is refused (INVALID_STATE)."""
-        states = state.module_states
-        if self.index < len(states):
-            value = states[self.index]
-            if type(value) is self.state_type:
-                return value  # checked: the slot's type
+        try:  # read the slot at once (this runs several times a step); a missing slot is refused as a wrong one
+            value = state.module_states[self.index]
+        except IndexError:
+            value = None
+        if type(value) is self.state_type:
+            return value  # checked: the slot's type
         raise RuleViolation(Reason.INVALID_STATE, self.missing, field=self.name)
 
     def put(self, state: GameState, value: T | None) -> GameState:
         """``state`` with the module's state replaced."""
-        return _with_module_states(state, with_slot(state.module_states, self.index, value), state.pending)
+        return with_module_states(state, with_slot(state.module_states, self.index, value), state.pending)
 
     def put_answered(self, state: GameState, value: T | None) -> GameState:
         """``state`` with the module's state replaced and its pending decision answered (none left pending)."""
-        return _with_module_states(state, with_slot(state.module_states, self.index, value), None)
+        return with_module_states(state, with_slot(state.module_states, self.index, value), None)
 
 
-def _with_module_states(
+def with_module_states(
     state: GameState, module_states: tuple[object, ...], pending: PendingDecision | None
 ) -> GameState:
-    # Spelt out field by field, as ``state.with_table`` does: ``_replace`` costs more than twice as much.
+    """``state`` with the modules' slots and the pending decision replaced."""
+    # Spelt out field by field (``_replace`` costs more than twice as much), and built by ``tuple.__new__``:
+    # a NamedTuple's own ``__new__`` is a Python function, whose frame compiled callers pay on every call.
     s = state
-    return GameState(
+    return tuple.__new__(GameState, (
         s.config, s.bank, s.decks, s.market, s.nobles, s.players, s.first_seat, s.seat, s.turn, pending,
         s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, module_states,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def with_slot(states: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
     """``states`` with one slot replaced, padded with None before it and with no trailing None."""
+    if value is not None and index == len(states) - 1:  # the usual case: the last slot, the one module played
+        return states[:index] + (value,)
     if index < len(states):
         states = states[:index] + (value,) + states[index + 1 :]
     elif value is not None:

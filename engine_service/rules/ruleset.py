@@ -20,7 +20,7 @@ from .decisions import DecisionKind
 from .ending import rank_by_prestige, reached_prestige_goal
 from .events import Event
 from .market import MARKET_SLOTS
-from .plugin import FollowUp, Module, PaymentRules
+from .plugin import FollowUp, ForbiddenCards, Module, PaymentRules
 from .state import GameState, Standing
 from .turn import VISIT_NOBLE, RefillMarket, ReturnExcessTokens, TurnStep
 
@@ -44,6 +44,10 @@ class Ruleset(NamedTuple):
     resolvers: tuple[Callable[[GameState, Action, list[Event]], GameState], ...]
     choosers: tuple[Callable[[GameState], list[Action]], ...]
     follows: tuple[Callable[[GameState, MainAction, list[Event]], GameState], ...]  # the follow-ups'
+    # The modules' hooks on main actions, gathered once so that no list or move looks through every module.
+    main_action_checks: tuple[Callable[[GameState, MainAction], None], ...]  # each module's check_main_action
+    forbidders: tuple[Callable[[GameState], ForbiddenCards], ...]  # each module's forbidden_cards
+    list_filters: tuple[Module, ...]  # the modules that check listed actions one by one, or add their own
 
 
 def known_modules() -> frozenset[str]:
@@ -96,7 +100,16 @@ def _build(module_names: frozenset[str]) -> Ruleset:
         resolvers=tuple(step.resolve for step in steps),
         choosers=tuple(step.choices for step in steps),
         follows=tuple(follow_up.follow for follow_up in follow_ups),
+        main_action_checks=tuple(module.check_main_action for module in modules if module.check_main_action),
+        forbidders=tuple(module.forbidden_cards for module in modules if module.forbidden_cards),
+        list_filters=tuple(module for module in modules if _filters_listed_actions(module)),
     )
+
+
+def _filters_listed_actions(module: Module) -> bool:
+    """Whether the legal-action list needs the module's ``check_main_action`` per action, or its extra actions."""
+    per_action = module.check_main_action is not None and module.forbidden_cards is None
+    return per_action or module.extra_main_actions is not None
 
 
 _CACHE: dict[frozenset[str], Ruleset] = {}

@@ -24,9 +24,11 @@ from typing import Final
 
 from ...actions import Action, Decline, MainAction, PurchaseCard, ReserveCard
 from ...catalog import BASE_CARDS, BASE_DECKS, CARDS
+from ...config import MAX_PLAYERS
 from ...errors import Reason, RuleViolation
-from ...events import Event
+from ...events import DecisionRequired, Event
 from ...market import refill_market
+from ...module_state import with_module_states
 from ...payment import can_afford
 from ...plugin import ForbiddenCards
 from ...purchase import purchase_card
@@ -91,8 +93,23 @@ _UNOCCUPIED: Final = ForbiddenCards()
 
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
-    occupied = frozenset(_others(placed_of(state), state.seat))
-    return ForbiddenCards(occupied, occupied) if occupied else _UNOCCUPIED
+    seat = state.seat
+    occupied = _others(STATE.of(state).placed, seat)
+    if not occupied:
+        return _UNOCCUPIED
+    # The other seats' strongholds stay put for a few turns: reuse the seat's last answer when they have.
+    last_occupied, last = _LAST_FORBIDDEN[seat]
+    if occupied == last_occupied:
+        return last
+    cards = frozenset(occupied)
+    forbidden = tuple.__new__(ForbiddenCards, (cards, cards))  # see _ask_placement
+    _LAST_FORBIDDEN[seat] = (occupied, forbidden)
+    return forbidden
+
+
+# Per seat, the other seats' strongholds at its last legal-action list and what they forbade: a memo only
+# (the answer is a function of the key), so games and threads sharing it at worst compute it again.
+_LAST_FORBIDDEN: Final[list[tuple[tuple[int, ...], ForbiddenCards]]] = [((), _UNOCCUPIED)] * MAX_PLAYERS
 
 
 def _give_back(state: GameState, placed: Placed, card_id: int, events: list[Event]) -> tuple[GameState, Placed]:
@@ -111,6 +128,8 @@ def _give_back(state: GameState, placed: Placed, card_id: int, events: list[Even
 
 def _others(placed: Placed, seat: int) -> tuple[int, ...]:
     """The cards under the other seats' strongholds (repeats for stacks)."""
+    if len(placed) == 2:  # two players: the other seat's, with no tuple built
+        return placed[1 - seat]
     others: tuple[int, ...] = ()
     for owner, cards in enumerate(placed):
         if cards and owner != seat:
@@ -123,9 +142,13 @@ Market = tuple[tuple[int | None, ...], ...]
 
 def _targets(market: Market, blocked: tuple[int, ...]) -> tuple[int, ...]:
     """The face-up cards (sorted) outside ``blocked``, the other seats' cards: where the seat may put one."""
-    return tuple(
-        sorted([card for row in market[:BASE_ROWS] for card in row if card is not None and card not in blocked])
-    )
+    face_up = market[0] + market[1] + market[2]  # the BASE_ROWS (three) rows, joined: cheaper than a nested loop
+    if blocked:
+        cards = [card for card in face_up if card is not None and card not in blocked]
+    else:
+        cards = [card for card in face_up if card is not None]
+    cards.sort()
+    return tuple(cards)
 
 
 # Answers are immutable, so each possible one is built once and shared (this runs after every purchase).
@@ -149,14 +172,13 @@ def _answers(own: tuple[int, ...], others: tuple[int, ...], targets: tuple[int, 
     ``targets`` may be the cards a stronghold may go to, or the decision's options (the
     same but for the card under all three stacked, where a move may not go anyway).
     """
-    answers: list[Action] = []
-    if len(own) < STRONGHOLDS_PER_PLAYER:
-        answers += [_PLACE[card] for card in targets]
-    for source in sorted(set(own)):
+    answers: list[Action] = [_PLACE[card] for card in targets] if len(own) < STRONGHOLDS_PER_PLAYER else []
+    # Sources and removals in card order, each once (with one stronghold or none, as they are).
+    for source in own if len(own) < 2 else sorted(set(own)):
         moves = _MOVE[source]
         answers += [moves[card] for card in targets if card != source]
     if others:
-        answers += [_REMOVE[card] for card in sorted(set(others))]
+        answers += [_REMOVE[card] for card in (others if len(others) < 2 else sorted(set(others)))]
     return answers
 
 
@@ -213,7 +235,7 @@ def _answer_placement(
             kept = own[:index] + own[index + 1 :]
         if card_id not in allowed:
             raise _not_allowed(f"card {card_id} is not a face-up card free of other players' strongholds", card_id)
-        events.append(StrongholdPlaced(seat, card_id, source))
+        events.append(tuple.__new__(StrongholdPlaced, (seat, card_id, source)))  # see _ask_placement
         return placed[:seat] + (kept + (card_id,),) + placed[seat + 1 :]
     card_id = action.card_id
     owner = _owner(placed, card_id, seat)
@@ -231,16 +253,27 @@ def _place_after_purchase(state: GameState, placed: Placed, events: list[Event])
     own = placed[seat]
     others = _others(placed, seat)
     targets = _targets(state.market, others)
-    # Most often one is still in the supply and may go to two cards at least: asked, with the targets as options.
-    if len(own) >= STRONGHOLDS_PER_PLAYER or len(targets) < 2:
-        count = _answer_count(own, others, targets)
-        if count == 0:
-            return state
-        if count == 1:
-            only = _answers(own, others, targets)[0]
-            assert isinstance(only, (PlaceStronghold, RemoveStronghold))
-            return STATE.put(state, StrongholdsState(_answer_placement(placed, seat, only, targets, events)))
-    return ask(state, PendingDecision(PLACE_STRONGHOLD, seat, 0, _options(own, targets)), events)
+    if len(own) < STRONGHOLDS_PER_PLAYER and len(targets) >= 2:
+        # Most often one is still in the supply and may go to two cards at least: asked, the targets as options.
+        return _ask_placement(state, seat, targets, events)
+    count = _answer_count(own, others, targets)
+    if count == 0:
+        return state
+    if count == 1:
+        only = _answers(own, others, targets)[0]
+        assert isinstance(only, (PlaceStronghold, RemoveStronghold))
+        return STATE.put(state, StrongholdsState(_answer_placement(placed, seat, only, targets, events)))
+    return _ask_placement(state, seat, _options(own, targets), events)
+
+
+def _ask_placement(state: GameState, seat: int, options: tuple[int, ...], events: list[Event]) -> GameState:
+    """``turn.ask`` spelt out for this decision: it is asked after about every other main action.
+
+    Its records are built by ``tuple.__new__`` (see ``module_state.with_module_states``).
+    """
+    events.append(tuple.__new__(DecisionRequired, (seat, PLACE_STRONGHOLD, 0, options)))
+    pending = tuple.__new__(PendingDecision, (PLACE_STRONGHOLD, seat, 0, options))
+    return with_module_states(state, state.module_states, pending)
 
 
 # --- conquest ---------------------------------------------------------------------
@@ -266,7 +299,10 @@ def _offer_conquest(state: GameState, placed: Placed, events: list[Event]) -> Ga
     refilling here too would scan the market twice a step.
     """
     seat = state.seat
-    card_id = _conquerable(state, placed[seat], seat)  # the refill changes neither the layout nor the purse
+    own = placed[seat]
+    if len(own) != STRONGHOLDS_PER_PLAYER:  # the common case, checked before any call
+        return state
+    card_id = _conquerable(state, own, seat)  # the refill changes neither the layout nor the purse
     if card_id is None:
         return state
     state = refill_market(state, events)
@@ -301,14 +337,21 @@ class StrongholdStep:
     decisions = (PLACE_STRONGHOLD, CONQUER)
 
     def follow(self, state: GameState, action: MainAction, events: list[Event]) -> GameState:
-        placed = placed_of(state)
-        if isinstance(action, (PurchaseCard, ReserveCard)):
-            state, placed = _give_back(state, placed, action.card_id, events)
-            if type(action) is PurchaseCard:
+        # Main actions come here by their exact type (``engine._MAIN_ACTIONS``), so ``type`` tells them apart.
+        placed = STATE.of(state).placed
+        kind = type(action)
+        if kind is PurchaseCard or kind is ReserveCard:
+            assert isinstance(action, (PurchaseCard, ReserveCard))
+            # ``check_main_action`` let the seat take the card: no other seat's stronghold stands on it.
+            if action.card_id in placed[state.seat]:
+                state, placed = _give_back(state, placed, action.card_id, events)
+            if kind is PurchaseCard:
                 state = _place_after_purchase(state, placed, events)
                 if state.pending is not None:
                     return state
-                placed = placed_of(state)
+                placed = STATE.of(state).placed
+        if len(placed[state.seat]) < STRONGHOLDS_PER_PLAYER:
+            return state  # no conquest without all three placed: the common case, without a call
         return _offer_conquest(state, placed, events)
 
     def begin(self, state: GameState, events: list[Event]) -> GameState:
@@ -321,8 +364,10 @@ class StrongholdStep:
             if type(action) is not PlaceStronghold and type(action) is not RemoveStronghold:
                 raise wrong_answer(pending)
             # The options are the cards one may go to: the state's validation checked them.
-            placed = _answer_placement(placed_of(state), pending.seat, action, pending.options, events)
-            state = STATE.put_answered(state, StrongholdsState(placed))
+            placed = _answer_placement(STATE.of(state).placed, pending.seat, action, pending.options, events)
+            state = STATE.put_answered(state, tuple.__new__(StrongholdsState, (placed,)))  # see _ask_placement
+            if len(placed[pending.seat]) < STRONGHOLDS_PER_PLAYER:
+                return state  # no conquest without all three placed, as in ``follow``
             return _offer_conquest(state, placed, events)
         if type(action) is Decline:
             return with_pending(state, None)
@@ -334,8 +379,9 @@ class StrongholdStep:
         pending = state.pending
         assert pending is not None
         if pending.kind is PLACE_STRONGHOLD:
-            placed = placed_of(state)
-            return _answers(placed[pending.seat], _others(placed, pending.seat), pending.options)
+            seat = pending.seat
+            placed = STATE.of(state).placed
+            return _answers(placed[seat], _others(placed, seat), pending.options)
         return [PurchaseCard(pending.options[0]), Decline()]
 
 

@@ -19,10 +19,7 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
@@ -31,12 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from google.protobuf import json_format
+from load_phase import Phase, Send, process_cpu_seconds, run_load
 from service_bench import sample_requests
 from splendor.v1 import engine_service_pb2
 
 APPLY = "/splendor.v1.EngineService/ApplyAction"
 ENCODINGS = ("connect_json", "connect_proto", "grpc")
-Send = Callable[[int], None]  # sends request number i, raises on failure
 
 
 def serve() -> None:
@@ -54,11 +51,6 @@ def serve() -> None:
     sys.stdin.read()
     http_server.stop()
     server.stop(0).wait()
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def http_sender(port: int, bodies: list[bytes], content_type: str) -> Callable[[], Send]:
@@ -94,55 +86,8 @@ def grpc_sender(channels: list[grpc.Channel], bodies: list[bytes]) -> Callable[[
     return make
 
 
-@dataclass
-class Phase:
-    calls_per_second: float
-    p50_ms: float
-    p99_ms: float
-    server_cpu_us: float
-
-
 def run_phase(make: Callable[[], Send], pid: int, concurrency: int, duration: float) -> Phase:
-    senders = [make() for _ in range(concurrency)]
-    latencies: list[list[float]] = [[] for _ in range(concurrency)]
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(concurrency + 1)
-    deadline = [0.0]
-
-    def worker(index: int) -> None:
-        send, mine, position = senders[index], latencies[index], index
-        barrier.wait()
-        try:
-            while True:
-                begin = time.perf_counter()
-                if begin >= deadline[0]:
-                    return
-                send(position)
-                mine.append(time.perf_counter() - begin)
-                position += 1
-        except Exception as error:
-            errors.append(error)
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
-    for thread in threads:
-        thread.start()
-    cpu_before = _cpu_seconds(pid)
-    began = time.perf_counter()
-    deadline[0] = began + duration
-    barrier.wait()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - began
-    cpu = _cpu_seconds(pid) - cpu_before
-    if errors:
-        raise RuntimeError(str(errors[0]))
-    samples = sorted(latency for per_thread in latencies for latency in per_thread)
-    return Phase(
-        len(samples) / elapsed,
-        samples[len(samples) // 2] * 1000,
-        samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000,
-        cpu / len(samples) * 1e6,
-    )
+    return run_load([make() for _ in range(concurrency)], duration, lambda: process_cpu_seconds(pid))
 
 
 def main() -> int:
@@ -158,7 +103,7 @@ def main() -> int:
         serve()
         return 0
 
-    binary = sample_requests(args.states)
+    binary, _ = sample_requests(args.states)  # plain requests (no tokens)
     as_json = [
         json_format.MessageToJson(engine_service_pb2.ApplyActionRequest.FromString(body), indent=None).encode()
         for body in binary

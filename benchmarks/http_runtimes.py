@@ -39,6 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from load_phase import process_cpu_seconds, run_load
 from service_bench import sample_requests
 from splendor.v1 import engine_service_pb2
 
@@ -159,12 +160,6 @@ def serve(runtime: str) -> None:
     sys.stdin.read()
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU of process ``pid`` (all its threads), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _post(conn: http.client.HTTPConnection, body: bytes) -> bytes:
     conn.request("POST", PATH, body, {"Content-Type": "application/proto"})
     response = conn.getresponse()
@@ -176,40 +171,14 @@ def _post(conn: http.client.HTTPConnection, body: bytes) -> bytes:
 
 def run_phase(port: int, pid: int, requests: list[bytes], concurrency: int, duration: float) -> tuple[float, float]:
     """calls/s and server CPU µs per call for ``concurrency`` threads calling back to back."""
-    counts = [0] * concurrency
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(concurrency + 1)
-    deadline = [0.0]
-
-    def worker(index: int) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        position = index
-        barrier.wait()
-        try:
-            while time.perf_counter() < deadline[0]:
-                _post(conn, requests[position % len(requests)])
-                counts[index] += 1
-                position += 1
-        except Exception as error:
-            errors.append(error)
-        finally:
+    conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(concurrency)]
+    senders = [lambda position, conn=conn: _post(conn, requests[position % len(requests)]) for conn in conns]
+    try:
+        phase = run_load(senders, duration, lambda: process_cpu_seconds(pid))
+    finally:
+        for conn in conns:
             conn.close()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
-    for thread in threads:
-        thread.start()
-    cpu_before = _cpu_seconds(pid)
-    began = time.perf_counter()
-    deadline[0] = began + duration
-    barrier.wait()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - began
-    cpu = _cpu_seconds(pid) - cpu_before
-    if errors:
-        raise RuntimeError(str(errors[0]))
-    calls = sum(counts)
-    return calls / elapsed, cpu / calls * 1e6
+    return phase.calls_per_second, phase.server_cpu_us
 
 
 def main() -> int:
@@ -225,7 +194,7 @@ def main() -> int:
         return 0
     runtimes = [name for name in args.runtimes if importlib.util.find_spec(MODULES[name]) is not None]
     skipped = sorted(set(args.runtimes) - set(runtimes))
-    requests = sample_requests(24)
+    requests, _ = sample_requests(24)  # plain requests (no tokens)
     children: dict[str, subprocess.Popen[str]] = {}
     ports: dict[str, int] = {}
     try:

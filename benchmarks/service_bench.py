@@ -26,15 +26,15 @@ import random
 import statistics
 import subprocess
 import sys
-import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from load_phase import Phase, Send, run_load
 from splendor.v1 import engine_service_pb2
 
 from engine_service.codec import action_to_proto, state_to_proto
@@ -124,15 +124,6 @@ def _raw(channel: grpc.Channel, method: str) -> grpc.UnaryUnaryMultiCallable[byt
     return call
 
 
-@dataclass
-class Phase:
-    name: str
-    calls_per_second: float
-    p50_ms: float
-    p99_ms: float
-    server_cpu_us: float  # server CPU per call: all threads of all server processes
-
-
 def run_phase(
     name: str,
     channels: list[grpc.Channel],
@@ -148,53 +139,17 @@ def run_phase(
     Channel ``i`` goes to server process ``i % processes``; the CPU reported is theirs together.
     """
     calls = [_raw(channel, method) for channel in channels]
-    latencies: list[list[float]] = [[] for _ in range(concurrency)]
-    errors: list[BaseException] = []
-    start_barrier = threading.Barrier(concurrency + 1)
-    deadline = [0.0]
 
-    def worker(index: int) -> None:
+    def sender(index: int) -> Send:
         call = calls[index % len(calls)]
-        mine = latencies[index]
-        position = index
-        start_barrier.wait()
-        try:
-            while True:
-                begin = time.perf_counter()
-                if begin >= deadline[0]:
-                    return
-                call(requests[position % len(requests)], timeout=10)
-                mine.append(time.perf_counter() - begin)
-                position += 1
-        except grpc.RpcError as error:
-            errors.append(error)
+        return lambda position: call(requests[position % len(requests)], timeout=10)
 
     cpu_probes = [_raw(channel, CPU_METHOD) for channel in channels[:processes]]
 
     def server_cpu() -> float:
         return sum(float(probe(b"", timeout=10)) for probe in cpu_probes)
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
-    for thread in threads:
-        thread.start()
-    cpu_before = server_cpu()
-    began = time.perf_counter()
-    deadline[0] = began + duration
-    start_barrier.wait()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - began
-    cpu_used = server_cpu() - cpu_before
-    if errors:
-        raise RuntimeError(f"{name}: {errors[0]}")
-    samples = sorted(latency for per_thread in latencies for latency in per_thread)
-    return Phase(
-        name,
-        len(samples) / elapsed,
-        samples[len(samples) // 2] * 1000,
-        samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000,
-        cpu_used / len(samples) * 1e6,
-    )
+    return run_load([sender(index) for index in range(concurrency)], duration, server_cpu, label=name)
 
 
 def main() -> int:

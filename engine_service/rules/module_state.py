@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Generic, Protocol, TypeVar
 
 from .errors import Reason, RuleViolation
-from .state import GameState, PendingDecision
+from .state import GameState, with_module_states
 
 T = TypeVar("T")
 
@@ -66,19 +66,6 @@ class ModuleStateSlot(Generic[T]):
     def put_answered(self, state: GameState, value: T | None) -> GameState:
         """``state`` with the module's state replaced and its pending decision answered (none left pending)."""
         return with_module_states(state, with_slot(state.module_states, self.index, value), None)
-
-
-def with_module_states(
-    state: GameState, module_states: tuple[object, ...], pending: PendingDecision | None
-) -> GameState:
-    """``state`` with the modules' slots and the pending decision replaced."""
-    # Spelt out field by field (``_replace`` costs more than twice as much), and built by ``tuple.__new__``:
-    # a NamedTuple's own ``__new__`` is a Python function, whose frame compiled callers pay on every call.
-    s = state
-    return tuple.__new__(GameState, (
-        s.config, s.bank, s.decks, s.market, s.nobles, s.players, s.first_seat, s.seat, s.turn, pending,
-        s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, module_states,
-    ))  # fmt: skip
 
 
 def with_slot(states: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:

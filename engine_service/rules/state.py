@@ -151,6 +151,17 @@ def with_pending(state: GameState, pending: PendingDecision | None) -> GameState
     ))  # fmt: skip
 
 
+def with_module_states(
+    state: GameState, module_states: tuple[object, ...], pending: PendingDecision | None
+) -> GameState:
+    """``state`` with the modules' slots and the pending decision replaced."""
+    s = state
+    return tuple.__new__(GameState, (
+        s.config, s.bank, s.decks, s.market, s.nobles, s.players, s.first_seat, s.seat, s.turn, pending,
+        s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, module_states,
+    ))  # fmt: skip
+
+
 def with_tokens(player: PlayerState, tokens: tuple[int, ...]) -> PlayerState:
     """``player`` holding ``tokens`` instead."""
     p = player

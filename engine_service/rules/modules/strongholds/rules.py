@@ -28,7 +28,6 @@ from ...config import MAX_PLAYERS
 from ...errors import Reason, RuleViolation
 from ...events import DecisionRequired, Event
 from ...market import refill_market
-from ...module_state import with_module_states
 from ...payment import can_afford
 from ...plugin import ForbiddenCards
 from ...purchase import purchase_card
@@ -269,11 +268,11 @@ def _place_after_purchase(state: GameState, placed: Placed, events: list[Event])
 def _ask_placement(state: GameState, seat: int, options: tuple[int, ...], events: list[Event]) -> GameState:
     """``turn.ask`` spelt out for this decision: it is asked after about every other main action.
 
-    Its records are built by ``tuple.__new__`` (see ``module_state.with_module_states``).
+    Its records are built by ``tuple.__new__`` (see ``state.with_pending``).
     """
     events.append(tuple.__new__(DecisionRequired, (seat, PLACE_STRONGHOLD, 0, options)))
     pending = tuple.__new__(PendingDecision, (PLACE_STRONGHOLD, seat, 0, options))
-    return with_module_states(state, state.module_states, pending)
+    return with_pending(state, pending)
 
 
 # --- conquest ---------------------------------------------------------------------

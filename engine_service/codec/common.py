@@ -79,11 +79,40 @@ def gems_from_proto(counts: common_pb2.GemCounts) -> tuple[int, ...]:
 
 
 def fill_tokens(out: common_pb2.TokenCounts, counts: Sequence[int]) -> None:
-    out.white, out.blue, out.green, out.red, out.black, out.gold = counts
+    """Fill a fresh message: zero counts, which the wire form leaves out anyway, are not set (most are zero,
+    and each field set costs); all zero, the message is still marked present."""
+    white, blue, green, red, black, gold = counts
+    if white:
+        out.white = white
+    if blue:
+        out.blue = blue
+    if green:
+        out.green = green
+    if red:
+        out.red = red
+    if black:
+        out.black = black
+    if gold:
+        out.gold = gold
+    elif not (white or blue or green or red or black):
+        out.SetInParent()
 
 
 def fill_gems(out: common_pb2.GemCounts, counts: Sequence[int]) -> None:
-    out.white, out.blue, out.green, out.red, out.black = counts
+    """Fill a fresh message, as ``fill_tokens``."""
+    white, blue, green, red, black = counts
+    if white:
+        out.white = white
+    if blue:
+        out.blue = blue
+    if green:
+        out.green = green
+    if red:
+        out.red = red
+    if black:
+        out.black = black
+    elif not (white or blue or green or red):
+        out.SetInParent()
 
 
 def color_from_proto(value: int, field: str) -> int:

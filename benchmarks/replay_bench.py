@@ -4,9 +4,10 @@ Phases, each replaying the same action logs of random games (2-4 players, base g
 module), interleaved round by round (their order rotating), timed in CPU time:
 
 - ``moves``: the rules core alone, ``new_game`` then ``apply`` on each action (the floor);
-- ``handler``: the ReplayGame API function called in-process, without and with state digests;
+- ``handler``: the ReplayGame API function called in-process: with events and without state digests,
+  with both, and with neither (``bare``: ``skip_events`` and ``skip_state_digests``);
 - ``grpc``: the same requests through a loopback gRPC server in this process (client and server
-  CPU together: the framing of a response of every event is part of it), without and with digests.
+  CPU together: the framing of a response of every event is part of it).
 
 The service converts actions through a per-process cache (games repeat most of them). Before each
 timed run it is emptied and filled again by replaying other games (as many, another seed), so no
@@ -73,10 +74,10 @@ def random_logs(games: int, seed: int) -> list[tuple[GameConfig, list[Action]]]:
     return logs
 
 
-def requests_of(logs: list[tuple[GameConfig, list[Action]]], digests: bool) -> list[bytes]:
+def requests_of(logs: list[tuple[GameConfig, list[Action]]], digests: bool, events: bool = True) -> list[bytes]:
     out = []
     for config, actions in logs:
-        request = engine_service_pb2.ReplayGameRequest(skip_state_digests=not digests)
+        request = engine_service_pb2.ReplayGameRequest(skip_state_digests=not digests, skip_events=not events)
         fill_config(request.config, config)
         request.actions.extend([action_to_proto(action) for action in actions])
         out.append(request.SerializeToString())
@@ -128,6 +129,7 @@ def main() -> int:
     logs = random_logs(args.games, seed=17)
     count = sum(len(actions) for _, actions in logs)
     plain, digested = requests_of(logs, digests=False), requests_of(logs, digests=True)
+    bare = requests_of(logs, digests=False, events=False)
     other_games = requests_of(random_logs(args.games, seed=18), digests=False)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=1), options=[("grpc.max_send_message_length", 64 << 20)]
@@ -140,8 +142,10 @@ def main() -> int:
         ("moves", moves(logs)),
         ("handler", handler(plain)),
         ("handler+digests", handler(digested)),
+        ("handler bare", handler(bare)),
         ("grpc", through_grpc(channel, plain)),
         ("grpc+digests", through_grpc(channel, digested)),
+        ("grpc bare", through_grpc(channel, bare)),
     ]
     try:
         for _, run in phases:  # warm-up, and every phase must work before it is timed

@@ -75,14 +75,16 @@ def _replay(
     if sealed:
         check_seat(viewer, state.config.num_players)
     response = engine_service_pb2.ReplayGameResponse()
-    pending: list[Event] = list(dealt)  # events not yet written into the response
+    with_events = not request.skip_events
+    pending: list[Event] = list(dealt) if with_events else []  # events not yet written into the response
     undigested: list[GameState] = []  # states after the actions of the batch, when digests are asked for
     digests: list[str] = []
     digester = None if request.skip_state_digests else IncrementalDigest()
 
     def write_batch() -> None:
-        fill_events(response.events, events_for(tuple(pending), viewer) if sealed else pending)
-        pending.clear()
+        if pending:
+            fill_events(response.events, events_for(tuple(pending), viewer) if sealed else pending)
+            pending.clear()
         if digester is not None:
             digests.extend([digester.digest(after) for after in undigested])
             undigested.clear()
@@ -102,7 +104,8 @@ def _replay(
             except RuleViolation as violation:
                 kind = batch[offset].WhichOneof("kind")
                 raise _refused(violation, start + offset, state, kind, call) from None
-            pending += events
+            if with_events:
+                pending += events
             if digester is not None:
                 undigested.append(state)
         if unconverted is not None:  # the actions before it were all legal

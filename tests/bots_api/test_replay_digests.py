@@ -1,4 +1,4 @@
-"""ReplayGame's digests: computed incrementally, equal to state_digest; skipped on request."""
+"""ReplayGame's digests and events: digests computed incrementally, equal to state_digest; each skipped on request."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from splendor.v1 import engine_service_pb2
 
 from engine_service.api import Call, replay
 from engine_service.codec import action_to_proto, fill_config
-from engine_service.rules import GameConfig, IncrementalDigest, apply, legal_actions, new_game, state_digest
+from engine_service.rules import Event, GameConfig, IncrementalDigest, apply, legal_actions, new_game, state_digest
 
 
 @pytest.mark.parametrize("modules", ["", "cities", "trading_posts", "strongholds", "orient"])
@@ -42,3 +42,41 @@ def test_replay_returns_the_digest_after_each_action_or_none_when_skipped() -> N
     request.skip_state_digests = True
     skipped = replay.replay_game(request, Call("t"))
     assert not skipped.state_digests and skipped.state.turn == state.turn
+
+
+def _replay_request(
+    config: GameConfig, moves: int, seed: int
+) -> tuple[engine_service_pb2.ReplayGameRequest, list[Event]]:
+    """A request replaying ``moves`` random actions, and the events the core gave for the deal and each of them."""
+    state, dealt = new_game(config)
+    rng = random.Random(seed)
+    request = engine_service_pb2.ReplayGameRequest()
+    fill_config(request.config, config)
+    events = list(dealt)
+    for _ in range(moves):
+        action = rng.choice(legal_actions(state))
+        request.actions.append(action_to_proto(action))
+        state, more = apply(state, action)
+        events += more
+    return request, events
+
+
+def test_replay_skipping_events_answers_the_same_state_and_digests_without_events() -> None:
+    request, events = _replay_request(GameConfig(3, 8, modules=frozenset({"strongholds"})), 60, 8)
+    full = replay.replay_game(request, Call("t"))
+    assert len(full.events) == len(events)  # every event of the deal and of each action, by default
+    request.skip_events = True
+    bare = replay.replay_game(request, Call("t"))
+    assert not bare.events
+    assert bare.state == full.state and list(bare.state_digests) == list(full.state_digests)
+    request.skip_state_digests = True
+    neither = replay.replay_game(request, Call("t"))
+    assert not neither.events and not neither.state_digests and neither.state == full.state
+
+
+def test_a_sealed_replay_skipping_events_still_answers_its_token_and_view() -> None:
+    request, _ = _replay_request(GameConfig(2, 9), 20, 9)
+    request.sealed, request.seat, request.skip_events = True, 1, True
+    response = replay.replay_game(request, Call("t"))
+    assert not response.events and response.sealed_state and response.view.seat == 1
+    assert response.sealed_state_binding.step == 20 and not response.HasField("state")

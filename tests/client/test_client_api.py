@@ -187,6 +187,10 @@ def test_replay() -> None:
     request = channel.calls[0][1]
     assert request.config == config
     assert list(request.actions) == [log[0], actions_pb2.Action(action_id=25), actions.pass_turn()]
+    assert not request.skip_state_digests and not request.skip_events  # both asked for by default
+    client.replay(config, log, digests=False, events=False)
+    lean = channel.calls[1][1]
+    assert lean.skip_state_digests and lean.skip_events and list(lean.actions) == list(request.actions)
 
 
 def test_health_uses_the_standard_health_service() -> None:

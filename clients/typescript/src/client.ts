@@ -94,6 +94,14 @@ export interface ReplayResult {
   readonly stateDigests: readonly string[];
 }
 
+/** What a replay leaves out; without both it costs little more than its moves. */
+export interface ReplayOptions {
+  /** false: no digest after each action (`stateDigests` empty); default true. */
+  readonly stateDigests?: boolean;
+  /** false: no events (`events` empty); default true. */
+  readonly events?: boolean;
+}
+
 /** A game to deal; everything omitted takes the engine's default. */
 export interface NewGameOptions {
   /** 2 to 4; default 2. */
@@ -253,8 +261,13 @@ export class EngineClient {
   }
 
   /** Replay an action log from its config: the final state, every event and a digest after each action. */
-  async replay(config: GameConfig, actions: Iterable<ActionLike>): Promise<ReplayResult> {
-    const request = { config, actions: Array.from(actions, asAction) };
+  async replay(config: GameConfig, actions: Iterable<ActionLike>, options: ReplayOptions = {}): Promise<ReplayResult> {
+    const request = {
+      config,
+      actions: Array.from(actions, asAction),
+      skipStateDigests: options.stateDigests === false,
+      skipEvents: options.events === false,
+    };
     const response = await this.call(() => this.service.replayGame(request, this.callOptions));
     if (response.state === undefined) throw new TypeError("the engine's response carries no state");
     return { state: response.state, events: response.events, stateDigests: response.stateDigests };

@@ -22,6 +22,7 @@ export {
   type GameResult,
   type ModuleLike,
   type NewGameOptions,
+  type ReplayOptions,
   type ReplayResult,
   type SealedOptions,
   type SealedResult,

@@ -37,6 +37,11 @@ async function checkReplay(client: EngineClient, played: PlayedGame<GameResult>)
     replay.stateDigests.slice(0, half),
     "a replay of a prefix gives the same digests",
   );
+  const lean = await client.replay(played.config, played.actions, { stateDigests: false, events: false });
+  assert.ok(equals(GameStateSchema, lean.state, played.final.state), "a lean replay ends in the same state");
+  assert.equal(lean.stateDigests.length, 0, "no digests when left out");
+  assert.equal(lean.events.length, 0, "no events when left out");
+  assert.ok(replay.events.length > played.actions.length, "the full replay carries the events");
 }
 
 async function checkSealedReplay(client: EngineClient, played: PlayedSealedGame): Promise<void> {

@@ -373,6 +373,8 @@ class EngineClient:
         *,
         sealed: Literal[False] = False,
         seat: int | None = None,
+        digests: bool = True,
+        events: bool = True,
     ) -> ReplayResult: ...
     @overload
     def replay(
@@ -382,6 +384,8 @@ class EngineClient:
         *,
         sealed: Literal[True],
         seat: int | None = None,
+        digests: bool = True,
+        events: bool = True,
     ) -> SealedReplay: ...
     def replay(
         self,
@@ -390,14 +394,21 @@ class EngineClient:
         *,
         sealed: bool = False,
         seat: int | None = None,
+        digests: bool = True,
+        events: bool = True,
     ) -> ReplayResult | SealedReplay:
         """Replay an action log from its config: the final state, every event and a digest after each action.
 
         ``sealed``: the final game as a new token instead (a new game id, ``step`` = the number of
-        actions), with the view and events of ``seat`` (a spectator's without one).
+        actions), with the view and events of ``seat`` (a spectator's without one). ``digests=False``
+        or ``events=False``: leave those out (a replay costs little more than its moves without both).
         """
         request = engine_service_pb2.ReplayGameRequest(
-            config=config, actions=[as_action(a) for a in actions], sealed=sealed
+            config=config,
+            actions=[as_action(a) for a in actions],
+            sealed=sealed,
+            skip_state_digests=not digests,
+            skip_events=not events,
         )
         if sealed and seat is not None:
             request.seat = seat

@@ -525,6 +525,7 @@ class ReplayGameRequest(_message.Message):
     SEALED_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     SKIP_STATE_DIGESTS_FIELD_NUMBER: _builtins.int
+    SKIP_EVENTS_FIELD_NUMBER: _builtins.int
     sealed: _builtins.bool
     """Return the final game as a token (sealed_state, with its binding, a new
     game id and step = the number of actions, and the view of seat) instead of
@@ -539,6 +540,11 @@ class ReplayGameRequest(_message.Message):
     """Leave state_digests empty: the replay then costs only its moves. The
     digests are otherwise computed incrementally (the parts of the state an
     action did not change are not written again).
+    """
+    skip_events: _builtins.bool
+    """Leave events empty: the response then carries the final state (and the
+    digests unless skipped) only, e.g. for a platform checking an action log;
+    with both skips a replay costs little more than its moves.
     """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
@@ -556,10 +562,11 @@ class ReplayGameRequest(_message.Message):
         sealed: _builtins.bool = ...,
         seat: _builtins.int | None = ...,
         skip_state_digests: _builtins.bool = ...,
+        skip_events: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "sealed", b"sealed", "seat", b"seat", "skip_state_digests", b"skip_state_digests"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "sealed", b"sealed", "seat", b"seat", "skip_events", b"skip_events", "skip_state_digests", b"skip_state_digests"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -588,7 +595,7 @@ class ReplayGameResponse(_message.Message):
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]:
         """The events of the deal and of every action, in order (with sealed,
-        redacted for the request's seat or a spectator).
+        redacted for the request's seat or a spectator); empty with skip_events.
         """
 
     @_builtins.property

@@ -15,7 +15,7 @@ from typing import Final
 
 from splendor.v1 import common_pb2, config_pb2, state_pb2
 
-from engine_service.rules import DecisionKind, EndReason, GameConfig, Reason, RuleViolation, registry
+from engine_service.rules import GOLD, DecisionKind, EndReason, GameConfig, Reason, RuleViolation, registry
 
 # Proto Color value -> core colour index; anything else (0, or unknown numbers) is invalid.
 CORE_COLOR: Final[dict[int, int]] = {value: value - 1 for value in range(1, 7)}
@@ -79,28 +79,17 @@ def gems_from_proto(counts: common_pb2.GemCounts) -> tuple[int, ...]:
 
 
 def fill_tokens(out: common_pb2.TokenCounts, counts: Sequence[int]) -> None:
-    """Fill a fresh message: zero counts, which the wire form leaves out anyway, are not set (most are zero,
-    and each field set costs); all zero, the message is still marked present."""
-    white, blue, green, red, black, gold = counts
-    if white:
-        out.white = white
-    if blue:
-        out.blue = blue
-    if green:
-        out.green = green
-    if red:
-        out.red = red
-    if black:
-        out.black = black
+    """Fill a fresh message, as ``fill_gems``, and the gold."""
+    fill_gems(out, counts)
+    gold = counts[GOLD]
     if gold:
         out.gold = gold
-    elif not (white or blue or green or red or black):
-        out.SetInParent()
 
 
-def fill_gems(out: common_pb2.GemCounts, counts: Sequence[int]) -> None:
-    """Fill a fresh message, as ``fill_tokens``."""
-    white, blue, green, red, black = counts
+def fill_gems(out: common_pb2.GemCounts | common_pb2.TokenCounts, counts: Sequence[int]) -> None:
+    """Fill a fresh message's five gem colours from the first five ``counts``: zero counts, which the wire form
+    leaves out anyway, are not set (most are zero, and each field set costs); all zero, it is still marked present."""
+    white, blue, green, red, black = counts[:GOLD]
     if white:
         out.white = white
     if blue:

@@ -14,9 +14,13 @@ from engine_service.codec import (
     config_from_proto,
     events_from_proto,
     fill_events,
+    fill_gems,
     fill_state,
+    fill_tokens,
+    gems_from_proto,
     state_from_proto,
     state_to_proto,
+    tokens_from_proto,
     update_state,
 )
 from engine_service.codec import state as convert
@@ -374,3 +378,15 @@ def test_a_real_noble_choice_round_trips() -> None:
     fresh = state_pb2.GameState()
     fill_state(fresh, state)
     assert fresh == message
+
+
+@pytest.mark.parametrize(
+    "counts", [(0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 2), (3, 0, 0, 0, 1, 0), (1, 2, 3, 4, 5, 6)], ids=str
+)
+def test_counts_are_written_exactly_and_an_all_zero_message_is_still_present(counts: tuple[int, ...]) -> None:
+    event = engine_service_pb2.ReplayGameResponse().events.add().gems_taken
+    fill_tokens(event.tokens, counts)
+    assert event.HasField("tokens") and tokens_from_proto(event.tokens) == counts
+    card = state_pb2.PlayerState()
+    fill_gems(card.bonuses, counts[:5])
+    assert card.HasField("bonuses") and gems_from_proto(card.bonuses) == counts[:5]

@@ -7,6 +7,8 @@ exactly these, plus purchases with any valid explicit payment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import (
     Action,
     MainAction,
@@ -49,8 +51,19 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         return _filtered(state, ruleset, actions)
     player = state.players[state.seat]
     can_reserve = len(player.reserved) < RESERVE_LIMIT
-    candidates = [card_id for row in state.market for card_id in row if card_id is not None]
+    reserved: Sequence[int] = player.reserved
     forbidden = _forbidden_cards(state, ruleset)
+    if forbidden is not None and forbidden.reserve is forbidden.purchase:
+        # One set forbids reserving and buying alike (the Strongholds' occupied cards): its cards are left out at once.
+        not_takeable = forbidden.reserve
+        candidates = [
+            card_id for row in state.market for card_id in row if card_id is not None and card_id not in not_takeable
+        ]
+        if not not_takeable.isdisjoint(reserved):
+            reserved = [card_id for card_id in reserved if card_id not in not_takeable]
+        forbidden = None
+    else:
+        candidates = [card_id for row in state.market for card_id in row if card_id is not None]
     if can_reserve:
         if forbidden is None or not forbidden.reserve:
             actions.extend(_RESERVE[card_id] for card_id in candidates)
@@ -58,7 +71,7 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
             not_reservable = forbidden.reserve
             actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in not_reservable)
         actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
-    candidates.extend(player.reserved)
+    candidates.extend(reserved)
     if ruleset.payment is not None:  # its ``affordable`` leaves out the forbidden purchases too (plugin.py)
         actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
         return _filtered(state, ruleset, actions)
@@ -85,7 +98,7 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         )
         if missing <= gold:
             actions.append(_PURCHASE[card_id])
-    return _filtered(state, ruleset, actions) if ruleset.modules else actions
+    return _filtered(state, ruleset, actions) if ruleset.list_filters else actions
 
 
 def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | None:

@@ -8,6 +8,7 @@ exactly these, plus purchases with any valid explicit payment.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from .actions import (
     Action,
@@ -23,7 +24,7 @@ from .errors import RuleViolation
 from .gems import gem_actions
 from .plugin import ForbiddenCards
 from .reserve import RESERVE_LIMIT
-from .ruleset import Ruleset, ruleset_for
+from .ruleset import RULESETS, Ruleset, ruleset_for
 from .state import GameState
 
 # Actions are immutable, so each possible one is built once and shared.
@@ -37,11 +38,11 @@ def legal_actions(state: GameState) -> list[Action]:
     """Every legal action of the acting seat (empty once the game is over)."""
     if state.end_reason is not None:
         return []
-    ruleset = ruleset_for(state)
+    ruleset = RULESETS.get(state.config.modules) or ruleset_for(state)
     if state.pending is not None:
         return ruleset.choosers[ruleset.decision_steps[state.pending.kind]](state)
-    actions: list[Action] = list(main_actions(state, ruleset))
-    return actions or [Pass()]
+    actions = main_actions(state, ruleset)  # a new list, the caller's to keep
+    return cast("list[Action]", actions) if actions else [Pass()]
 
 
 def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False) -> list[MainAction]:

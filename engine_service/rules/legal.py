@@ -104,8 +104,14 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
 
 def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | None:
     """The cards the modules forbid reserving or buying now (None: no module says)."""
+    forbidders = ruleset.forbidders
+    if not forbidders:
+        return None
+    if len(forbidders) == 1:  # modules are played one at a time: that module's answer, as it is
+        theirs = forbidders[0](state)
+        return theirs if theirs.reserve or theirs.purchase else None
     forbidden = None
-    for forbidden_cards in ruleset.forbidders:
+    for forbidden_cards in forbidders:
         theirs = forbidden_cards(state)
         if not theirs.reserve and not theirs.purchase:
             continue  # nothing forbidden: the list needs no filtering

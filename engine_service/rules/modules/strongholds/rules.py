@@ -94,7 +94,8 @@ _UNOCCUPIED: Final = ForbiddenCards()
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
     seat = state.seat
-    occupied = _others(STATE.of(state).placed, seat)
+    placed = STATE.of(state).placed
+    occupied = placed[1 - seat] if len(placed) == 2 else _others(placed, seat)  # two players: without a call
     if not occupied:
         return _UNOCCUPIED
     # The other seats' strongholds stay put for a few turns: reuse the seat's last answer when they have.

@@ -124,7 +124,7 @@ def _close_turn(state: GameState, ruleset: Ruleset, events: list[Event]) -> Game
         events.append(FinalRoundTriggered(seat, state.players[seat].prestige))
     turn = state.turn + 1
     next_seat = (seat + 1) % num_players
-    events.append(TurnEnded(seat, next_seat, turn))
+    events.append(tuple.__new__(TurnEnded, (seat, next_seat, turn)))  # one a turn: see state.with_turn
     end_reason = None
     if final_round and next_seat == state.first_seat:
         end_reason = EndReason.FINAL_ROUND_COMPLETED

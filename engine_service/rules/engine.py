@@ -21,7 +21,7 @@ from .gems import take_gems, take_two_gems
 from .legal import main_actions
 from .purchase import purchase_card
 from .reserve import reserve_card, reserve_from_deck
-from .ruleset import Ruleset, ruleset_for
+from .ruleset import RULESETS, Ruleset, ruleset_for
 from .state import EndReason, GameState, with_turn
 
 
@@ -35,14 +35,14 @@ def apply(state: GameState, action: object, seat: int | None = None) -> tuple[Ga
     """
     if state.end_reason is not None:
         raise RuleViolation(Reason.GAME_OVER, f"the game is over ({state.end_reason.value})")
-    acting = state.acting_seat
-    if seat is not None and seat != acting:
+    if seat is not None and seat != state.acting_seat:
+        acting = state.acting_seat
         raise RuleViolation(
             Reason.NOT_YOUR_TURN, f"seat {acting} must act, not seat {seat}", acting_seat=str(acting), seat=str(seat)
         )
     if not isinstance(action, tuple):  # every action is a record (a NamedTuple)
         raise RuleViolation(Reason.UNKNOWN_ACTION, f"{type(action).__name__} is not an action of this game")
-    ruleset = ruleset_for(state)
+    ruleset = RULESETS.get(state.config.modules) or ruleset_for(state)
     events: list[Event] = []
     if state.pending is not None:
         state = _resolve_decision(state, action, ruleset, events)
@@ -124,7 +124,7 @@ def _close_turn(state: GameState, ruleset: Ruleset, events: list[Event]) -> Game
         events.append(FinalRoundTriggered(seat, state.players[seat].prestige))
     turn = state.turn + 1
     next_seat = (seat + 1) % num_players
-    events.append(TurnEnded(seat, next_seat, turn))
+    events.append(tuple.__new__(TurnEnded, (seat, next_seat, turn)))  # one a turn: see state.with_turn
     end_reason = None
     if final_round and next_seat == state.first_seat:
         end_reason = EndReason.FINAL_ROUND_COMPLETED

@@ -7,6 +7,9 @@ exactly these, plus purchases with any valid explicit payment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from .actions import (
     Action,
     MainAction,
@@ -21,7 +24,7 @@ from .errors import RuleViolation
 from .gems import gem_actions
 from .plugin import ForbiddenCards
 from .reserve import RESERVE_LIMIT
-from .ruleset import Ruleset, ruleset_for
+from .ruleset import RULESETS, Ruleset, ruleset_for
 from .state import GameState
 
 # Actions are immutable, so each possible one is built once and shared.
@@ -35,11 +38,11 @@ def legal_actions(state: GameState) -> list[Action]:
     """Every legal action of the acting seat (empty once the game is over)."""
     if state.end_reason is not None:
         return []
-    ruleset = ruleset_for(state)
+    ruleset = RULESETS.get(state.config.modules) or ruleset_for(state)
     if state.pending is not None:
         return ruleset.choosers[ruleset.decision_steps[state.pending.kind]](state)
-    actions: list[Action] = list(main_actions(state, ruleset))
-    return actions or [Pass()]
+    actions = main_actions(state, ruleset)  # a new list, the caller's to keep
+    return cast("list[Action]", actions) if actions else [Pass()]
 
 
 def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False) -> list[MainAction]:
@@ -49,8 +52,19 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         return _filtered(state, ruleset, actions)
     player = state.players[state.seat]
     can_reserve = len(player.reserved) < RESERVE_LIMIT
-    candidates = [card_id for row in state.market for card_id in row if card_id is not None]
+    reserved: Sequence[int] = player.reserved
     forbidden = _forbidden_cards(state, ruleset)
+    if forbidden is not None and forbidden.reserve is forbidden.purchase:
+        # One set forbids reserving and buying alike (the Strongholds' occupied cards): its cards are left out at once.
+        not_takeable = forbidden.reserve
+        candidates = [
+            card_id for row in state.market for card_id in row if card_id is not None and card_id not in not_takeable
+        ]
+        if not not_takeable.isdisjoint(reserved):
+            reserved = [card_id for card_id in reserved if card_id not in not_takeable]
+        forbidden = None
+    else:
+        candidates = [card_id for row in state.market for card_id in row if card_id is not None]
     if can_reserve:
         if forbidden is None or not forbidden.reserve:
             actions.extend(_RESERVE[card_id] for card_id in candidates)
@@ -58,7 +72,7 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
             not_reservable = forbidden.reserve
             actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in not_reservable)
         actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
-    candidates.extend(player.reserved)
+    candidates.extend(reserved)
     if ruleset.payment is not None:  # its ``affordable`` leaves out the forbidden purchases too (plugin.py)
         actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
         return _filtered(state, ruleset, actions)
@@ -85,13 +99,19 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         )
         if missing <= gold:
             actions.append(_PURCHASE[card_id])
-    return _filtered(state, ruleset, actions) if ruleset.modules else actions
+    return _filtered(state, ruleset, actions) if ruleset.list_filters else actions
 
 
 def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | None:
     """The cards the modules forbid reserving or buying now (None: no module says)."""
+    forbidders = ruleset.forbidders
+    if not forbidders:
+        return None
+    if len(forbidders) == 1:  # modules are played one at a time: that module's answer, as it is
+        theirs = forbidders[0](state)
+        return theirs if theirs.reserve or theirs.purchase else None
     forbidden = None
-    for forbidden_cards in ruleset.forbidders:
+    for forbidden_cards in forbidders:
         theirs = forbidden_cards(state)
         if not theirs.reserve and not theirs.purchase:
             continue  # nothing forbidden: the list needs no filtering

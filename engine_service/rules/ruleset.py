@@ -11,7 +11,7 @@ module replaces them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from . import registry
 from .actions import Action, MainAction
@@ -112,14 +112,16 @@ def _filters_listed_actions(module: Module) -> bool:
     return per_action or module.extra_main_actions is not None
 
 
-_CACHE: dict[frozenset[str], Ruleset] = {}
-registry.on_change(_CACHE.clear)
+# The rulesets built so far, by module names. ``apply`` and ``legal_actions`` read it directly, twice a step,
+# and call ``ruleset_for`` only for a ruleset not built yet: the call costs more than the lookup.
+RULESETS: Final[dict[frozenset[str], Ruleset]] = {}
+registry.on_change(RULESETS.clear)
 
 
 def ruleset_for(state_or_modules: GameState | frozenset[str]) -> Ruleset:
     """The (cached) ruleset of a game or of a set of module names."""
     names = state_or_modules if isinstance(state_or_modules, frozenset) else state_or_modules.config.modules
-    ruleset = _CACHE.get(names)
+    ruleset = RULESETS.get(names)
     if ruleset is None:
-        ruleset = _CACHE[names] = _build(names)
+        ruleset = RULESETS[names] = _build(names)
     return ruleset

@@ -116,6 +116,7 @@ def sub_tokens(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 # The transitions of every move, spelt out field by field: ``_replace`` costs more than twice as much, and
 # ``tuple.__new__`` skips the record's generated ``__new__`` (an interpreted call, even from compiled code).
+# The state is unpacked at once rather than read field by field: one step instead of fifteen attribute reads.
 
 
 def with_table(
@@ -126,28 +127,31 @@ def with_table(
     players: tuple[PlayerState, ...],
 ) -> GameState:
     """``state`` with the bank, market, decks and players replaced (what the actions move)."""
-    s = state
+    (config, _bank, _decks, _market, nobles, _players, first_seat, seat, turn, pending,
+     final_round, passes_in_a_row, end_reason, ranking, module_states) = state  # fmt: skip
     return tuple.__new__(GameState, (
-        s.config, bank, decks, market, s.nobles, players, s.first_seat, s.seat, s.turn, s.pending,
-        s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, s.module_states,
+        config, bank, decks, market, nobles, players, first_seat, seat, turn, pending,
+        final_round, passes_in_a_row, end_reason, ranking, module_states,
     ))  # fmt: skip
 
 
 def with_turn(state: GameState, seat: int, turn: int, final_round: bool) -> GameState:
     """``state`` with the turn passed on to ``seat``."""
-    s = state
+    (config, bank, decks, market, nobles, players, first_seat, _seat, _turn, pending,
+     _final_round, passes_in_a_row, end_reason, ranking, module_states) = state  # fmt: skip
     return tuple.__new__(GameState, (
-        s.config, s.bank, s.decks, s.market, s.nobles, s.players, s.first_seat, seat, turn, s.pending,
-        final_round, s.passes_in_a_row, s.end_reason, s.ranking, s.module_states,
+        config, bank, decks, market, nobles, players, first_seat, seat, turn, pending,
+        final_round, passes_in_a_row, end_reason, ranking, module_states,
     ))  # fmt: skip
 
 
 def with_pending(state: GameState, pending: PendingDecision | None) -> GameState:
     """``state`` with a decision left pending, or with none."""
-    s = state
+    (config, bank, decks, market, nobles, players, first_seat, seat, turn, _pending,
+     final_round, passes_in_a_row, end_reason, ranking, module_states) = state  # fmt: skip
     return tuple.__new__(GameState, (
-        s.config, s.bank, s.decks, s.market, s.nobles, s.players, s.first_seat, s.seat, s.turn, pending,
-        s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, s.module_states,
+        config, bank, decks, market, nobles, players, first_seat, seat, turn, pending,
+        final_round, passes_in_a_row, end_reason, ranking, module_states,
     ))  # fmt: skip
 
 
@@ -155,16 +159,15 @@ def with_module_states(
     state: GameState, module_states: tuple[object, ...], pending: PendingDecision | None
 ) -> GameState:
     """``state`` with the modules' slots and the pending decision replaced."""
-    s = state
+    (config, bank, decks, market, nobles, players, first_seat, seat, turn, _pending,
+     final_round, passes_in_a_row, end_reason, ranking, _module_states) = state  # fmt: skip
     return tuple.__new__(GameState, (
-        s.config, s.bank, s.decks, s.market, s.nobles, s.players, s.first_seat, s.seat, s.turn, pending,
-        s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, module_states,
+        config, bank, decks, market, nobles, players, first_seat, seat, turn, pending,
+        final_round, passes_in_a_row, end_reason, ranking, module_states,
     ))  # fmt: skip
 
 
 def with_tokens(player: PlayerState, tokens: tuple[int, ...]) -> PlayerState:
     """``player`` holding ``tokens`` instead."""
-    p = player
-    return tuple.__new__(
-        PlayerState, (tokens, p.bonuses, p.prestige, p.purchased, p.reserved, p.reserved_blind, p.nobles)
-    )
+    _tokens, bonuses, prestige, purchased, reserved, reserved_blind, nobles = player
+    return tuple.__new__(PlayerState, (tokens, bonuses, prestige, purchased, reserved, reserved_blind, nobles))

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ...actions import Action, Decline, MainAction, PurchaseCard, ReserveCard
@@ -93,7 +94,8 @@ _UNOCCUPIED: Final = ForbiddenCards()
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the cards under other seats' strongholds."""
     seat = state.seat
-    occupied = _others(STATE.of(state).placed, seat)
+    placed = STATE.of(state).placed
+    occupied = placed[1 - seat] if len(placed) == 2 else _others(placed, seat)  # two players: without a call
     if not occupied:
         return _UNOCCUPIED
     # The other seats' strongholds stay put for a few turns: reuse the seat's last answer when they have.
@@ -172,13 +174,20 @@ def _answers(own: tuple[int, ...], others: tuple[int, ...], targets: tuple[int, 
     same but for the card under all three stacked, where a move may not go anyway).
     """
     answers: list[Action] = [_PLACE[card] for card in targets] if len(own) < STRONGHOLDS_PER_PLAYER else []
-    # Sources and removals in card order, each once (with one stronghold or none, as they are).
-    for source in own if len(own) < 2 else sorted(set(own)):
-        moves = _MOVE[source]
-        answers += [moves[card] for card in targets if card != source]
+    if own:  # the moves of every source in one comprehension: fewer calls than one per source
+        answers += [_MOVE[source][card] for source in _each_once(own) for card in targets if card != source]
     if others:
-        answers += [_REMOVE[card] for card in (others if len(others) < 2 else sorted(set(others)))]
+        answers += [_REMOVE[card] for card in _each_once(others)]
     return answers
+
+
+def _each_once(cards: tuple[int, ...]) -> Sequence[int]:
+    """The cards in card order, each once: the sources of moves, the removable strongholds."""
+    if len(cards) < 2:
+        return cards
+    if len(cards) == 2 and cards[0] != cards[1]:  # the most common case after one: without a set and a sort
+        return cards if cards[0] < cards[1] else (cards[1], cards[0])
+    return sorted(set(cards))
 
 
 def _answer_count(own: tuple[int, ...], others: tuple[int, ...], targets: tuple[int, ...]) -> int:

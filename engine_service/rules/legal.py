@@ -27,6 +27,7 @@ from .state import GameState
 # Actions are immutable, so each possible one is built once and shared.
 _RESERVE = tuple(ReserveCard(card.id) for card in CARDS)
 _RESERVE_DECK = tuple(ReserveFromDeck(deck) for deck in range(8))
+_RESERVE_DECKS = tuple(_RESERVE_DECK[:count] for count in range(len(_RESERVE_DECK) + 1))  # by number of decks
 _PURCHASE = tuple(PurchaseCard(card.id) for card in CARDS)
 _COSTS = tuple(card.cost for card in CARDS)
 
@@ -53,15 +54,19 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
     forbidden = _forbidden_cards(state, ruleset)
     if can_reserve:
         if forbidden is None or not forbidden.reserve:
-            actions.extend(_RESERVE[card_id] for card_id in candidates)
+            actions += [_RESERVE[card_id] for card_id in candidates]
         else:
             not_reservable = forbidden.reserve
             actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in not_reservable)
-        actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
+        decks = state.decks
+        if all(decks):  # every deck has cards (most of the game): the whole prebuilt tuple
+            actions.extend(_RESERVE_DECKS[len(decks)])
+        else:
+            actions += [_RESERVE_DECK[deck] for deck, pile in enumerate(decks) if pile]
     candidates.extend(player.reserved)
     if ruleset.payment is not None:  # its ``affordable`` leaves out the forbidden purchases too (plugin.py)
-        actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
-        return _filtered(state, ruleset, actions)
+        actions += [_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates)]
+        return _filtered(state, ruleset, actions) if ruleset.list_filters else actions
     if forbidden is not None:
         not_purchasable = forbidden.purchase
         candidates = [card_id for card_id in candidates if card_id not in not_purchasable]
@@ -85,7 +90,7 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         )
         if missing <= gold:
             actions.append(_PURCHASE[card_id])
-    return _filtered(state, ruleset, actions) if ruleset.modules else actions
+    return _filtered(state, ruleset, actions) if ruleset.list_filters else actions
 
 
 def _forbidden_cards(state: GameState, ruleset: Ruleset) -> ForbiddenCards | None:

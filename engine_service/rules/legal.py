@@ -7,6 +7,8 @@ exactly these, plus purchases with any valid explicit payment.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import (
     Action,
     MainAction,
@@ -24,12 +26,13 @@ from .reserve import RESERVE_LIMIT
 from .ruleset import Ruleset, ruleset_for
 from .state import GameState
 
-# Actions are immutable, so each possible one is built once and shared.
-_RESERVE = tuple(ReserveCard(card.id) for card in CARDS)
-_RESERVE_DECK = tuple(ReserveFromDeck(deck) for deck in range(8))
-_RESERVE_DECKS = tuple(_RESERVE_DECK[:count] for count in range(len(_RESERVE_DECK) + 1))  # by number of decks
-_PURCHASE = tuple(PurchaseCard(card.id) for card in CARDS)
-_COSTS = tuple(card.cost for card in CARDS)
+# Actions are immutable, so each possible one is built once and shared (Final: compiled code reads these tables
+# as C globals instead of looking them up in the module's dict for every listed action).
+_RESERVE: Final = tuple(ReserveCard(card.id) for card in CARDS)
+_RESERVE_DECK: Final = tuple(ReserveFromDeck(deck) for deck in range(8))
+_RESERVE_DECKS: Final = tuple(_RESERVE_DECK[:count] for count in range(len(_RESERVE_DECK) + 1))  # by number of decks
+_PURCHASE: Final = tuple(PurchaseCard(card.id) for card in CARDS)
+_COSTS: Final = tuple(card.cost for card in CARDS)
 
 
 def legal_actions(state: GameState) -> list[Action]:

@@ -50,7 +50,14 @@ def refill_market(state: GameState, events: list[Event]) -> GameState:
     decks = state.decks
     changed = False
     for deck, row in enumerate(market):
-        if None not in row or not decks[deck]:
+        if not decks[deck]:
+            continue  # nothing left to turn up: the row's empty slots stay empty
+        # A row with no empty slot (most rows, most turns) is skipped. ``None in row`` would compare every card
+        # with None, which compiled code does through the generic rich comparison; identity tests are cheap.
+        for slot_card in row:
+            if slot_card is None:
+                break
+        else:
             continue
         new_row = list(row)
         pile = decks[deck]

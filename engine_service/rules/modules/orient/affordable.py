@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Final
 
 from ...state import GameState
-from .cards import COSTS, GOLD_CARDS, IS_GOLD_CARD
+from .cards import COSTS, GOLD_CARD_COUNT, OWNS_NO_GOLD_CARD
 from .refusals import REFUSALS, refusal_index
 
 _MAX_COST: Final = max(max(cost) for cost in COSTS)
@@ -75,8 +75,8 @@ def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
     guards = _GUARDS
     costs = _COSTS_REFUSING[refusal_index(player.bonuses)]
     purchased = player.purchased
-    if not GOLD_CARDS.isdisjoint(purchased):
-        gold += 2 * sum(map(IS_GOLD_CARD.__getitem__, purchased))
+    if not OWNS_NO_GOLD_CARD(purchased):
+        gold += 2 * sum(map(GOLD_CARD_COUNT, purchased))
     if not gold:
         return [card_id for card_id in card_ids if (held - costs[card_id]) & guards == guards]
     # A card costing more of one colour than holdings plus all the gold is beyond reach; the rest are checked exactly.

@@ -34,7 +34,7 @@ from ...payment import amount_due, cannot_afford, check_payment_tokens, shortfal
 from ...plugin import PaymentRules, Price
 from ...state import GameState, PlayerState, with_player
 from .affordable import affordable
-from .cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
+from .cards import BONUS, BONUS_COUNT, COSTS, IS_GOLD_CARD, OWNS_NO_GOLD_CARD, POINTS, SACRIFICE, orient_of
 from .events import CardsDiscarded
 from .state import OrientState, with_orient
 
@@ -130,7 +130,7 @@ def _token_price(
 def _gold_cards(player: PlayerState) -> list[int]:
     """The seat's gold cards, lowest ids first (most seats own none: answered in C)."""
     purchased = player.purchased
-    return [] if GOLD_CARDS.isdisjoint(purchased) else sorted([card for card in purchased if IS_GOLD_CARD[card]])
+    return [] if OWNS_NO_GOLD_CARD(purchased) else sorted([card for card in purchased if IS_GOLD_CARD[card]])
 
 
 def _default_token_price(player: PlayerState, card_id: int) -> Price:

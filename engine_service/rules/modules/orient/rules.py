@@ -36,7 +36,7 @@ from ...state import GameState, Standing, with_table
 from ...turn import AwardOne, qualifying_nobles, visit
 from .cards import BONUS, IS_PAIRED, SACRIFICE, orient_of
 from .payment import sacrifice_not_possible
-from .refusals import RESTRICTED, refused_with
+from .refusals import REFUSALS, RESTRICTED, refusal_index
 from .state import OrientState, with_orient
 
 NAME: Final = "orient"
@@ -85,7 +85,7 @@ def check_main_action(state: GameState, action: MainAction) -> None:
 
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the purchases the seat's bonuses forbid."""
-    return refused_with(state.players[state.seat].bonuses)
+    return REFUSALS[refusal_index(state.players[state.seat].bonuses)]  # once per legal-action list: no extra call
 
 
 def _available(state: GameState, card_id: int) -> bool:

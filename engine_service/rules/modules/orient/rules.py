@@ -37,12 +37,13 @@ from ...turn import AwardOne, qualifying_nobles, visit
 from .cards import BONUS, IS_PAIRED, SACRIFICE, orient_of
 from .payment import sacrifice_not_possible
 from .refusals import REFUSALS, RESTRICTED, refusal_index
-from .state import OrientState, with_orient
+from .state import STATE, OrientState, with_orient
 
 NAME: Final = "orient"
 ORIENT_SLOTS: Final = 2  # face-up Orient cards per level
 _STREAMS: Final = (Stream.ORIENT_LEVEL_1, Stream.ORIENT_LEVEL_2, Stream.ORIENT_LEVEL_3)
 _REQUIREMENTS: Final = tuple(noble.requirement for noble in NOBLES)
+_SLOT: Final = STATE.index
 
 
 def setup(state: GameState) -> GameState:
@@ -97,7 +98,9 @@ def _available(state: GameState, card_id: int) -> bool:
 def _qualifying(state: GameState, seat: int) -> tuple[int, ...]:
     """The table's nobles the seat meets, then its own reserved ones."""
     table = qualifying_nobles(state, seat)
-    reserved = orient_of(state).reserved_nobles[seat]
+    states = state.module_states  # orient_of, inlined: this runs on every turn
+    orient = states[_SLOT] if len(states) > _SLOT else None
+    reserved = (orient if type(orient) is OrientState else orient_of(state)).reserved_nobles[seat]
     if not reserved:
         return table
     b0, b1, b2, b3, b4 = state.players[seat].bonuses

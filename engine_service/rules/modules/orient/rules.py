@@ -117,7 +117,7 @@ def _visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> G
     held = orient.reserved_nobles
     if noble_id in held[seat]:
         left = tuple([noble for noble in held[seat] if noble != noble_id])
-        orient = OrientState(orient.pairs, held[:seat] + (left,) + held[seat + 1 :], orient.discarded)
+        orient = tuple.__new__(OrientState, (orient.pairs, held[:seat] + (left,) + held[seat + 1 :], orient.discarded))
         state = with_orient(state, state.players, orient, state.pending)
     return visit(state, seat, noble_id, events)
 

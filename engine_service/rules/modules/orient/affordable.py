@@ -90,6 +90,6 @@ def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
     return [
         card_id
         for card_id in card_ids
-        if (reach - costs[card_id]) & guards == guards
-        and _SHORT_LOW[(held - costs[card_id]) & _LOW_MASK] + _SHORT_HIGH[(held - costs[card_id]) >> _LOW_BITS] <= gold
+        if (reach - (cost := costs[card_id])) & guards == guards
+        and _SHORT_LOW[(short := held - cost) & _LOW_MASK] + _SHORT_HIGH[short >> _LOW_BITS] <= gold
     ]

@@ -40,7 +40,7 @@ def remove_from_market(
     row = list(market[deck])
     row[slot] = None
     if not decks[deck]:
-        events.append(MarketSlotEmptied(deck, slot))
+        events.append(tuple.__new__(MarketSlotEmptied, (deck, slot)))
     return market[:deck] + (tuple(row),) + market[deck + 1 :]
 
 
@@ -64,7 +64,8 @@ def refill_market(state: GameState, events: list[Event]) -> GameState:
         for slot, slot_card in enumerate(new_row):
             if slot_card is None and pile:
                 new_row[slot] = pile[0]
-                events.append(CardRevealed(deck, slot, pile[0]))
+                # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
+                events.append(tuple.__new__(CardRevealed, (deck, slot, pile[0])))
                 pile = pile[1:]
         market = market[:deck] + (tuple(new_row),) + market[deck + 1 :]
         decks = decks[:deck] + (pile,) + decks[deck + 1 :]

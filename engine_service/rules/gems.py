@@ -111,6 +111,7 @@ def take_two_gems(state: GameState, action: TakeTwoGems, events: list[Event]) ->
 def _move_to_player(state: GameState, taken: tuple[int, ...], events: list[Event]) -> GameState:
     seat = state.seat
     player = state.players[seat]
-    events.append(GemsTaken(seat, taken))
+    # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
+    events.append(tuple.__new__(GemsTaken, (seat, taken)))
     players = with_player(state.players, seat, with_tokens(player, add_tokens(player.tokens, taken)))
     return with_table(state, sub_tokens(state.bank, taken), state.market, state.decks, players)

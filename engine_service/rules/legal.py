@@ -8,7 +8,7 @@ exactly these, plus purchases with any valid explicit payment.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Final, cast
 
 from .actions import (
     Action,
@@ -27,11 +27,13 @@ from .reserve import RESERVE_LIMIT
 from .ruleset import RULESETS, Ruleset, ruleset_for
 from .state import GameState
 
-# Actions are immutable, so each possible one is built once and shared.
-_RESERVE = tuple(ReserveCard(card.id) for card in CARDS)
-_RESERVE_DECK = tuple(ReserveFromDeck(deck) for deck in range(8))
-_PURCHASE = tuple(PurchaseCard(card.id) for card in CARDS)
-_COSTS = tuple(card.cost for card in CARDS)
+# Actions are immutable, so each possible one is built once and shared (Final: compiled code reads these tables
+# as C globals instead of looking them up in the module's dict for every listed action).
+_RESERVE: Final = tuple(ReserveCard(card.id) for card in CARDS)
+_RESERVE_DECK: Final = tuple(ReserveFromDeck(deck) for deck in range(8))
+_RESERVE_DECKS: Final = tuple(_RESERVE_DECK[:count] for count in range(len(_RESERVE_DECK) + 1))  # by number of decks
+_PURCHASE: Final = tuple(PurchaseCard(card.id) for card in CARDS)
+_COSTS: Final = tuple(card.cost for card in CARDS)
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -67,15 +69,19 @@ def main_actions(state: GameState, ruleset: Ruleset, stop_at_first: bool = False
         candidates = [card_id for row in state.market for card_id in row if card_id is not None]
     if can_reserve:
         if forbidden is None or not forbidden.reserve:
-            actions.extend(_RESERVE[card_id] for card_id in candidates)
+            actions += [_RESERVE[card_id] for card_id in candidates]
         else:
             not_reservable = forbidden.reserve
             actions.extend(_RESERVE[card_id] for card_id in candidates if card_id not in not_reservable)
-        actions.extend(_RESERVE_DECK[deck] for deck, pile in enumerate(state.decks) if pile)
+        decks = state.decks
+        if all(decks):  # every deck has cards (most of the game): the whole prebuilt tuple
+            actions.extend(_RESERVE_DECKS[len(decks)])
+        else:
+            actions += [_RESERVE_DECK[deck] for deck, pile in enumerate(decks) if pile]
     candidates.extend(reserved)
     if ruleset.payment is not None:  # its ``affordable`` leaves out the forbidden purchases too (plugin.py)
-        actions.extend(_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates))
-        return _filtered(state, ruleset, actions)
+        actions += [_PURCHASE[card_id] for card_id in ruleset.payment.affordable(state, state.seat, candidates)]
+        return _filtered(state, ruleset, actions) if ruleset.list_filters else actions
     if forbidden is not None:
         not_purchasable = forbidden.purchase
         candidates = [card_id for card_id in candidates if card_id not in not_purchasable]

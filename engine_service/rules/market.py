@@ -40,7 +40,7 @@ def remove_from_market(
     row = list(market[deck])
     row[slot] = None
     if not decks[deck]:
-        events.append(MarketSlotEmptied(deck, slot))
+        events.append(tuple.__new__(MarketSlotEmptied, (deck, slot)))
     return market[:deck] + (tuple(row),) + market[deck + 1 :]
 
 
@@ -50,14 +50,22 @@ def refill_market(state: GameState, events: list[Event]) -> GameState:
     decks = state.decks
     changed = False
     for deck, row in enumerate(market):
-        if None not in row or not decks[deck]:
+        if not decks[deck]:
+            continue  # nothing left to turn up: the row's empty slots stay empty
+        # A row with no empty slot (most rows, most turns) is skipped. ``None in row`` would compare every card
+        # with None, which compiled code does through the generic rich comparison; identity tests are cheap.
+        for slot_card in row:
+            if slot_card is None:
+                break
+        else:
             continue
         new_row = list(row)
         pile = decks[deck]
         for slot, slot_card in enumerate(new_row):
             if slot_card is None and pile:
                 new_row[slot] = pile[0]
-                events.append(CardRevealed(deck, slot, pile[0]))
+                # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
+                events.append(tuple.__new__(CardRevealed, (deck, slot, pile[0])))
                 pile = pile[1:]
         market = market[:deck] + (tuple(new_row),) + market[deck + 1 :]
         decks = decks[:deck] + (pile,) + decks[deck + 1 :]

@@ -71,9 +71,10 @@ def purchase_card(
         index = reserved.index(card.id)
         reserved = reserved[:index] + reserved[index + 1 :]
         reserved_blind = reserved_blind[:index] + reserved_blind[index + 1 :]
-        events.append(CardPurchased(seat, card.id, CardSource.RESERVE, None, payment))
+        # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
+        events.append(tuple.__new__(CardPurchased, (seat, card.id, CardSource.RESERVE, None, payment)))
     else:
-        events.append(CardPurchased(seat, card.id, CardSource.MARKET, slot, payment))
+        events.append(tuple.__new__(CardPurchased, (seat, card.id, CardSource.MARKET, slot, payment)))
         market = remove_from_market(market, state.decks, card.deck, slot, events)
     tokens = sub_tokens(player.tokens, payment)
     prestige = player.prestige + card.points

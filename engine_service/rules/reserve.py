@@ -38,7 +38,8 @@ def locate_reservable(state: GameState, action: ReserveCard) -> int:
 def reserve_card(state: GameState, action: ReserveCard, events: list[Event]) -> GameState:
     slot = locate_reservable(state, action)
     deck = CARDS[action.card_id].deck
-    events.append(CardReserved(state.seat, action.card_id, deck, False, slot))
+    # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
+    events.append(tuple.__new__(CardReserved, (state.seat, action.card_id, deck, False, slot)))
     market = remove_from_market(state.market, state.decks, deck, slot, events)
     return _add_to_hand(state, action.card_id, False, events, market=market, decks=state.decks)
 
@@ -56,7 +57,7 @@ def reserve_from_deck(state: GameState, action: ReserveFromDeck, events: list[Ev
     deck = action.deck
     pile = state.decks[deck]
     card_id = pile[0]
-    events.append(CardReserved(state.seat, card_id, deck, True, None))
+    events.append(tuple.__new__(CardReserved, (state.seat, card_id, deck, True, None)))
     decks = state.decks[:deck] + (pile[1:],) + state.decks[deck + 1 :]
     return _add_to_hand(state, card_id, True, events, market=state.market, decks=decks)
 
@@ -78,7 +79,7 @@ def _add_to_hand(
     if bank[GOLD]:
         bank = bank[:GOLD] + (bank[GOLD] - 1,)
         tokens = tokens[:GOLD] + (tokens[GOLD] + 1,)
-        events.append(GoldReceived(seat, amount=1))
+        events.append(tuple.__new__(GoldReceived, (seat, 1)))
     reserved = player.reserved + (card_id,)
     reserved_blind = player.reserved_blind + (blind,)
     player = tuple.__new__(

@@ -33,6 +33,9 @@ from .decisions import PAIR_CARD, RESERVE_NOBLE, TAKE_FREE_CARD
 from .events import CardPaired, FreeCardTaken, NobleReserved
 from .state import OrientState, with_orient
 
+# Records (events, holdings, the Orient state, prices) are built with ``tuple.__new__``, as in ``state.py``: a
+# NamedTuple's generated ``__new__`` is an interpreted call, even from compiled code.
+
 _HAS_ABILITY: Final = tuple(
     card.kind in (CardKind.PAIRED, CardKind.PAIRED_TAKE_LEVEL1, CardKind.TAKE_LEVEL2, CardKind.RESERVE_NOBLE)
     for card in CARDS
@@ -134,11 +137,14 @@ def _pair(state: GameState, seat: int, partner: int, events: list[Event]) -> Gam
     orient = orient_of(state)
     pairs = orient.pairs
     pairs = pairs[:seat] + (pairs[seat] + ((paired, partner),),) + pairs[seat + 1 :]
-    events.append(CardPaired(seat, paired, partner, color))
+    events.append(tuple.__new__(CardPaired, (seat, paired, partner, color)))
     p = player
-    player = PlayerState(p.tokens, tuple(bonuses), p.prestige, p.purchased, p.reserved, p.reserved_blind, p.nobles)
+    player = tuple.__new__(
+        PlayerState, (p.tokens, tuple(bonuses), p.prestige, p.purchased, p.reserved, p.reserved_blind, p.nobles)
+    )
     players = with_player(state.players, seat, player)
-    state = with_orient(state, players, OrientState(pairs, orient.reserved_nobles, orient.discarded), state.pending)
+    orient = tuple.__new__(OrientState, (pairs, orient.reserved_nobles, orient.discarded))
+    state = with_orient(state, players, orient, state.pending)
     return _after_pairing(state, seat, paired, events)
 
 
@@ -162,7 +168,7 @@ def _take_free(state: GameState, seat: int, card_id: int, events: list[Event]) -
     deck = CARDS[card_id].deck
     slot = find_in_market(state, card_id)
     assert slot is not None
-    events.append(FreeCardTaken(seat, card_id, deck, slot))
+    events.append(tuple.__new__(FreeCardTaken, (seat, card_id, deck, slot)))
     market = remove_from_market(state.market, state.decks, deck, slot, events)
     player = state.players[seat]
     bonuses = player.bonuses
@@ -172,14 +178,10 @@ def _take_free(state: GameState, seat: int, card_id: int, events: list[Event]) -
         added[color] += BONUS_COUNT[card_id]
         bonuses = tuple(added)
     p = player
-    player = PlayerState(
-        p.tokens,
-        bonuses,
-        p.prestige + POINTS[card_id],
-        p.purchased + (card_id,),
-        p.reserved,
-        p.reserved_blind,
-        p.nobles,
+    prestige = p.prestige + POINTS[card_id]
+    purchased = p.purchased + (card_id,)
+    player = tuple.__new__(
+        PlayerState, (p.tokens, bonuses, prestige, purchased, p.reserved, p.reserved_blind, p.nobles)
     )
     state = with_table(state, state.bank, market, state.decks, with_player(state.players, seat, player))
     return card_ability(state, seat, card_id, events)
@@ -190,9 +192,9 @@ def _reserve_noble(state: GameState, seat: int, noble_id: int, events: list[Even
     orient = orient_of(state)
     held = orient.reserved_nobles
     held = held[:seat] + (held[seat] + (noble_id,),) + held[seat + 1 :]
-    events.append(NobleReserved(seat, noble_id))
+    events.append(tuple.__new__(NobleReserved, (seat, noble_id)))
     nobles = tuple([noble for noble in state.nobles if noble != noble_id])
-    orient = OrientState(orient.pairs, held, orient.discarded)
+    orient = tuple.__new__(OrientState, (orient.pairs, held, orient.discarded))
     return with_orient(state, state.players, orient, state.pending, nobles)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Final
 
 from ...state import GameState
-from .cards import COSTS, GOLD_CARDS, IS_GOLD_CARD
+from .cards import COSTS, GOLD_CARD_COUNT, OWNS_NO_GOLD_CARD
 from .refusals import REFUSALS, refusal_index
 
 _MAX_COST: Final = max(max(cost) for cost in COSTS)
@@ -71,12 +71,18 @@ def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
     t0, t1, t2, t3, t4, gold = player.tokens
     b0, b1, b2, b3, b4 = player.bonuses
     h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    held = _packed(h0, h1, h2, h3, h4)
+    m = _MAX_COST
+    w = _WIDTH
+    # _packed's holdings, inlined: this runs on every legal-action list.
+    held = (
+        _GUARDS | (h0 if h0 < m else m) | (h1 if h1 < m else m) << w | (h2 if h2 < m else m) << 2 * w
+        | (h3 if h3 < m else m) << 3 * w | (h4 if h4 < m else m) << 4 * w
+    )  # fmt: skip
     guards = _GUARDS
     costs = _COSTS_REFUSING[refusal_index(player.bonuses)]
     purchased = player.purchased
-    if not GOLD_CARDS.isdisjoint(purchased):
-        gold += 2 * sum(map(IS_GOLD_CARD.__getitem__, purchased))
+    if not OWNS_NO_GOLD_CARD(purchased):
+        gold += 2 * sum(map(GOLD_CARD_COUNT, purchased))
     if not gold:
         return [card_id for card_id in card_ids if (held - costs[card_id]) & guards == guards]
     # A card costing more of one colour than holdings plus all the gold is beyond reach; the rest are checked exactly.
@@ -84,6 +90,6 @@ def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
     return [
         card_id
         for card_id in card_ids
-        if (reach - costs[card_id]) & guards == guards
-        and _SHORT_LOW[(held - costs[card_id]) & _LOW_MASK] + _SHORT_HIGH[(held - costs[card_id]) >> _LOW_BITS] <= gold
+        if (reach - (cost := costs[card_id])) & guards == guards
+        and _SHORT_LOW[(short := held - cost) & _LOW_MASK] + _SHORT_HIGH[short >> _LOW_BITS] <= gold
     ]

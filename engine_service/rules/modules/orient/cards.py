@@ -22,6 +22,10 @@ COSTS: Final[tuple[tuple[int, ...], ...]] = tuple(card.cost for card in CARDS)
 IS_PAIRED: Final[tuple[bool, ...]] = tuple(card.kind in PAIRED_KINDS for card in CARDS)
 IS_GOLD_CARD: Final[tuple[int, ...]] = tuple(int(card.kind is CardKind.GOLD_X2) for card in CARDS)  # summed
 GOLD_CARDS: Final = frozenset(card.id for card in CARDS if card.kind is CardKind.GOLD_X2)
+# Bound once: compiled code calls a bound method it holds directly, but looks ``GOLD_CARDS.isdisjoint`` up by
+# name on every call (both are read on every legal-action list).
+OWNS_NO_GOLD_CARD: Final = GOLD_CARDS.isdisjoint  # (purchased cards) -> whether none is a gold card
+GOLD_CARD_COUNT: Final = IS_GOLD_CARD.__getitem__  # card id -> 1 for a gold card, else 0
 # SACRIFICE cards: (colour, count) of the bonuses their price discards; None for every other card.
 SACRIFICE: Final[tuple[tuple[int, int] | None, ...]] = tuple(
     (card.sacrifice_color, card.sacrifice_count)

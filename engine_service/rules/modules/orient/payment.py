@@ -34,9 +34,12 @@ from ...payment import amount_due, cannot_afford, check_payment_tokens, shortfal
 from ...plugin import PaymentRules, Price
 from ...state import GameState, PlayerState, with_player
 from .affordable import affordable
-from .cards import BONUS, BONUS_COUNT, COSTS, GOLD_CARDS, IS_GOLD_CARD, POINTS, SACRIFICE, orient_of
+from .cards import BONUS, BONUS_COUNT, COSTS, IS_GOLD_CARD, OWNS_NO_GOLD_CARD, POINTS, SACRIFICE, orient_of
 from .events import CardsDiscarded
 from .state import OrientState, with_orient
+
+# Records (events, holdings, the Orient state, prices) are built with ``tuple.__new__``, as in ``state.py``: a
+# NamedTuple's generated ``__new__`` is an interpreted call, even from compiled code.
 
 
 def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
@@ -130,7 +133,7 @@ def _token_price(
 def _gold_cards(player: PlayerState) -> list[int]:
     """The seat's gold cards, lowest ids first (most seats own none: answered in C)."""
     purchased = player.purchased
-    return [] if GOLD_CARDS.isdisjoint(purchased) else sorted([card for card in purchased if IS_GOLD_CARD[card]])
+    return [] if OWNS_NO_GOLD_CARD(purchased) else sorted([card for card in purchased if IS_GOLD_CARD[card]])
 
 
 def _default_token_price(player: PlayerState, card_id: int) -> Price:
@@ -158,12 +161,12 @@ def _default_token_price(player: PlayerState, card_id: int) -> Price:
     )
     rest = d0 - p0 + d1 - p1 + d2 - p2 + d3 - p3 + d4 - p4
     if rest <= held:
-        return Price((p0, p1, p2, p3, p4, rest))
+        return tuple.__new__(Price, ((p0, p1, p2, p3, p4, rest), ()))  # Price(...) is an interpreted call
     cards = _gold_cards(player)
     missing = rest - held - 2 * len(cards)
     if missing > 0:
         raise cannot_afford(card_id, missing)
-    return Price((p0, p1, p2, p3, p4, held), tuple(cards[: (rest - held + 1) // 2]))
+    return tuple.__new__(Price, ((p0, p1, p2, p3, p4, held), tuple(cards[: (rest - held + 1) // 2])))
 
 
 def _check_cards_needed(spent: tuple[int, ...], gold: int, rest: int) -> None:
@@ -261,14 +264,17 @@ def give_up(state: GameState, seat: int, price: Price, events: list[Event]) -> G
         prestige -= POINTS[card]
     purchased = tuple([card for card in player.purchased if card not in gone])
     p = player
-    player = PlayerState(p.tokens, tuple(bonuses), prestige, purchased, p.reserved, p.reserved_blind, p.nobles)
+    player = tuple.__new__(
+        PlayerState, (p.tokens, tuple(bonuses), prestige, purchased, p.reserved, p.reserved_blind, p.nobles)
+    )
     pairs = orient.pairs
     pairs = pairs[:seat] + (tuple([pair for pair in pairs[seat] if pair[0] not in gone]),) + pairs[seat + 1 :]
     discarded = orient.discarded
     discarded = discarded[:seat] + (discarded[seat] + price.cards,) + discarded[seat + 1 :]
-    events.append(CardsDiscarded(seat, price.cards))
+    events.append(tuple.__new__(CardsDiscarded, (seat, price.cards)))
     players = with_player(state.players, seat, player)
-    return with_orient(state, players, OrientState(pairs, orient.reserved_nobles, discarded), state.pending)
+    orient = tuple.__new__(OrientState, (pairs, orient.reserved_nobles, discarded))
+    return with_orient(state, players, orient, state.pending)
 
 
 ORIENT_PAYMENT = PaymentRules(affordable=affordable, price=price, give_up=give_up)

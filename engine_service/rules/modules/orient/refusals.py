@@ -62,8 +62,3 @@ def _refusals(index: int) -> ForbiddenCards:
 
 # Each answer, built once.
 REFUSALS: Final = tuple(_refusals(index) for index in range(REFUSAL_KINDS))
-
-
-def refused_with(bonuses: tuple[int, ...]) -> ForbiddenCards:
-    """The purchases refused to a seat with these bonuses."""
-    return REFUSALS[refusal_index(bonuses)]

@@ -36,13 +36,14 @@ from ...state import GameState, Standing, with_table
 from ...turn import AwardOne, qualifying_nobles, visit
 from .cards import BONUS, IS_PAIRED, SACRIFICE, orient_of
 from .payment import sacrifice_not_possible
-from .refusals import RESTRICTED, refused_with
-from .state import OrientState, with_orient
+from .refusals import REFUSALS, RESTRICTED, refusal_index
+from .state import STATE, OrientState, with_orient
 
 NAME: Final = "orient"
 ORIENT_SLOTS: Final = 2  # face-up Orient cards per level
 _STREAMS: Final = (Stream.ORIENT_LEVEL_1, Stream.ORIENT_LEVEL_2, Stream.ORIENT_LEVEL_3)
 _REQUIREMENTS: Final = tuple(noble.requirement for noble in NOBLES)
+_SLOT: Final = STATE.index
 
 
 def setup(state: GameState) -> GameState:
@@ -85,7 +86,7 @@ def check_main_action(state: GameState, action: MainAction) -> None:
 
 def forbidden_cards(state: GameState) -> ForbiddenCards:
     """What ``check_main_action`` refuses, for the legal-action list: the purchases the seat's bonuses forbid."""
-    return refused_with(state.players[state.seat].bonuses)
+    return REFUSALS[refusal_index(state.players[state.seat].bonuses)]  # once per legal-action list: no extra call
 
 
 def _available(state: GameState, card_id: int) -> bool:
@@ -97,7 +98,9 @@ def _available(state: GameState, card_id: int) -> bool:
 def _qualifying(state: GameState, seat: int) -> tuple[int, ...]:
     """The table's nobles the seat meets, then its own reserved ones."""
     table = qualifying_nobles(state, seat)
-    reserved = orient_of(state).reserved_nobles[seat]
+    states = state.module_states  # orient_of, inlined: this runs on every turn
+    orient = states[_SLOT] if len(states) > _SLOT else None
+    reserved = (orient if type(orient) is OrientState else orient_of(state)).reserved_nobles[seat]
     if not reserved:
         return table
     b0, b1, b2, b3, b4 = state.players[seat].bonuses
@@ -114,7 +117,7 @@ def _visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> G
     held = orient.reserved_nobles
     if noble_id in held[seat]:
         left = tuple([noble for noble in held[seat] if noble != noble_id])
-        orient = OrientState(orient.pairs, held[:seat] + (left,) + held[seat + 1 :], orient.discarded)
+        orient = tuple.__new__(OrientState, (orient.pairs, held[:seat] + (left,) + held[seat + 1 :], orient.discarded))
         state = with_orient(state, state.players, orient, state.pending)
     return visit(state, seat, noble_id, events)
 

@@ -38,13 +38,13 @@ ENCODINGS = ("connect_json", "connect_proto", "grpc")
 
 def serve() -> None:
     """Child process: gRPC and HTTP on free loopback ports, print both, stop when stdin closes."""
-    from engine_service.http import build_http_server
+    from engine_service.http import HttpServer
     from engine_service.server.app import build_server, start
     from engine_service.server.settings import Settings
 
     settings = Settings(address="127.0.0.1:0", http_address="127.0.0.1:0")
     server, port, health = build_server(settings)
-    http_server = build_http_server(settings)
+    http_server = HttpServer(settings)
     start(server, health)
     http_server.start()
     print(port, http_server.port, flush=True)

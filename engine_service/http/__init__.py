@@ -13,6 +13,6 @@ Browsers and ``curl`` call it with plain HTTP/1.1 POSTs.
 - ``server.py``: the listener: start, drain, stop.
 """
 
-from .server import HttpServer, build_http_server
+from .server import HttpServer
 
-__all__ = ["HttpServer", "build_http_server"]
+__all__ = ["HttpServer"]

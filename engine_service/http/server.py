@@ -76,7 +76,12 @@ def bind_socket(address: str, *, reuse_port: bool) -> socket.socket:
 
 
 class HttpServer:
-    """A bound HTTP server: ``start`` it, then ``drain`` it."""
+    """The HTTP server for ``settings.http_address``, bound, not yet started, sealing with ``key_ring``:
+    ``start`` it, then ``drain`` it.
+
+    ``admission``: the limit on concurrent engine calls, shared with the gRPC server of the same
+    process (``serve`` passes one); by default one of its own, of ``settings.max_concurrent_rpcs``.
+    """
 
     def __init__(
         self,
@@ -153,19 +158,3 @@ class HttpServer:
         asyncore = self._server.asyncore
         asyncore.close_all(self._server._map)
         self._thread.join(timeout=5)
-
-
-def build_http_server(
-    settings: Settings,
-    key_ring: KeyRing | None = None,
-    *,
-    reuse_port: bool = False,
-    access_log: bool | None = None,
-    admission: Admission | None = None,
-) -> HttpServer:
-    """The HTTP server for ``settings.http_address``, bound, not yet started, sealing with ``key_ring``.
-
-    ``admission``: the limit on concurrent engine calls, shared with the gRPC server of the same
-    process (``serve`` passes one); by default one of its own, of ``settings.max_concurrent_rpcs``.
-    """
-    return HttpServer(settings, key_ring, reuse_port=reuse_port, access_log=access_log, admission=admission)

@@ -205,12 +205,10 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
         return 1
     http_server = None
     if settings.http_address:  # Connect and gRPC-Web on their own listener (engine_service/http)
-        from engine_service.http import build_http_server  # noqa: PLC0415 (only when serving HTTP)
+        from engine_service.http import HttpServer  # noqa: PLC0415 (only when serving HTTP)
 
         try:
-            http_server = build_http_server(
-                settings, key_ring, reuse_port=reuse_port, access_log=True, admission=admission
-            )
+            http_server = HttpServer(settings, key_ring, reuse_port=reuse_port, access_log=True, admission=admission)
         except (OSError, ValueError) as error:
             log.error("bind_failed", address=settings.http_address, error=str(error), pid=os.getpid())
             server.stop(0)

@@ -9,7 +9,7 @@ import grpc
 import pytest
 from splendor.v1 import engine_service_pb2_grpc
 
-from engine_service.http import HttpServer, build_http_server
+from engine_service.http import HttpServer
 from engine_service.sealing import KeyRing
 from engine_service.server.admission import Admission
 from engine_service.server.app import build_server, start
@@ -29,7 +29,7 @@ def serve(settings: Settings) -> Iterator[tuple[Ports, HttpServer]]:
     key_ring = KeyRing.generate()  # one ring for both transports, as serve() loads it once
     admission = Admission(settings.max_concurrent_rpcs or None)  # and one limit on concurrent calls
     server, port, health = build_server(settings, key_ring=key_ring, admission=admission)
-    http_server = build_http_server(settings, key_ring, admission=admission)
+    http_server = HttpServer(settings, key_ring, admission=admission)
     start(server, health)
     http_server.start()
     try:

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine_service.http import build_http_server
+from engine_service.http import HttpServer
 from engine_service.server.settings import Settings
 
 
 @pytest.fixture(scope="module")
 def http_port() -> Iterator[int]:
-    server = build_http_server(Settings(address="127.0.0.1:0", http_address="127.0.0.1:0", workers=2))
+    server = HttpServer(Settings(address="127.0.0.1:0", http_address="127.0.0.1:0", workers=2))
     server.start()
     try:
         yield server.port

@@ -35,17 +35,25 @@ def can_afford(player: PlayerState, cost: tuple[int, ...]) -> bool:
 
 
 def default_payment(player: PlayerState, cost: tuple[int, ...]) -> tuple[int, ...]:
-    """Coloured tokens first, gold for the rest. Assumes the card is affordable."""
-    tokens = player.tokens
-    bonuses = player.bonuses
-    paid = [0] * TOKEN_KINDS
-    for color in range(GOLD):
-        due = cost[color] - bonuses[color]
-        if due > 0:
-            held = tokens[color]
-            paid[color] = due if due < held else held
-            paid[GOLD] += due - paid[color]
-    return tuple(paid)
+    """Coloured tokens first, gold for the rest (the gold count may exceed what the player holds: callers check).
+
+    Unrolled: it prices almost every purchase of every ruleset.
+    """
+    t0, t1, t2, t3, t4, _gold = player.tokens
+    b0, b1, b2, b3, b4 = player.bonuses
+    c0, c1, c2, c3, c4 = cost[:GOLD]
+    # Per colour, what is due after bonuses, then the coloured tokens paid towards it.
+    d0 = c0 - b0 if c0 > b0 else 0
+    d1 = c1 - b1 if c1 > b1 else 0
+    d2 = c2 - b2 if c2 > b2 else 0
+    d3 = c3 - b3 if c3 > b3 else 0
+    d4 = c4 - b4 if c4 > b4 else 0
+    p0 = d0 if d0 < t0 else t0
+    p1 = d1 if d1 < t1 else t1
+    p2 = d2 if d2 < t2 else t2
+    p3 = d3 if d3 < t3 else t3
+    p4 = d4 if d4 < t4 else t4
+    return (p0, p1, p2, p3, p4, d0 - p0 + d1 - p1 + d2 - p2 + d3 - p3 + d4 - p4)
 
 
 def cannot_afford(card_id: int, missing: int, how: str = "") -> RuleViolation:

@@ -147,12 +147,7 @@ def with_turn(state: GameState, seat: int, turn: int, final_round: bool) -> Game
 
 def with_pending(state: GameState, pending: PendingDecision | None) -> GameState:
     """``state`` with a decision left pending, or with none."""
-    (config, bank, decks, market, nobles, players, first_seat, seat, turn, _pending,
-     final_round, passes_in_a_row, end_reason, ranking, module_states) = state  # fmt: skip
-    return tuple.__new__(GameState, (
-        config, bank, decks, market, nobles, players, first_seat, seat, turn, pending,
-        final_round, passes_in_a_row, end_reason, ranking, module_states,
-    ))  # fmt: skip
+    return with_module_states(state, state.module_states, pending)
 
 
 def with_module_states(

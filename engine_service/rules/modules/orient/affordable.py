@@ -71,13 +71,7 @@ def affordable(state: GameState, seat: int, card_ids: list[int]) -> list[int]:
     t0, t1, t2, t3, t4, gold = player.tokens
     b0, b1, b2, b3, b4 = player.bonuses
     h0, h1, h2, h3, h4 = t0 + b0, t1 + b1, t2 + b2, t3 + b3, t4 + b4
-    m = _MAX_COST
-    w = _WIDTH
-    # _packed's holdings, inlined: this runs on every legal-action list.
-    held = (
-        _GUARDS | (h0 if h0 < m else m) | (h1 if h1 < m else m) << w | (h2 if h2 < m else m) << 2 * w
-        | (h3 if h3 < m else m) << 3 * w | (h4 if h4 < m else m) << 4 * w
-    )  # fmt: skip
+    held = _packed(h0, h1, h2, h3, h4)
     guards = _GUARDS
     costs = _COSTS_REFUSING[refusal_index(player.bonuses)]
     purchased = player.purchased

@@ -30,7 +30,7 @@ from ...actions import PurchaseCard
 from ...colors import COLOR_NAMES, GOLD, NO_TOKENS
 from ...errors import Reason, RuleViolation
 from ...events import Event
-from ...payment import amount_due, cannot_afford, check_payment_tokens, shortfall
+from ...payment import amount_due, cannot_afford, check_payment_tokens, default_payment, shortfall
 from ...plugin import PaymentRules, Price
 from ...state import GameState, PlayerState, with_player
 from .affordable import affordable
@@ -139,34 +139,18 @@ def _gold_cards(player: PlayerState) -> list[int]:
 def _default_token_price(player: PlayerState, card_id: int) -> Price:
     """The engine's payment of a token card: coloured tokens first, then gold tokens, then the fewest gold cards.
 
-    The path of almost every purchase (unrolled), so it looks at the gold cards only when gold tokens fall short.
+    The path of almost every purchase, so it looks at the gold cards only when the gold tokens fall short.
     """
-    t0, t1, t2, t3, t4, held = player.tokens
-    b0, b1, b2, b3, b4 = player.bonuses
-    c0, c1, c2, c3, c4 = COSTS[card_id]
-    # Per colour, what is due after bonuses, and the coloured tokens paid towards it.
-    d0, d1, d2, d3, d4 = (
-        c0 - b0 if c0 > b0 else 0,
-        c1 - b1 if c1 > b1 else 0,
-        c2 - b2 if c2 > b2 else 0,
-        c3 - b3 if c3 > b3 else 0,
-        c4 - b4 if c4 > b4 else 0,
-    )
-    p0, p1, p2, p3, p4 = (
-        d0 if d0 < t0 else t0,
-        d1 if d1 < t1 else t1,
-        d2 if d2 < t2 else t2,
-        d3 if d3 < t3 else t3,
-        d4 if d4 < t4 else t4,
-    )
-    rest = d0 - p0 + d1 - p1 + d2 - p2 + d3 - p3 + d4 - p4
+    paid = default_payment(player, COSTS[card_id])  # the base game's: coloured first, all the rest in gold
+    rest = paid[GOLD]
+    held = player.tokens[GOLD]
     if rest <= held:
-        return tuple.__new__(Price, ((p0, p1, p2, p3, p4, rest), ()))  # Price(...) is an interpreted call
+        return tuple.__new__(Price, (paid, ()))  # Price(...) is an interpreted call
     cards = _gold_cards(player)
     missing = rest - held - 2 * len(cards)
     if missing > 0:
         raise cannot_afford(card_id, missing)
-    return tuple.__new__(Price, ((p0, p1, p2, p3, p4, held), tuple(cards[: (rest - held + 1) // 2])))
+    return tuple.__new__(Price, (paid[:GOLD] + (held,), tuple(cards[: (rest - held + 1) // 2])))
 
 
 def _check_cards_needed(spent: tuple[int, ...], gold: int, rest: int) -> None:

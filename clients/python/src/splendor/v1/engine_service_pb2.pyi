@@ -77,15 +77,24 @@ class CreateGameRequest(_message.Message):
     CONFIG_FIELD_NUMBER: _builtins.int
     SEALED_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    PUBLIC_DEAL_FIELD_NUMBER: _builtins.int
     sealed: _builtins.bool
-    """Return the game as a token (sealed_state, with its binding and the view of
-    seat) instead of the plain state: for games whose state goes to players or
-    bots the platform does not trust. Use an unpredictable seed (64 random
-    bits): a guessable seed gives away every deck order the token hides.
+    """Return the game as a token (sealed_state, with its binding, the view of
+    seat and the seat keys) instead of the plain state: for games whose state
+    goes to players or bots the platform does not trust. The server deals from
+    a seed it draws from the operating system's CSPRNG and never returns: a
+    sealed request whose config.seed is not 0 is INVALID_ARGUMENT, reason
+    SEED_NOT_ALLOWED, unless public_deal is set.
     """
     seat: _builtins.int
     """With sealed: the seat whose view the response carries; absent for a
     spectator's view. Ignored without sealed.
+    """
+    public_deal: _builtins.bool
+    """With sealed: deal from config.seed (0 included) as given, although anyone
+    who knows the seed knows every deck order the token hides: for tests and
+    for replays of known deals. The binding says so (public_deal). Ignored
+    without sealed.
     """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
@@ -97,10 +106,11 @@ class CreateGameRequest(_message.Message):
         config: _config_pb2.GameConfig | None = ...,
         sealed: _builtins.bool = ...,
         seat: _builtins.int | None = ...,
+        public_deal: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "public_deal", b"public_deal", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -119,6 +129,7 @@ class CreateGameResponse(_message.Message):
     SEALED_STATE_FIELD_NUMBER: _builtins.int
     SEALED_STATE_BINDING_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
+    SEAT_KEYS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The dealt game as a token, when the request asked for a sealed game; send it
     back as the next request's sealed_state.
@@ -143,6 +154,15 @@ class CreateGameResponse(_message.Message):
         it; absent for a plain game (use GetPlayerView).
         """
 
+    @_builtins.property
+    def seat_keys(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """In a sealed game, one key per seat in seat order: seat_keys[i] lets its
+        holder look and act as seat i (send it as seat_key). Hand each player only
+        its own key (a hot-seat front end holds all of them). A key is a MAC of the
+        game id and the seat under the service's key ring: it never changes during
+        the game and the service stores nothing. Empty for a plain game.
+        """
+
     def __init__(
         self,
         *,
@@ -151,10 +171,11 @@ class CreateGameResponse(_message.Message):
         sealed_state: _builtins.bytes = ...,
         sealed_state_binding: _sealing_pb2.SealedStateBinding | None = ...,
         view: _view_pb2.GameView | None = ...,
+        seat_keys: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "seat_keys", b"seat_keys", "state", b"state", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -169,6 +190,7 @@ class ListLegalActionsRequest(_message.Message):
     STATE_FIELD_NUMBER: _builtins.int
     SEALED_STATE_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    SEAT_KEY_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode)."""
     seat: _builtins.int
@@ -178,6 +200,11 @@ class ListLegalActionsRequest(_message.Message):
     out (the rest of the list is the same). A seat not in the game is
     INVALID_ARGUMENT, reason INVALID_SEAT. Ignored for a plain state, which
     only a trusted platform holds.
+    """
+    seat_key: _builtins.str
+    """With a sealed_state: the key of the seat the request names, or of the seat
+    that must act when it acts without naming one (see the service comment).
+    Ignored for a plain state.
     """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
@@ -189,10 +216,11 @@ class ListLegalActionsRequest(_message.Message):
         state: _state_pb2.GameState | None = ...,
         sealed_state: _builtins.bytes = ...,
         seat: _builtins.int | None = ...,
+        seat_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -248,6 +276,7 @@ class ApplyActionRequest(_message.Message):
     BOT_FIELD_NUMBER: _builtins.int
     INCLUDE_LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
     INCLUDE_OBSERVATION_FIELD_NUMBER: _builtins.int
+    SEAT_KEY_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode). The response
     then carries a new token, its binding and the view of seat.
@@ -282,6 +311,11 @@ class ApplyActionRequest(_message.Message):
     plain mode (none once the game is over). In plain mode it also fills view
     as include_legal_actions does.
     """
+    seat_key: _builtins.str
+    """With a sealed_state: the key of the seat the request names, or of the seat
+    that must act when it acts without naming one (see the service comment).
+    Ignored for a plain state.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode: a trusted platform's own copy)."""
@@ -310,10 +344,11 @@ class ApplyActionRequest(_message.Message):
         bot: _bots_pb2.BotChoice | None = ...,
         include_legal_actions: _builtins.bool = ...,
         include_observation: _builtins.bool = ...,
+        seat_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_turn: _TypeAlias = _typing.Literal["expected_turn"]  # noqa: Y015
     _WhichOneofArgType__expected_turn: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn"]  # noqa: Y015
@@ -436,6 +471,7 @@ class GetPlayerViewRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     INCLUDE_OBSERVATION_FIELD_NUMBER: _builtins.int
+    SEAT_KEY_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """A game token (sealed mode). The response carries no new token: the view
     changes nothing.
@@ -445,6 +481,11 @@ class GetPlayerViewRequest(_message.Message):
     include_observation: _builtins.bool
     """Also return the seat's observation vector and legal-action mask
     (Observation); requires seat (a spectator has no observation).
+    """
+    seat_key: _builtins.str
+    """With a sealed_state: the key of the seat the request names, or of the seat
+    that must act when it acts without naming one (see the service comment).
+    Ignored for a plain state.
     """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
@@ -462,10 +503,11 @@ class GetPlayerViewRequest(_message.Message):
         seat: _builtins.int | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
         include_observation: _builtins.bool = ...,
+        seat_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "include_observation", b"include_observation", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "include_observation", b"include_observation", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -586,6 +628,7 @@ class ReplayGameResponse(_message.Message):
     SEALED_STATE_FIELD_NUMBER: _builtins.int
     SEALED_STATE_BINDING_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
+    SEAT_KEYS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The final game as a token, when the request asked for sealed."""
     @_builtins.property
@@ -615,6 +658,13 @@ class ReplayGameResponse(_message.Message):
         it; absent otherwise.
         """
 
+    @_builtins.property
+    def seat_keys(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """With sealed, one key per seat of the new game (see
+        CreateGameResponse.seat_keys). A replayed game's deal came from the
+        request's config.seed, so its binding has public_deal set.
+        """
+
     def __init__(
         self,
         *,
@@ -624,10 +674,11 @@ class ReplayGameResponse(_message.Message):
         sealed_state: _builtins.bytes = ...,
         sealed_state_binding: _sealing_pb2.SealedStateBinding | None = ...,
         view: _view_pb2.GameView | None = ...,
+        seat_keys: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "state_digests", b"state_digests", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "seat_keys", b"seat_keys", "state", b"state", "state_digests", b"state_digests", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -650,6 +701,7 @@ class SimulateRequest(_message.Message):
     MAX_ACTIONS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    SEAT_KEY_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """A game token (sealed mode); then seat is required."""
     playouts: _builtins.int
@@ -659,12 +711,20 @@ class SimulateRequest(_message.Message):
     0: 1000.
     """
     seed: _builtins.int
-    """Seeds the whole simulation: the same request gives the same outcomes."""
+    """Seeds the whole simulation: in plain mode the same request gives the same
+    outcomes. In sealed mode the server mixes in randomness the caller neither
+    sends nor sees, so outcomes differ from call to call.
+    """
     seat: _builtins.int
     """Play from samples of what this seat sees (Determinize) rather than from
     the state itself: a fresh sample for every playout. Required in sealed
     mode, where playing out the hidden truth would leak it; optional in plain
     mode (absent: every playout starts from the state as it is).
+    """
+    seat_key: _builtins.str
+    """With a sealed_state: the key of the seat the request names, or of the seat
+    that must act when it acts without naming one (see the service comment).
+    Ignored for a plain state.
     """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
@@ -687,10 +747,11 @@ class SimulateRequest(_message.Message):
         max_actions: _builtins.int = ...,
         seed: _builtins.int = ...,
         seat: _builtins.int | None = ...,
+        seat_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "max_actions", b"max_actions", "playouts", b"playouts", "policies", b"policies", "sealed_state", b"sealed_state", "seat", b"seat", "seed", b"seed", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "max_actions", b"max_actions", "playouts", b"playouts", "policies", b"policies", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "seed", b"seed", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -744,6 +805,7 @@ class DeterminizeRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     COUNT_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    SEAT_KEY_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """A game token (sealed mode)."""
     seat: _builtins.int
@@ -753,7 +815,16 @@ class DeterminizeRequest(_message.Message):
     count: _builtins.int
     """Number of samples, 1 to 64."""
     seed: _builtins.int
-    """Seeds the sampling: the same request gives the same samples."""
+    """Seeds the sampling: in plain mode the same request gives the same samples.
+    In sealed mode the server mixes in randomness the caller neither sends nor
+    sees, so samples differ from call to call and carry nothing of the hidden
+    order.
+    """
+    seat_key: _builtins.str
+    """With a sealed_state: the key of the seat the request names, or of the seat
+    that must act when it acts without naming one (see the service comment).
+    Ignored for a plain state.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode)."""
@@ -766,10 +837,11 @@ class DeterminizeRequest(_message.Message):
         seat: _builtins.int = ...,
         count: _builtins.int = ...,
         seed: _builtins.int = ...,
+        seat_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state", b"sealed_state", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "sealed_state", b"sealed_state", "seat", b"seat", "seed", b"seed", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "seed", b"seed", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
     _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015

@@ -53,10 +53,16 @@ class EngineServiceStub:
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game. A
-      request acts as the seat it names (ApplyAction without a seat acts as the
-      seat that must act): who may name which seat is the platform's to decide.
-      The service trusts the states it sealed and does not check them again.
+      clear, so a platform stops rewinds by remembering one number per game.
+      A sealed CreateGame draws its seed on the server and never returns it,
+      and returns one seat key per seat (seat_keys). A sealed request that names
+      a seat, or acts (ApplyAction without a seat acts as the seat that must
+      act, a server-side bot move included), must carry that seat's key in
+      seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
+      request that only looks and names no seat is a spectator's. A server
+      started without seat keys (a platform that binds seats itself) ignores
+      seat_key. The service trusts the states it sealed and does not check them
+      again.
     """
 
     @_typing.overload
@@ -114,10 +120,16 @@ class EngineServiceAsyncStub(EngineServiceStub):
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game. A
-      request acts as the seat it names (ApplyAction without a seat acts as the
-      seat that must act): who may name which seat is the platform's to decide.
-      The service trusts the states it sealed and does not check them again.
+      clear, so a platform stops rewinds by remembering one number per game.
+      A sealed CreateGame draws its seed on the server and never returns it,
+      and returns one seat key per seat (seat_keys). A sealed request that names
+      a seat, or acts (ApplyAction without a seat acts as the seat that must
+      act, a server-side bot move included), must carry that seat's key in
+      seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
+      request that only looks and names no seat is a spectator's. A server
+      started without seat keys (a platform that binds seats itself) ignores
+      seat_key. The service trusts the states it sealed and does not check them
+      again.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -171,10 +183,16 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
       key, an altered or truncated token) is INVALID_ARGUMENT with a
       SEALED_STATE_* reason. A holder can always resend an older token: every
       token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game. A
-      request acts as the seat it names (ApplyAction without a seat acts as the
-      seat that must act): who may name which seat is the platform's to decide.
-      The service trusts the states it sealed and does not check them again.
+      clear, so a platform stops rewinds by remembering one number per game.
+      A sealed CreateGame draws its seed on the server and never returns it,
+      and returns one seat key per seat (seat_keys). A sealed request that names
+      a seat, or acts (ApplyAction without a seat acts as the seat that must
+      act, a server-side bot move included), must carry that seat's key in
+      seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
+      request that only looks and names no seat is a spectator's. A server
+      started without seat keys (a platform that binds seats itself) ignores
+      seat_key. The service trusts the states it sealed and does not check them
+      again.
     """
 
     @_abc_1.abstractmethod

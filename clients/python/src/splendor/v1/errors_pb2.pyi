@@ -150,6 +150,19 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     (playouts, max_actions, their product, or count out of range; the limits
     are in the request's comments), or for none.
     """
+    REJECTION_REASON_SEAT_KEY_MISSING: _RejectionReason.ValueType  # 51
+    """A sealed request names a seat, or acts, without that seat's key
+    (seat_key): PERMISSION_DENIED.
+    """
+    REJECTION_REASON_SEAT_KEY_INVALID: _RejectionReason.ValueType  # 52
+    """A sealed request's seat_key is not the key of the seat it names or acts
+    as in this game (another seat's or another game's key, or malformed):
+    PERMISSION_DENIED.
+    """
+    REJECTION_REASON_SEED_NOT_ALLOWED: _RejectionReason.ValueType  # 53
+    """A sealed CreateGame sent a seed without public_deal: a sealed game's seed
+    is drawn by the server. Send seed 0, or set public_deal.
+    """
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -284,5 +297,18 @@ REJECTION_REASON_BUDGET_EXCEEDED: RejectionReason.ValueType  # 50
 """Simulate or Determinize asked for more work than one call may do
 (playouts, max_actions, their product, or count out of range; the limits
 are in the request's comments), or for none.
+"""
+REJECTION_REASON_SEAT_KEY_MISSING: RejectionReason.ValueType  # 51
+"""A sealed request names a seat, or acts, without that seat's key
+(seat_key): PERMISSION_DENIED.
+"""
+REJECTION_REASON_SEAT_KEY_INVALID: RejectionReason.ValueType  # 52
+"""A sealed request's seat_key is not the key of the seat it names or acts
+as in this game (another seat's or another game's key, or malformed):
+PERMISSION_DENIED.
+"""
+REJECTION_REASON_SEED_NOT_ALLOWED: RejectionReason.ValueType  # 53
+"""A sealed CreateGame sent a seed without public_deal: a sealed game's seed
+is drawn by the server. Send seed 0, or set public_deal.
 """
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19splendor/v1/sealing.proto\x12\x0bsplendor.v1\"A\n\x12SealedStateBinding\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\r\x12\x0c\n\x04step\x18\x03 \x01(\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19splendor/v1/sealing.proto\x12\x0bsplendor.v1\"V\n\x12SealedStateBinding\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\r\x12\x0c\n\x04step\x18\x03 \x01(\x04\x12\x13\n\x0bpublic_deal\x18\x04 \x01(\x08\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,5 +32,5 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.sealing_pb2', _
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_SEALEDSTATEBINDING']._serialized_start=42
-  _globals['_SEALEDSTATEBINDING']._serialized_end=107
+  _globals['_SEALEDSTATEBINDING']._serialized_end=128
 # @@protoc_insertion_point(module_scope)

@@ -31,6 +31,7 @@ class SealedStateBinding(_message.Message):
     GAME_ID_FIELD_NUMBER: _builtins.int
     TURN_FIELD_NUMBER: _builtins.int
     STEP_FIELD_NUMBER: _builtins.int
+    PUBLIC_DEAL_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     """The game's id: 128 random bits drawn by CreateGame, as 32 lowercase hex
     digits. Every token of one game carries the same id.
@@ -46,16 +47,22 @@ class SealedStateBinding(_message.Message):
     increasing along a game, so it is the one number per game a platform
     remembers to stop rewinds.
     """
+    public_deal: _builtins.bool
+    """The deal came from a seed the caller chose (CreateGameRequest.public_deal,
+    or ReplayGame): whoever knows that seed knows every deck order. False for a
+    deal from a seed the server drew and never revealed.
+    """
     def __init__(
         self,
         *,
         game_id: _builtins.str = ...,
         turn: _builtins.int = ...,
         step: _builtins.int = ...,
+        public_deal: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "step", b"step", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "public_deal", b"public_deal", "step", b"step", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

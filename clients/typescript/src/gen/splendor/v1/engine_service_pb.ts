@@ -28,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/engine_service.proto.
  */
 export const file_splendor_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nImgKEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSDgoGc2VhbGVkGAIgASgIEhEKBHNlYXQYAyABKA1IAIgBAUIHCgVfc2VhdCLZAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcihgEKF0xpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASEQoEc2VhdBgDIAEoDUgBiAEBQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJTChhMaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USKQoHYWN0aW9ucxgBIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEgwKBHNlYXQYAiABKA0izAIKEkFwcGx5QWN0aW9uUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgGIAEoDEgAEiMKBmFjdGlvbhgCIAEoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIRCgRzZWF0GAMgASgNSAGIAQESFQoNdmFsaWRhdGVfb25seRgEIAEoCBIaCg1leHBlY3RlZF90dXJuGAUgASgNSAKIAQESIwoDYm90GAcgASgLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEh0KFWluY2x1ZGVfbGVnYWxfYWN0aW9ucxgIIAEoCBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAkgASgIQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdEIQCg5fZXhwZWN0ZWRfdHVybiKPAwoTQXBwbHlBY3Rpb25SZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIUCgxzZWFsZWRfc3RhdGUYAyABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBCABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgFIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EikKB2FwcGxpZWQYBiABKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIvCg1sZWdhbF9hY3Rpb25zGAcgAygLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb24SGAoLYWN0aW5nX3NlYXQYCCABKA1IAIgBARItCgtvYnNlcnZhdGlvbhgJIAEoCzIYLnNwbGVuZG9yLnYxLk9ic2VydmF0aW9uQg4KDF9hY3Rpbmdfc2VhdCLEAQoUR2V0UGxheWVyVmlld1JlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBCABKAxIABIRCgRzZWF0GAIgASgNSAGIAQESIgoGZXZlbnRzGAMgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSGwoTaW5jbHVkZV9vYnNlcnZhdGlvbhgFIAEoCEIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQijwEKFUdldFBsYXllclZpZXdSZXNwb25zZRIjCgR2aWV3GAEgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLQoLb2JzZXJ2YXRpb24YAyABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbiK/AQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQESGgoSc2tpcF9zdGF0ZV9kaWdlc3RzGAUgASgIEhMKC3NraXBfZXZlbnRzGAYgASgIQgcKBV9zZWF0IvABChJSZXBsYXlHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFQoNc3RhdGVfZGlnZXN0cxgDIAMoCRIUCgxzZWFsZWRfc3RhdGUYBCABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBSABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgGIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3It0BCg9TaW11bGF0ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIoCghwb2xpY2llcxgDIAMoCzIWLnNwbGVuZG9yLnYxLkJvdENob2ljZRIQCghwbGF5b3V0cxgEIAEoDRITCgttYXhfYWN0aW9ucxgFIAEoDRIMCgRzZWVkGAYgASgEEhEKBHNlYXQYByABKA1IAYgBAUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQicgoQU2ltdWxhdGVSZXNwb25zZRItCghvdXRjb21lcxgBIAMoCzIbLnNwbGVuZG9yLnYxLlBsYXlvdXRPdXRjb21lEi8KB3N1bW1hcnkYAiABKAsyHi5zcGxlbmRvci52MS5TaW11bGF0aW9uU3VtbWFyeSKQAQoSRGV0ZXJtaW5pemVSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASDAoEc2VhdBgDIAEoDRINCgVjb3VudBgEIAEoDRIMCgRzZWVkGAUgASgEQg4KDHN0YXRlX3NvdXJjZSI9ChNEZXRlcm1pbml6ZVJlc3BvbnNlEiYKBnN0YXRlcxgBIAMoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZTKiBQoNRW5naW5lU2VydmljZRJNCgpHZXRDYXRhbG9nEh4uc3BsZW5kb3IudjEuR2V0Q2F0YWxvZ1JlcXVlc3QaHy5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVzcG9uc2USTQoKQ3JlYXRlR2FtZRIeLnNwbGVuZG9yLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEl8KEExpc3RMZWdhbEFjdGlvbnMSJC5zcGxlbmRvci52MS5MaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBolLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXNwb25zZRJQCgtBcHBseUFjdGlvbhIfLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVxdWVzdBogLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVzcG9uc2USVgoNR2V0UGxheWVyVmlldxIhLnNwbGVuZG9yLnYxLkdldFBsYXllclZpZXdSZXF1ZXN0GiIuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1Jlc3BvbnNlEk0KClJlcGxheUdhbWUSHi5zcGxlbmRvci52MS5SZXBsYXlHYW1lUmVxdWVzdBofLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXNwb25zZRJHCghTaW11bGF0ZRIcLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVxdWVzdBodLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVzcG9uc2USUAoLRGV0ZXJtaW5pemUSHy5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlcXVlc3QaIC5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlc3BvbnNlYgZwcm90bzM", [file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
+  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIn0KEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSDgoGc2VhbGVkGAIgASgIEhEKBHNlYXQYAyABKA1IAIgBARITCgtwdWJsaWNfZGVhbBgEIAEoCEIHCgVfc2VhdCLsAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSEQoJc2VhdF9rZXlzGAYgAygJIpgBChdMaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEhEKBHNlYXQYAyABKA1IAYgBARIQCghzZWF0X2tleRgEIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQiUwoYTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlEikKB2FjdGlvbnMYASADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIMCgRzZWF0GAIgASgNIt4CChJBcHBseUFjdGlvblJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBiABKAxIABIjCgZhY3Rpb24YAiABKAsyEy5zcGxlbmRvci52MS5BY3Rpb24SEQoEc2VhdBgDIAEoDUgBiAEBEhUKDXZhbGlkYXRlX29ubHkYBCABKAgSGgoNZXhwZWN0ZWRfdHVybhgFIAEoDUgCiAEBEiMKA2JvdBgHIAEoCzIWLnNwbGVuZG9yLnYxLkJvdENob2ljZRIdChVpbmNsdWRlX2xlZ2FsX2FjdGlvbnMYCCABKAgSGwoTaW5jbHVkZV9vYnNlcnZhdGlvbhgJIAEoCBIQCghzZWF0X2tleRgKIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXRCEAoOX2V4cGVjdGVkX3R1cm4ijwMKE0FwcGx5QWN0aW9uUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIpCgdhcHBsaWVkGAYgASgLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb24SLwoNbGVnYWxfYWN0aW9ucxgHIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEhgKC2FjdGluZ19zZWF0GAggASgNSACIAQESLQoLb2JzZXJ2YXRpb24YCSABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbkIOCgxfYWN0aW5nX3NlYXQi1gEKFEdldFBsYXllclZpZXdSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAQgASgMSAASEQoEc2VhdBgCIAEoDUgBiAEBEiIKBmV2ZW50cxgDIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhsKE2luY2x1ZGVfb2JzZXJ2YXRpb24YBSABKAgSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0Io8BChVHZXRQbGF5ZXJWaWV3UmVzcG9uc2USIwoEdmlldxgBIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50Ei0KC29ic2VydmF0aW9uGAMgASgLMhguc3BsZW5kb3IudjEuT2JzZXJ2YXRpb24ivwEKEVJlcGxheUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSJAoHYWN0aW9ucxgCIAMoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIOCgZzZWFsZWQYAyABKAgSEQoEc2VhdBgEIAEoDUgAiAEBEhoKEnNraXBfc3RhdGVfZGlnZXN0cxgFIAEoCBITCgtza2lwX2V2ZW50cxgGIAEoCEIHCgVfc2VhdCKDAgoSUmVwbGF5R2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhUKDXN0YXRlX2RpZ2VzdHMYAyADKAkSFAoMc2VhbGVkX3N0YXRlGAQgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAUgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBiABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYByADKAki7wEKD1NpbXVsYXRlUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEigKCHBvbGljaWVzGAMgAygLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEhAKCHBsYXlvdXRzGAQgASgNEhMKC21heF9hY3Rpb25zGAUgASgNEgwKBHNlZWQYBiABKAQSEQoEc2VhdBgHIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAggASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJyChBTaW11bGF0ZVJlc3BvbnNlEi0KCG91dGNvbWVzGAEgAygLMhsuc3BsZW5kb3IudjEuUGxheW91dE91dGNvbWUSLwoHc3VtbWFyeRgCIAEoCzIeLnNwbGVuZG9yLnYxLlNpbXVsYXRpb25TdW1tYXJ5IqIBChJEZXRlcm1pbml6ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIMCgRzZWF0GAMgASgNEg0KBWNvdW50GAQgASgNEgwKBHNlZWQYBSABKAQSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlIj0KE0RldGVybWluaXplUmVzcG9uc2USJgoGc3RhdGVzGAEgAygLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlMqIFCg1FbmdpbmVTZXJ2aWNlEk0KCkdldENhdGFsb2cSHi5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVxdWVzdBofLnNwbGVuZG9yLnYxLkdldENhdGFsb2dSZXNwb25zZRJNCgpDcmVhdGVHYW1lEh4uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5zcGxlbmRvci52MS5DcmVhdGVHYW1lUmVzcG9uc2USXwoQTGlzdExlZ2FsQWN0aW9ucxIkLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0GiUuc3BsZW5kb3IudjEuTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlElAKC0FwcGx5QWN0aW9uEh8uc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXF1ZXN0GiAuc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXNwb25zZRJWCg1HZXRQbGF5ZXJWaWV3EiEuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1JlcXVlc3QaIi5zcGxlbmRvci52MS5HZXRQbGF5ZXJWaWV3UmVzcG9uc2USTQoKUmVwbGF5R2FtZRIeLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuUmVwbGF5R2FtZVJlc3BvbnNlEkcKCFNpbXVsYXRlEhwuc3BsZW5kb3IudjEuU2ltdWxhdGVSZXF1ZXN0Gh0uc3BsZW5kb3IudjEuU2ltdWxhdGVSZXNwb25zZRJQCgtEZXRlcm1pbml6ZRIfLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVxdWVzdBogLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVzcG9uc2ViBnByb3RvMw", [file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
 
 /**
  * Request of GetCatalog.
@@ -80,10 +80,12 @@ export type CreateGameRequest = Message<"splendor.v1.CreateGameRequest"> & {
   config?: GameConfig | undefined;
 
   /**
-   * Return the game as a token (sealed_state, with its binding and the view of
-   * seat) instead of the plain state: for games whose state goes to players or
-   * bots the platform does not trust. Use an unpredictable seed (64 random
-   * bits): a guessable seed gives away every deck order the token hides.
+   * Return the game as a token (sealed_state, with its binding, the view of
+   * seat and the seat keys) instead of the plain state: for games whose state
+   * goes to players or bots the platform does not trust. The server deals from
+   * a seed it draws from the operating system's CSPRNG and never returns: a
+   * sealed request whose config.seed is not 0 is INVALID_ARGUMENT, reason
+   * SEED_NOT_ALLOWED, unless public_deal is set.
    *
    * @generated from field: bool sealed = 2;
    */
@@ -96,6 +98,16 @@ export type CreateGameRequest = Message<"splendor.v1.CreateGameRequest"> & {
    * @generated from field: optional uint32 seat = 3;
    */
   seat?: number | undefined;
+
+  /**
+   * With sealed: deal from config.seed (0 included) as given, although anyone
+   * who knows the seed knows every deck order the token hides: for tests and
+   * for replays of known deals. The binding says so (public_deal). Ignored
+   * without sealed.
+   *
+   * @generated from field: bool public_deal = 4;
+   */
+  publicDeal: boolean;
 };
 
 /**
@@ -148,6 +160,17 @@ export type CreateGameResponse = Message<"splendor.v1.CreateGameResponse"> & {
    * @generated from field: splendor.v1.GameView view = 5;
    */
   view?: GameView | undefined;
+
+  /**
+   * In a sealed game, one key per seat in seat order: seat_keys[i] lets its
+   * holder look and act as seat i (send it as seat_key). Hand each player only
+   * its own key (a hot-seat front end holds all of them). A key is a MAC of the
+   * game id and the seat under the service's key ring: it never changes during
+   * the game and the service stores nothing. Empty for a plain game.
+   *
+   * @generated from field: repeated string seat_keys = 6;
+   */
+  seatKeys: string[];
 };
 
 /**
@@ -197,6 +220,15 @@ export type ListLegalActionsRequest = Message<"splendor.v1.ListLegalActionsReque
    * @generated from field: optional uint32 seat = 3;
    */
   seat?: number | undefined;
+
+  /**
+   * With a sealed_state: the key of the seat the request names, or of the seat
+   * that must act when it acts without naming one (see the service comment).
+   * Ignored for a plain state.
+   *
+   * @generated from field: string seat_key = 4;
+   */
+  seatKey: string;
 };
 
 /**
@@ -330,6 +362,15 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
    * @generated from field: bool include_observation = 9;
    */
   includeObservation: boolean;
+
+  /**
+   * With a sealed_state: the key of the seat the request names, or of the seat
+   * that must act when it acts without naming one (see the service comment).
+   * Ignored for a plain state.
+   *
+   * @generated from field: string seat_key = 10;
+   */
+  seatKey: string;
 };
 
 /**
@@ -484,6 +525,15 @@ export type GetPlayerViewRequest = Message<"splendor.v1.GetPlayerViewRequest"> &
    * @generated from field: bool include_observation = 5;
    */
   includeObservation: boolean;
+
+  /**
+   * With a sealed_state: the key of the seat the request names, or of the seat
+   * that must act when it acts without naming one (see the service comment).
+   * Ignored for a plain state.
+   *
+   * @generated from field: string seat_key = 6;
+   */
+  seatKey: string;
 };
 
 /**
@@ -643,6 +693,15 @@ export type ReplayGameResponse = Message<"splendor.v1.ReplayGameResponse"> & {
    * @generated from field: splendor.v1.GameView view = 6;
    */
   view?: GameView | undefined;
+
+  /**
+   * With sealed, one key per seat of the new game (see
+   * CreateGameResponse.seat_keys). A replayed game's deal came from the
+   * request's config.seed, so its binding has public_deal set.
+   *
+   * @generated from field: repeated string seat_keys = 7;
+   */
+  seatKeys: string[];
 };
 
 /**
@@ -709,7 +768,9 @@ export type SimulateRequest = Message<"splendor.v1.SimulateRequest"> & {
   maxActions: number;
 
   /**
-   * Seeds the whole simulation: the same request gives the same outcomes.
+   * Seeds the whole simulation: in plain mode the same request gives the same
+   * outcomes. In sealed mode the server mixes in randomness the caller neither
+   * sends nor sees, so outcomes differ from call to call.
    *
    * @generated from field: uint64 seed = 6;
    */
@@ -724,6 +785,15 @@ export type SimulateRequest = Message<"splendor.v1.SimulateRequest"> & {
    * @generated from field: optional uint32 seat = 7;
    */
   seat?: number | undefined;
+
+  /**
+   * With a sealed_state: the key of the seat the request names, or of the seat
+   * that must act when it acts without naming one (see the service comment).
+   * Ignored for a plain state.
+   *
+   * @generated from field: string seat_key = 8;
+   */
+  seatKey: string;
 };
 
 /**
@@ -806,11 +876,23 @@ export type DeterminizeRequest = Message<"splendor.v1.DeterminizeRequest"> & {
   count: number;
 
   /**
-   * Seeds the sampling: the same request gives the same samples.
+   * Seeds the sampling: in plain mode the same request gives the same samples.
+   * In sealed mode the server mixes in randomness the caller neither sends nor
+   * sees, so samples differ from call to call and carry nothing of the hidden
+   * order.
    *
    * @generated from field: uint64 seed = 5;
    */
   seed: bigint;
+
+  /**
+   * With a sealed_state: the key of the seat the request names, or of the seat
+   * that must act when it acts without naming one (see the service comment).
+   * Ignored for a plain state.
+   *
+   * @generated from field: string seat_key = 6;
+   */
+  seatKey: string;
 };
 
 /**
@@ -871,10 +953,16 @@ export const DeterminizeResponseSchema: GenMessage<DeterminizeResponse> = /*@__P
  *   key, an altered or truncated token) is INVALID_ARGUMENT with a
  *   SEALED_STATE_* reason. A holder can always resend an older token: every
  *   token is bound to a game id and a step (SealedStateBinding), returned in
- *   clear, so a platform stops rewinds by remembering one number per game. A
- *   request acts as the seat it names (ApplyAction without a seat acts as the
- *   seat that must act): who may name which seat is the platform's to decide.
- *   The service trusts the states it sealed and does not check them again.
+ *   clear, so a platform stops rewinds by remembering one number per game.
+ *   A sealed CreateGame draws its seed on the server and never returns it,
+ *   and returns one seat key per seat (seat_keys). A sealed request that names
+ *   a seat, or acts (ApplyAction without a seat acts as the seat that must
+ *   act, a server-side bot move included), must carry that seat's key in
+ *   seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
+ *   request that only looks and names no seat is a spectator's. A server
+ *   started without seat keys (a platform that binds seats itself) ignores
+ *   seat_key. The service trusts the states it sealed and does not check them
+ *   again.
  *
  * @generated from service splendor.v1.EngineService
  */

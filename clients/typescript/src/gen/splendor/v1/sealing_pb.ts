@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/sealing.proto.
  */
 export const file_splendor_v1_sealing: GenFile = /*@__PURE__*/
-  fileDesc("ChlzcGxlbmRvci92MS9zZWFsaW5nLnByb3RvEgtzcGxlbmRvci52MSJBChJTZWFsZWRTdGF0ZUJpbmRpbmcSDwoHZ2FtZV9pZBgBIAEoCRIMCgR0dXJuGAIgASgNEgwKBHN0ZXAYAyABKARiBnByb3RvMw");
+  fileDesc("ChlzcGxlbmRvci92MS9zZWFsaW5nLnByb3RvEgtzcGxlbmRvci52MSJWChJTZWFsZWRTdGF0ZUJpbmRpbmcSDwoHZ2FtZV9pZBgBIAEoCRIMCgR0dXJuGAIgASgNEgwKBHN0ZXAYAyABKAQSEwoLcHVibGljX2RlYWwYBCABKAhiBnByb3RvMw");
 
 /**
  * What a sealed state (a game token) is bound to. Every response that returns a
@@ -49,6 +49,15 @@ export type SealedStateBinding = Message<"splendor.v1.SealedStateBinding"> & {
    * @generated from field: uint64 step = 3;
    */
   step: bigint;
+
+  /**
+   * The deal came from a seed the caller chose (CreateGameRequest.public_deal,
+   * or ReplayGame): whoever knows that seed knows every deck order. False for a
+   * deal from a seed the server drew and never revealed.
+   *
+   * @generated from field: bool public_deal = 4;
+   */
+  publicDeal: boolean;
 };
 
 /**

@@ -56,6 +56,7 @@ class GameView(_message.Message):
     TRADING_POSTS_FIELD_NUMBER: _builtins.int
     STRONGHOLDS_FIELD_NUMBER: _builtins.int
     ORIENT_FIELD_NUMBER: _builtins.int
+    REVEALED_SEED_FIELD_NUMBER: _builtins.int
     viewer_seat: _builtins.int
     """The seat this view is for; absent for a spectator."""
     num_players: _builtins.int
@@ -76,6 +77,13 @@ class GameView(_message.Message):
     """Consecutive turns in which the player passed."""
     end_reason: _state_pb2.EndReason.ValueType
     """Why the game ended; END_REASON_UNSPECIFIED while in progress."""
+    revealed_seed: _builtins.int
+    """The game's seed, once the game is over (end_reason set); absent while it
+    goes on. With the config and the action log it replays the game
+    (ReplayGame), e.g. for a review or an export of a sealed game, whose seed
+    the server drew. It reveals what stayed hidden: the deck orders and the
+    blind reserves.
+    """
     @_builtins.property
     def modules(self) -> _containers.RepeatedScalarFieldContainer[_config_pb2.Module.ValueType]:
         """Modules enabled for this game."""
@@ -156,13 +164,19 @@ class GameView(_message.Message):
         trading_posts: _trading_posts_pb2.TradingPostsState | None = ...,
         strongholds: _strongholds_pb2.StrongholdsState | None = ...,
         orient: _orient_pb2.OrientState | None = ...,
+        revealed_seed: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "orient", b"orient", "pending_decision", b"pending_decision", "strongholds", b"strongholds", "trading_posts", b"trading_posts", "viewer_seat", b"viewer_seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_revealed_seed", b"_revealed_seed", "_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "orient", b"orient", "pending_decision", b"pending_decision", "revealed_seed", b"revealed_seed", "strongholds", b"strongholds", "trading_posts", b"trading_posts", "viewer_seat", b"viewer_seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "deck_sizes", b"deck_sizes", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "modules", b"modules", "noble_ids", b"noble_ids", "num_players", b"num_players", "orient", b"orient", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "round", b"round", "seat", b"seat", "strongholds", b"strongholds", "trading_posts", b"trading_posts", "turn", b"turn", "turn_limit", b"turn_limit", "viewer_seat", b"viewer_seat", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_revealed_seed", b"_revealed_seed", "_viewer_seat", b"_viewer_seat", "bank", b"bank", "cities", b"cities", "deck_sizes", b"deck_sizes", "end_reason", b"end_reason", "final_round", b"final_round", "first_seat", b"first_seat", "market", b"market", "modules", b"modules", "noble_ids", b"noble_ids", "num_players", b"num_players", "orient", b"orient", "passes_in_a_row", b"passes_in_a_row", "pending_decision", b"pending_decision", "players", b"players", "ranking", b"ranking", "revealed_seed", b"revealed_seed", "round", b"round", "seat", b"seat", "strongholds", b"strongholds", "trading_posts", b"trading_posts", "turn", b"turn", "turn_limit", b"turn_limit", "viewer_seat", b"viewer_seat", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__revealed_seed: _TypeAlias = _typing.Literal["revealed_seed"]  # noqa: Y015
+    _WhichOneofArgType__revealed_seed: _TypeAlias = _typing.Literal["_revealed_seed", b"_revealed_seed"]  # noqa: Y015
     _WhichOneofReturnType__viewer_seat: _TypeAlias = _typing.Literal["viewer_seat"]  # noqa: Y015
     _WhichOneofArgType__viewer_seat: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__revealed_seed) -> _WhichOneofReturnType__revealed_seed | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__viewer_seat) -> _WhichOneofReturnType__viewer_seat | None: ...
 
 Global___GameView: _TypeAlias = GameView  # noqa: Y015

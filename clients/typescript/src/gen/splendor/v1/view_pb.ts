@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/view.proto.
  */
 export const file_splendor_v1_view: GenFile = /*@__PURE__*/
-  fileDesc("ChZzcGxlbmRvci92MS92aWV3LnByb3RvEgtzcGxlbmRvci52MSLuBQoIR2FtZVZpZXcSGAoLdmlld2VyX3NlYXQYASABKA1IAIgBARITCgtudW1fcGxheWVycxgCIAEoDRIkCgdtb2R1bGVzGAMgAygOMhMuc3BsZW5kb3IudjEuTW9kdWxlEhIKCnR1cm5fbGltaXQYBCABKA0SJgoEYmFuaxgFIAEoCzIYLnNwbGVuZG9yLnYxLlRva2VuQ291bnRzEhIKCmRlY2tfc2l6ZXMYBiADKA0SJgoGbWFya2V0GAcgAygLMhYuc3BsZW5kb3IudjEuTWFya2V0Um93EhEKCW5vYmxlX2lkcxgIIAMoDRIpCgdwbGF5ZXJzGAkgAygLMhguc3BsZW5kb3IudjEuUGxheWVyU3RhdGUSEgoKZmlyc3Rfc2VhdBgKIAEoDRIMCgRzZWF0GAsgASgNEgwKBHR1cm4YDCABKA0SDQoFcm91bmQYDSABKA0SNgoQcGVuZGluZ19kZWNpc2lvbhgOIAEoCzIcLnNwbGVuZG9yLnYxLlBlbmRpbmdEZWNpc2lvbhITCgtmaW5hbF9yb3VuZBgPIAEoCBIXCg9wYXNzZXNfaW5fYV9yb3cYECABKA0SKgoKZW5kX3JlYXNvbhgRIAEoDjIWLnNwbGVuZG9yLnYxLkVuZFJlYXNvbhImCgdyYW5raW5nGBIgAygLMhUuc3BsZW5kb3IudjEuU3RhbmRpbmcSDwoHd2lubmVycxgTIAMoDRIoCgZjaXRpZXMYFCABKAsyGC5zcGxlbmRvci52MS5DaXRpZXNTdGF0ZRI1Cg10cmFkaW5nX3Bvc3RzGBUgASgLMh4uc3BsZW5kb3IudjEuVHJhZGluZ1Bvc3RzU3RhdGUSMgoLc3Ryb25naG9sZHMYFiABKAsyHS5zcGxlbmRvci52MS5TdHJvbmdob2xkc1N0YXRlEigKBm9yaWVudBgXIAEoCzIYLnNwbGVuZG9yLnYxLk9yaWVudFN0YXRlQg4KDF92aWV3ZXJfc2VhdGIGcHJvdG8z", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_config, file_splendor_v1_orient, file_splendor_v1_state, file_splendor_v1_strongholds, file_splendor_v1_trading_posts]);
+  fileDesc("ChZzcGxlbmRvci92MS92aWV3LnByb3RvEgtzcGxlbmRvci52MSKcBgoIR2FtZVZpZXcSGAoLdmlld2VyX3NlYXQYASABKA1IAIgBARITCgtudW1fcGxheWVycxgCIAEoDRIkCgdtb2R1bGVzGAMgAygOMhMuc3BsZW5kb3IudjEuTW9kdWxlEhIKCnR1cm5fbGltaXQYBCABKA0SJgoEYmFuaxgFIAEoCzIYLnNwbGVuZG9yLnYxLlRva2VuQ291bnRzEhIKCmRlY2tfc2l6ZXMYBiADKA0SJgoGbWFya2V0GAcgAygLMhYuc3BsZW5kb3IudjEuTWFya2V0Um93EhEKCW5vYmxlX2lkcxgIIAMoDRIpCgdwbGF5ZXJzGAkgAygLMhguc3BsZW5kb3IudjEuUGxheWVyU3RhdGUSEgoKZmlyc3Rfc2VhdBgKIAEoDRIMCgRzZWF0GAsgASgNEgwKBHR1cm4YDCABKA0SDQoFcm91bmQYDSABKA0SNgoQcGVuZGluZ19kZWNpc2lvbhgOIAEoCzIcLnNwbGVuZG9yLnYxLlBlbmRpbmdEZWNpc2lvbhITCgtmaW5hbF9yb3VuZBgPIAEoCBIXCg9wYXNzZXNfaW5fYV9yb3cYECABKA0SKgoKZW5kX3JlYXNvbhgRIAEoDjIWLnNwbGVuZG9yLnYxLkVuZFJlYXNvbhImCgdyYW5raW5nGBIgAygLMhUuc3BsZW5kb3IudjEuU3RhbmRpbmcSDwoHd2lubmVycxgTIAMoDRIoCgZjaXRpZXMYFCABKAsyGC5zcGxlbmRvci52MS5DaXRpZXNTdGF0ZRI1Cg10cmFkaW5nX3Bvc3RzGBUgASgLMh4uc3BsZW5kb3IudjEuVHJhZGluZ1Bvc3RzU3RhdGUSMgoLc3Ryb25naG9sZHMYFiABKAsyHS5zcGxlbmRvci52MS5TdHJvbmdob2xkc1N0YXRlEigKBm9yaWVudBgXIAEoCzIYLnNwbGVuZG9yLnYxLk9yaWVudFN0YXRlEhoKDXJldmVhbGVkX3NlZWQYGCABKARIAYgBAUIOCgxfdmlld2VyX3NlYXRCEAoOX3JldmVhbGVkX3NlZWRiBnByb3RvMw", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_config, file_splendor_v1_orient, file_splendor_v1_state, file_splendor_v1_strongholds, file_splendor_v1_trading_posts]);
 
 /**
  * The game as one seat, or a spectator, may see it. Deck order and contents, the
@@ -194,6 +194,17 @@ export type GameView = Message<"splendor.v1.GameView"> & {
    * @generated from field: splendor.v1.OrientState orient = 23;
    */
   orient?: OrientState | undefined;
+
+  /**
+   * The game's seed, once the game is over (end_reason set); absent while it
+   * goes on. With the config and the action log it replays the game
+   * (ReplayGame), e.g. for a review or an export of a sealed game, whose seed
+   * the server drew. It reveals what stayed hidden: the deck orders and the
+   * blind reserves.
+   *
+   * @generated from field: optional uint64 revealed_seed = 24;
+   */
+  revealedSeed?: bigint | undefined;
 };
 
 /**

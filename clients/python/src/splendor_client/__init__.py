@@ -18,6 +18,7 @@ from .client import (
     EngineClient,
     GameLike,
     GameResult,
+    MoveLike,
     ReplayResult,
     SealedGame,
     SealedReplay,
@@ -25,10 +26,12 @@ from .client import (
     connect,
     game_config,
     module_value,
+    server_bot,
 )
 from .errors import (
     EngineError,
     InvalidRequest,
+    PermissionDenied,
     ReplayTooLong,
     RequestUndecodable,
     ResponseTooLarge,
@@ -45,6 +48,8 @@ __all__ = [
     "GameLike",
     "GameResult",
     "InvalidRequest",
+    "MoveLike",
+    "PermissionDenied",
     "ReplayResult",
     "ReplayTooLong",
     "RequestUndecodable",
@@ -59,4 +64,5 @@ __all__ = [
     "from_rpc_error",
     "game_config",
     "module_value",
+    "server_bot",
 ]

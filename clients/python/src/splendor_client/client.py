@@ -7,12 +7,15 @@
 ...     game = client.apply(game.state, legal[0])
 
 The service is stateless: every call takes the game the previous call returned, either
-the plain ``GameState`` (a trusted platform's own copy) or a sealed game token:
+the plain ``GameState`` (a trusted platform's own copy) or a sealed game: a token, dealt
+from a seed the server draws, with one key per seat that the ``SealedGame`` keeps and sends:
 
 >>> with connect("127.0.0.1:50051") as client:
-...     game = client.new_game(num_players=2, seed=secrets.randbits(64), sealed=True, seat=0)
-...     legal = client.legal_actions(game, seat=game.view.seat)   # a SealedGame, or its token
-...     game = client.apply(game, legal[0], seat=game.view.seat)  # a new token, and that seat's view
+...     game = client.new_game(num_players=2, sealed=True, seat=0)  # holds every seat's key
+...     seat = game.acting_seat
+...     game = client.apply(game, client.legal_actions(game, seat=seat)[0], seat=seat)
+...     mine = client.join(game.token, seat=1, seat_key=game.seat_keys[1])  # what a player is handed
+...     legal = client.legal_actions(mine)  # looks and acts as seat 1, with seat 1's key
 
 Every failed call raises an ``EngineError`` (see ``splendor_client.errors``).
 """
@@ -20,7 +23,7 @@ Every failed call raises an ``EngineError`` (see ``splendor_client.errors``).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal, Self, overload
@@ -28,6 +31,7 @@ from typing import Any, Literal, Self, overload
 import grpc  # type: ignore[import-untyped, unused-ignore]
 from splendor.v1 import (
     actions_pb2,
+    bots_pb2,
     catalog_pb2,
     config_pb2,
     engine_service_pb2,
@@ -80,17 +84,23 @@ class ReplayResult:
 
 @dataclass(frozen=True)
 class SealedGame:
-    """A game held as a sealed token: the token to send back, what it is bound to, and what one seat
-    (or a spectator) may see. The holder can neither read nor alter the state inside the token.
+    """A game held as a sealed token: the token to send back, what it is bound to, what one seat
+    (or a spectator) may see, and the seat keys its holder was given. The holder can neither read
+    nor alter the state inside the token.
 
     ``binding.step`` counts the actions applied since the deal: a platform that relays tokens keeps
     the last step it handed out per ``binding.game_id`` and refuses any other (a rewind or a replay).
+
+    ``seat_keys`` maps a seat to its key: every seat's for the game's creator (a platform, a
+    hot-seat front end), one for a player (``EngineClient.join``). The client sends the right key
+    with each call that names a seat or acts; a handle with one key looks and acts as its seat.
     """
 
     token: bytes
     binding: sealing_pb2.SealedStateBinding
     view: view_pb2.GameView
     events: list[events_pb2.Event] = field(default_factory=list)
+    seat_keys: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -102,6 +112,11 @@ class SealedGame:
         """The seat that must act: the pending decision's seat, else the seat whose turn it is."""
         return self.view.pending_decision.seat if self.view.HasField("pending_decision") else self.view.seat
 
+    @property
+    def own_seat(self) -> int | None:
+        """The seat of a one-key handle (a player's), which calls name by default; ``None`` otherwise."""
+        return next(iter(self.seat_keys)) if len(self.seat_keys) == 1 else None
+
 
 @dataclass(frozen=True)
 class SealedReplay:
@@ -112,22 +127,66 @@ class SealedReplay:
 
 
 GameLike = state_pb2.GameState | bytes | SealedGame
-"""A game to send: a plain state, a token, or the ``SealedGame`` holding one."""
+"""A game to send: a plain state, a token, or the ``SealedGame`` holding one (and its seat keys)."""
+
+MoveLike = ActionLike | bots_pb2.BotChoice
+"""An action to apply, or a server-side bot (``BotChoice``, see ``server_bot``) to choose it."""
 
 
-def _with_game(request: Any, game: GameLike) -> Any:
-    """Put ``game`` in the request's ``state_source``."""
+def _with_game(request: Any, game: GameLike, seat: int | None, seat_key: str | None) -> Any:
+    """Put ``game`` in the request's ``state_source``, and ``seat`` and its key (see ``_key_for``)."""
     if isinstance(game, SealedGame):
         request.sealed_state = game.token
     elif isinstance(game, bytes):
         request.sealed_state = game
     else:
         request.state.CopyFrom(game)
+    if seat is not None:
+        request.seat = seat
+    key = _key_for(game, seat, seat_key)
+    if key:
+        request.seat_key = key
     return request
 
 
-def _sealed(response: Any) -> SealedGame:
-    return SealedGame(response.sealed_state, response.sealed_state_binding, response.view, list(response.events))
+def _seat_for(game: GameLike, seat: int | None) -> int | None:
+    """The seat a call names: the caller's, else a one-key handle's own seat."""
+    if seat is None and isinstance(game, SealedGame):
+        return game.own_seat
+    return seat
+
+
+def _key_for(game: GameLike, seat: int | None, seat_key: str | None) -> str:
+    """The key a sealed call sends: the caller's, else the handle's key of ``seat`` ("" when it has none)."""
+    if seat_key is not None:
+        return seat_key
+    if isinstance(game, SealedGame) and seat is not None:
+        return game.seat_keys.get(seat, "")
+    return ""
+
+
+def _sealed(response: Any, seat_keys: Mapping[int, str]) -> SealedGame:
+    return SealedGame(
+        response.sealed_state, response.sealed_state_binding, response.view, list(response.events), seat_keys
+    )
+
+
+def _keys_of(response: Any) -> dict[int, str]:
+    """The seat keys a CreateGame or ReplayGame response hands out, by seat."""
+    return dict(enumerate(str(key) for key in response.seat_keys))
+
+
+def server_bot(spec: str, seed: int = 0) -> bots_pb2.BotChoice:
+    """The server-side bot ``spec`` names: ``random``, ``greedy``, ``ismcts`` or ``ismcts:<iterations>``.
+
+    Pass it to ``EngineClient.apply`` instead of an action: the server's policy chooses the acting
+    seat's move from what that seat may see. Raises ``ValueError`` for a malformed spec (the server
+    refuses unknown policies and iterations above its bound with ``InvalidRequest``).
+    """
+    policy, colon, argument = spec.strip().partition(":")
+    if not policy or (colon and not (argument.isdigit() and int(argument) > 0)):
+        raise ValueError(f"bad bot {spec!r}: use a policy name, or ismcts:<iterations> with a positive number")
+    return bots_pb2.BotChoice(policy=policy, seed=seed, iterations=int(argument or 0))
 
 
 def module_value(module: ModuleLike) -> config_pb2.Module.ValueType:
@@ -224,22 +283,37 @@ class EngineClient:
     ) -> GameResult: ...
     @overload
     def create_game(
-        self, config: config_pb2.GameConfig, *, sealed: Literal[True], seat: int | None = None
+        self,
+        config: config_pb2.GameConfig,
+        *,
+        sealed: Literal[True],
+        seat: int | None = None,
+        public_deal: bool = False,
     ) -> SealedGame: ...
     def create_game(
-        self, config: config_pb2.GameConfig, *, sealed: bool = False, seat: int | None = None
+        self,
+        config: config_pb2.GameConfig,
+        *,
+        sealed: bool = False,
+        seat: int | None = None,
+        public_deal: bool = False,
     ) -> GameResult | SealedGame:
         """Deal a game: its state and the deal's events (``GameStarted``, then each revealed card).
 
         ``sealed``: a ``SealedGame`` instead (a token, its binding, the view and events of ``seat``,
-        a spectator's without one); use an unpredictable seed (64 random bits) for a sealed game.
+        a spectator's without one, and every seat's key). The server draws a sealed game's seed and
+        never reveals it before the end: leave ``config.seed`` 0 (else ``InvalidRequest``,
+        ``SEED_NOT_ALLOWED``) unless ``public_deal``, which deals from ``config.seed`` as given,
+        so that whoever knows it knows every deck order (tests, replays of known deals).
         """
         request = engine_service_pb2.CreateGameRequest(config=config, sealed=sealed)
         if sealed and seat is not None:
             request.seat = seat
+        if sealed and public_deal:
+            request.public_deal = True
         response: engine_service_pb2.CreateGameResponse = self._call(self._stub.CreateGame, request)
         if sealed:
-            return _sealed(response)
+            return _sealed(response, _keys_of(response))
         return GameResult(response.state, list(response.events))
 
     @overload
@@ -265,6 +339,7 @@ class EngineClient:
         *,
         sealed: Literal[True],
         seat: int | None = None,
+        public_deal: bool = False,
     ) -> SealedGame: ...
     def new_game(
         self,
@@ -276,80 +351,111 @@ class EngineClient:
         *,
         sealed: bool = False,
         seat: int | None = None,
+        public_deal: bool = False,
     ) -> GameResult | SealedGame:
-        """Deal a game from plain arguments (see ``game_config``); ``sealed``/``seat`` as in ``create_game``."""
+        """Deal a game from plain arguments (see ``game_config``); ``sealed``, ``seat`` and ``public_deal`` as in
+        ``create_game`` (a sealed game takes a ``seed`` only with ``public_deal=True``)."""
         config = game_config(num_players, seed, first_seat, modules, turn_limit)
         if sealed:
-            return self.create_game(config, sealed=True, seat=seat)
+            return self.create_game(config, sealed=True, seat=seat, public_deal=public_deal)
         return self.create_game(config)
 
+    def join(self, game: bytes | SealedGame, *, seat: int, seat_key: str | None = None) -> SealedGame:
+        """One player's handle on a sealed game: the token and ``seat``'s key only, with that seat's view.
+
+        What a platform hands a player is a token and one key: ``join(token, seat=1, seat_key=key)``.
+        From a ``SealedGame`` holding every key, ``join(game, seat=1)`` keeps only seat 1's (and the
+        binding; a bare token's binding is empty until the handle's first move). The handle's calls
+        name its seat by default. Raises ``PermissionDenied`` when the key is not that seat's.
+        """
+        key = _key_for(game, seat, seat_key)
+        request = _with_game(engine_service_pb2.GetPlayerViewRequest(), game, seat, key)
+        response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request)
+        binding = game.binding if isinstance(game, SealedGame) else sealing_pb2.SealedStateBinding()
+        token = game.token if isinstance(game, SealedGame) else game
+        return SealedGame(token, binding, response.view, [], {seat: key})
+
     def list_legal_actions(
-        self, game: GameLike, *, seat: int | None = None
+        self, game: GameLike, *, seat: int | None = None, seat_key: str | None = None
     ) -> engine_service_pb2.ListLegalActionsResponse:
         """The full ``ListLegalActions`` response: the legal actions and the seat that must act.
 
-        For a sealed game, ``seat`` is the seat asking: the purchases of cards the acting seat
-        reserved blind are listed only when it is the acting seat.
+        For a sealed game, ``seat`` is the seat asking (a one-key handle's own by default), with its
+        key: the purchases of cards the acting seat reserved blind are listed only when it is the
+        acting seat. ``seat_key`` overrides the key a ``SealedGame`` holds (or gives one for a token).
         """
-        request = _with_game(engine_service_pb2.ListLegalActionsRequest(), game)
-        if seat is not None:
-            request.seat = seat
+        seat = _seat_for(game, seat)
+        request = _with_game(engine_service_pb2.ListLegalActionsRequest(), game, seat, seat_key)
         response: engine_service_pb2.ListLegalActionsResponse = self._call(self._stub.ListLegalActions, request)
         return response
 
-    def legal_actions(self, game: GameLike, *, seat: int | None = None) -> list[actions_pb2.LegalAction]:
+    def legal_actions(
+        self, game: GameLike, *, seat: int | None = None, seat_key: str | None = None
+    ) -> list[actions_pb2.LegalAction]:
         """Every legal action of the seat that must act (the pending decision's answers while one is pending)."""
-        return list(self.list_legal_actions(game, seat=seat).actions)
+        return list(self.list_legal_actions(game, seat=seat, seat_key=seat_key).actions)
 
     @overload
     def apply(
         self,
         game: state_pb2.GameState,
-        action: ActionLike,
+        action: MoveLike,
         *,
         seat: int | None = None,
         validate_only: bool = False,
         expected_turn: int | None = None,
+        seat_key: str | None = None,
     ) -> GameResult: ...
     @overload
     def apply(
         self,
         game: bytes | SealedGame,
-        action: ActionLike,
+        action: MoveLike,
         *,
         seat: int | None = None,
         validate_only: bool = False,
         expected_turn: int | None = None,
+        seat_key: str | None = None,
     ) -> SealedGame: ...
     def apply(
         self,
         game: GameLike,
-        action: ActionLike,
+        action: MoveLike,
         *,
         seat: int | None = None,
         validate_only: bool = False,
         expected_turn: int | None = None,
+        seat_key: str | None = None,
     ) -> GameResult | SealedGame:
         """Apply an action (an ``Action``, a ``LegalAction`` or an action id) and return the new game.
 
+        ``action`` may also be a ``BotChoice`` (``server_bot("ismcts:200")``): the server's policy
+        chooses the acting seat's move.
         ``game``: a plain state (the result holds the new state and every event) or a token or
         ``SealedGame`` (the result is a ``SealedGame``: the new token, and the view and events of
         ``seat``, a spectator's without one).
-        ``seat``: the sender, refused with ``NOT_YOUR_TURN`` unless it must act.
+        ``seat``: the sender, refused with ``NOT_YOUR_TURN`` unless it must act (a one-key handle's
+        own seat by default). A sealed call sends the key of ``seat``, or without one of the seat
+        that must act (it acts as that seat); ``seat_key`` overrides it.
         ``validate_only``: only check; the result holds the unchanged game and no events.
         ``expected_turn``: refused with ``STALE_STATE`` unless the game is at that turn.
-        Raises ``RuleRejected`` for an illegal move.
+        Raises ``RuleRejected`` for an illegal move, ``PermissionDenied`` without the right key.
         """
-        request = _with_game(
-            engine_service_pb2.ApplyActionRequest(action=as_action(action), validate_only=validate_only), game
-        )
-        if seat is not None:
-            request.seat = seat
+        request = engine_service_pb2.ApplyActionRequest(validate_only=validate_only)
+        if isinstance(action, bots_pb2.BotChoice):
+            request.bot.CopyFrom(action)
+        else:
+            request.action.CopyFrom(as_action(action))
+        seat = _seat_for(game, seat)
+        acting = seat if seat is not None or not isinstance(game, SealedGame) else game.acting_seat
+        _with_game(request, game, seat, _key_for(game, acting, seat_key))
         if expected_turn is not None:
             request.expected_turn = expected_turn
         response: engine_service_pb2.ApplyActionResponse = self._call(self._stub.ApplyAction, request)
-        if request.WhichOneof("state_source") == "sealed_state":
-            return _sealed(response)
+        if isinstance(game, SealedGame):
+            return _sealed(response, game.seat_keys)
+        if isinstance(game, bytes):
+            return _sealed(response, {})
         return GameResult(response.state, list(response.events))
 
     def view(
@@ -357,11 +463,13 @@ class EngineClient:
         game: GameLike,
         seat: int | None = None,
         events: Iterable[events_pb2.Event] = (),
+        *,
+        seat_key: str | None = None,
     ) -> ViewResult:
-        """The game (and ``events``) as ``seat`` may see them; ``seat=None`` for a spectator."""
-        request = _with_game(engine_service_pb2.GetPlayerViewRequest(events=list(events)), game)
-        if seat is not None:
-            request.seat = seat
+        """The game (and ``events``) as ``seat`` may see them; ``seat=None`` for a spectator (a one-key handle
+        sees as its own seat: pass its ``token`` for a spectator's view). A sealed call sends ``seat``'s key."""
+        seat = _seat_for(game, seat)
+        request = _with_game(engine_service_pb2.GetPlayerViewRequest(events=list(events)), game, seat, seat_key)
         response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request)
         return ViewResult(response.view, list(response.events))
 
@@ -400,7 +508,8 @@ class EngineClient:
         """Replay an action log from its config: the final state, every event and a digest after each action.
 
         ``sealed``: the final game as a new token instead (a new game id, ``step`` = the number of
-        actions), with the view and events of ``seat`` (a spectator's without one). ``digests=False``
+        actions, ``public_deal`` set: the deal came from ``config.seed``), with the view and events of
+        ``seat`` (a spectator's without one) and every seat's new key. ``digests=False``
         or ``events=False``: leave those out (a replay costs little more than its moves without both).
         """
         request = engine_service_pb2.ReplayGameRequest(
@@ -414,7 +523,7 @@ class EngineClient:
             request.seat = seat
         response: engine_service_pb2.ReplayGameResponse = self._call(self._stub.ReplayGame, request)
         if sealed:
-            return SealedReplay(_sealed(response), list(response.state_digests))
+            return SealedReplay(_sealed(response, _keys_of(response)), list(response.state_digests))
         return ReplayResult(response.state, list(response.events), list(response.state_digests))
 
     def apply_request(self, request: engine_service_pb2.ApplyActionRequest) -> engine_service_pb2.ApplyActionResponse:

@@ -10,6 +10,9 @@ Every ``grpc.RpcError`` raised by a call of ``EngineClient`` becomes an
   field in ``field_violations``; its subclasses ``TokenRefused`` (a game token that
   does not open: ``SEALED_STATE_*``), ``RequestUndecodable``, ``ReplayTooLong`` and
   ``ResponseTooLarge`` name the service's bounds;
+- ``PermissionDenied`` (``PERMISSION_DENIED``): a sealed request that names a seat, or
+  acts, without that seat's key (``SEAT_KEY_MISSING``) or with another key
+  (``SEAT_KEY_INVALID``);
 - plain ``EngineError`` for everything else: ``UNAVAILABLE`` (no server there),
   ``DEADLINE_EXCEEDED``, ``RESOURCE_EXHAUSTED``, ``INTERNAL``...
 
@@ -92,6 +95,12 @@ class RuleRejected(EngineError):
 
 class InvalidRequest(EngineError):
     """The request is malformed or its state impossible (``INVALID_ARGUMENT``)."""
+
+
+class PermissionDenied(EngineError):
+    """A sealed request named a seat, or acted, without that seat's key (``PERMISSION_DENIED``, reason
+    ``SEAT_KEY_MISSING``) or with a key that is not that seat's in this game (``SEAT_KEY_INVALID``).
+    Nothing changed: send the seat's key (``seat_key``), or look as a spectator (no seat)."""
 
 
 class TokenRefused(InvalidRequest):
@@ -179,6 +188,7 @@ def _rich_status(error: Any) -> Any:
 _CLASS_BY_CODE: dict[Any, type[EngineError]] = {
     grpc.StatusCode.FAILED_PRECONDITION: RuleRejected,
     grpc.StatusCode.INVALID_ARGUMENT: InvalidRequest,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
 }
 
 _CLASS_BY_REASON: dict[str, type[InvalidRequest]] = {
@@ -191,6 +201,7 @@ __all__ = [
     "DOMAIN",
     "EngineError",
     "InvalidRequest",
+    "PermissionDenied",
     "ReplayTooLong",
     "RequestUndecodable",
     "ResponseTooLarge",

@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from splendor.v1 import actions_pb2, bots_pb2, engine_service_pb2, state_pb2, view_pb2
+from splendor.v1 import actions_pb2, engine_service_pb2, state_pb2, view_pb2
 
-from .actions import as_action
+from .actions import ActionLike, as_action
 from .bots import make_bot
-from .client import connect
+from .client import connect, server_bot
 from .external_bot import ExternalBot
 
 EXTERNAL_PREFIX = "cmd:"
@@ -199,7 +199,7 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
             num_players=players, seed=spec.deal_seed, first_seat=0, modules=spec.modules, turn_limit=spec.turn_limit
         ).state
         externals = _start_programs(spec)
-        server_bots = {seat: _bot_choice(bot) for seat, bot in enumerate(spec.bots) if _is_server_policy(bot)}
+        server_bots = {seat: server_bot(bot) for seat, bot in enumerate(spec.bots) if _is_server_policy(bot)}
         bots = {
             seat: make_bot(bot, catalog, spec.bot_seeds[seat])
             for seat, bot in enumerate(spec.bots)
@@ -219,7 +219,9 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
                     request.bot.seed = spec.bot_seeds[seat] * 100_003 + clock.moves[seat]  # a fresh seed a move
                     response = clock.timed(seat, client.apply_request, request)  # the search runs in the call
                 else:
-                    chooser = externals[seat].choose if seat in externals else bots[seat].choose
+                    chooser: Callable[[view_pb2.GameView, list[actions_pb2.LegalAction]], ActionLike] = (
+                        externals[seat].choose if seat in externals else bots[seat].choose
+                    )
                     request.action.CopyFrom(as_action(clock.timed(seat, chooser, view, legal)))
                     response = client.apply_request(request)
                 state, legal, view = response.state, list(response.legal_actions), response.view
@@ -237,12 +239,6 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
 
 def _is_server_policy(bot: str) -> bool:
     return bot.partition(":")[0] in SERVER_POLICIES
-
-
-def _bot_choice(bot: str) -> bots_pb2.BotChoice:
-    """The server-side policy a spec such as ``ismcts:200`` names (0 iterations: the server's default)."""
-    policy, _, iterations = bot.partition(":")
-    return bots_pb2.BotChoice(policy=policy, iterations=int(iterations or 0))
 
 
 def _record(spec: GameSpec, clock: _Clock, ranking: Any, *, end_reason: str, actions: int, turns: int) -> GameRecord:

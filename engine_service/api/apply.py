@@ -10,7 +10,6 @@ from splendor.v1 import engine_service_pb2
 
 from engine_service.codec import action_from_proto, fill_events, update_state
 from engine_service.rules import Action, Event, GameState, Reason, RuleViolation, apply
-from engine_service.sealing import Binding
 
 from .bot_choice import bot_action
 from .call import Call
@@ -18,6 +17,7 @@ from .errors import STALE_STATE, refusal, rejection
 from .handlers import action_kind, class_kind
 from .next_move import fill_applied, fill_next_move
 from .sealed import fill_sealed, seal_message
+from .seat_access import require_seat_key
 from .source import Game, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
@@ -33,13 +33,14 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> 
         game = game_of(request, call)
         state = game.state
         call.seat = state.acting_seat
+        seat = request.seat if request.HasField("seat") else None
+        require_seat_key(game, state.acting_seat if seat is None else seat, request.seat_key, call)
         check_expected_turn(request, state)
         if by_bot:
-            action = bot_action(request, state, call)
+            action = bot_action(request, game, call)
             kind = call.action = class_kind(action)
         else:
             action = action_of(request, state)
-    seat = request.seat if request.HasField("seat") else None
     with span(RULES):
         new_state, events = apply_checked(state, action, seat, kind)
     with span(BUILD_RESPONSE):
@@ -120,7 +121,7 @@ def sealed_response(
     msg = game.msg  # the opened token's message: the handler's own, patched in place
     if applied:
         update_state(msg, game.state, new_state)
-        binding = Binding(binding.game_id, new_state.turn, binding.step + 1)
+        binding = binding._replace(turn=new_state.turn, step=binding.step + 1)
         token = seal_message(msg, binding, call)
     fill_sealed(response, token, binding, new_state, msg, viewer=viewer, events=events)
 

@@ -13,10 +13,12 @@ from typing import Final
 from splendor.v1 import bots_pb2, engine_service_pb2
 
 from engine_service.bots import POLICY_NAMES, GreedyPolicy, IsmctsPolicy, Policy, RandomPolicy, SearchSettings
-from engine_service.rules import Action, GameState, Reason, RuleViolation
+from engine_service.rules import Action, Reason, RuleViolation
 
 from .call import Call
+from .entropy import sampling_seed
 from .errors import INVALID_BOT_CHOICE, ApiError, refusal, rejection
+from .source import Game
 
 # Share of the call's remaining deadline a search may spend: the rest is for the move and the response.
 SEARCH_SHARE_OF_DEADLINE: Final = 0.5
@@ -27,8 +29,11 @@ def _invalid(message: str, field: str) -> ApiError:
     return refusal(INVALID_BOT_CHOICE, message, field=field)
 
 
-def policy_for(choice: bots_pb2.BotChoice, field: str, call: Call, *, search_allowed: bool = True) -> Policy:
-    """The seeded policy ``choice`` names (``field``: its request path, for errors)."""
+def policy_for(
+    choice: bots_pb2.BotChoice, field: str, call: Call, *, search_allowed: bool = True, sealed: bool = False
+) -> Policy:
+    """The seeded policy ``choice`` names (``field``: its request path, for errors); ``sealed``: its seed mixed
+    with entropy the caller does not see (``entropy.py``)."""
     name = choice.policy
     if name not in POLICY_NAMES:
         known = ", ".join(POLICY_NAMES)
@@ -38,7 +43,8 @@ def policy_for(choice: bots_pb2.BotChoice, field: str, call: Call, *, search_all
     if name not in SEARCH_POLICIES:
         if choice.iterations:
             raise _invalid(f"{name} does not search: iterations must be 0", f"{field}.iterations")
-        return RandomPolicy(choice.seed) if name == "random" else GreedyPolicy(choice.seed)
+        seed = sampling_seed(choice.seed, sealed)
+        return RandomPolicy(seed) if name == "random" else GreedyPolicy(seed)
     most = call.settings.max_bot_iterations
     if choice.iterations > most:
         message = f"at most {most} iterations a move, not {choice.iterations}"
@@ -49,14 +55,15 @@ def policy_for(choice: bots_pb2.BotChoice, field: str, call: Call, *, search_all
     remaining = call.time_remaining()
     if remaining is not None:
         settings = settings._replace(time_budget=max(0.0, remaining * SEARCH_SHARE_OF_DEADLINE))
-    return IsmctsPolicy(choice.seed, settings)
+    return IsmctsPolicy(sampling_seed(choice.seed, sealed), settings)
 
 
-def bot_action(request: engine_service_pb2.ApplyActionRequest, state: GameState, call: Call) -> Action:
+def bot_action(request: engine_service_pb2.ApplyActionRequest, game: Game, call: Call) -> Action:
     """The action the request's server-side bot chooses for the acting seat (from what that seat may see)."""
     if request.HasField("action"):
         raise refusal(INVALID_BOT_CHOICE, "send action or bot, not both", field="bot")
-    policy = policy_for(request.bot, "bot", call)
+    state = game.state
+    policy = policy_for(request.bot, "bot", call, sealed=game.sealed)
     if state.end_reason is not None:
         raise rejection(RuleViolation(Reason.GAME_OVER, "the game is over: there is no action to choose"), state=state)
     return policy.choose(state)

@@ -1,4 +1,5 @@
-"""What a transport configures in the API for its calls: the key ring, the size bounds and the bots' search bound.
+"""What a transport configures in the API for its calls: the key ring, the size bounds, the bots' search bound
+and whether sealed requests must carry seat keys.
 
 A transport builds one ``ApiConfig`` at start-up and attaches it to every ``Call``
 (``Call.config``); a call without one (a library user calling a handler directly) gets the
@@ -39,6 +40,9 @@ class ApiConfig:
     max_replay_actions: int = DEFAULT_MAX_REPLAY_ACTIONS
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS
+    # Sealed requests that name or act as a seat must carry its key (seat_access.py); off for a
+    # platform that binds players to seats itself.
+    seat_keys: bool = True
 
     def __post_init__(self) -> None:
         if self.max_replay_actions <= 0 or self.max_response_bytes <= 0 or self.max_bot_iterations <= 0:

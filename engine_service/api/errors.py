@@ -21,6 +21,9 @@ paths of the request, e.g. ``state.players[1].tokens`` or ``action.take_gems.col
 |                     | the request message); REPLAY_TOO_LONG (more actions than a game can have); |
 |                     | RESPONSE_TOO_LARGE (the answer would exceed the largest message the service sends); |
 |                     | INVALID_BOT_CHOICE (server-side bots); BUDGET_EXCEEDED (Simulate, Determinize) |
+|                     | SEED_NOT_ALLOWED (a sealed CreateGame with a seed and without public_deal) |
+| PERMISSION_DENIED   | SEAT_KEY_MISSING, SEAT_KEY_INVALID (a sealed request names or acts as a seat without |
+|                     | that seat's key) |
 | FAILED_PRECONDITION | every other reason: a well-formed move the rules refuse in this position (GAME_OVER, |
 |                     | NOT_YOUR_TURN, PILE_BELOW_FOUR, ...), and STALE_STATE (expected_turn differs from the turn) |
 | DEADLINE_EXCEEDED,  | a long call (ReplayGame) stopped because its caller stopped waiting; no reason |
@@ -49,6 +52,9 @@ BUDGET_EXCEEDED: Final = "BUDGET_EXCEEDED"
 REQUEST_UNDECODABLE: Final = "REQUEST_UNDECODABLE"
 REPLAY_TOO_LONG: Final = "REPLAY_TOO_LONG"
 RESPONSE_TOO_LARGE: Final = "RESPONSE_TOO_LARGE"
+SEED_NOT_ALLOWED: Final = "SEED_NOT_ALLOWED"
+SEAT_KEY_MISSING: Final = "SEAT_KEY_MISSING"
+SEAT_KEY_INVALID: Final = "SEAT_KEY_INVALID"
 # Why a sealed_state did not open (engine_service.sealing's errors carry these names).
 SEALED_STATE_REASONS: Final = frozenset(
     {
@@ -69,6 +75,7 @@ class Code(Enum):
     CANCELLED = 1
     INVALID_ARGUMENT = 3
     DEADLINE_EXCEEDED = 4
+    PERMISSION_DENIED = 7
     FAILED_PRECONDITION = 9
     INTERNAL = 13
 
@@ -124,9 +131,11 @@ INVALID_ARGUMENT_REASONS: Final = frozenset(
         REQUEST_UNDECODABLE,
         REPLAY_TOO_LONG,
         RESPONSE_TOO_LARGE,
+        SEED_NOT_ALLOWED,
         *SEALED_STATE_REASONS,
     }
 )
+PERMISSION_DENIED_REASONS: Final = frozenset({SEAT_KEY_MISSING, SEAT_KEY_INVALID})
 
 # Config refusals carry no field in the core; these are relative to the message holding ``config``.
 _CONFIG_FIELDS: Final[dict[Reason, str]] = {
@@ -211,8 +220,13 @@ def proto_field(core_field: str) -> str:
 def refusal(
     reason: str, message: str, *, field: str | None = None, metadata: Mapping[str, str] | None = None
 ) -> ApiError:
-    """A refusal: INVALID_ARGUMENT or FAILED_PRECONDITION by its reason, the field at fault if any."""
-    code = Code.INVALID_ARGUMENT if reason in INVALID_ARGUMENT_REASONS else Code.FAILED_PRECONDITION
+    """A refusal: INVALID_ARGUMENT, PERMISSION_DENIED or FAILED_PRECONDITION by its reason, the field at fault."""
+    if reason in INVALID_ARGUMENT_REASONS:
+        code = Code.INVALID_ARGUMENT
+    elif reason in PERMISSION_DENIED_REASONS:
+        code = Code.PERMISSION_DENIED
+    else:
+        code = Code.FAILED_PRECONDITION
     violations = (FieldViolation(field, message),) if field is not None else ()
     return ApiError(code, reason, message, metadata=metadata, field_violations=violations)
 

@@ -8,6 +8,7 @@ the transport. ApplyAction is in ``apply.py``, ReplayGame in ``replay.py``.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -20,6 +21,7 @@ from engine_service.codec import (
     events_from_proto,
     fill_events,
     fill_observation,
+    fill_revealed_seed,
     fill_state,
     fill_view,
     state_to_proto,
@@ -27,6 +29,7 @@ from engine_service.codec import (
 from engine_service.rules import (
     ACTION_ID_COUNT,
     Action,
+    GameConfig,
     Reason,
     RuleViolation,
     action_from_id,
@@ -41,9 +44,11 @@ from engine_service.rules import (
 from engine_service.sealing import Binding, new_game_id
 
 from .call import Call
-from .errors import INVALID_SEAT, refusal, rejection
+from .entropy import SEED_BITS
+from .errors import INVALID_SEAT, SEED_NOT_ALLOWED, refusal, rejection
 from .limits import check_size
 from .sealed import fill_sealed, seal_message
+from .seat_access import require_seat_key, seat_keys_of
 from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
@@ -66,6 +71,8 @@ def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> en
     try:
         with span(CONVERT_REQUEST):
             core_config = config_from_proto(config)
+            if request.sealed and not request.public_deal:
+                core_config = server_drawn_deal(core_config)
         with span(RULES):
             state, events = new_game(core_config)
     except RuleViolation as violation:
@@ -75,16 +82,26 @@ def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> en
         if request.sealed:
             viewer = request.seat if request.HasField("seat") else None
             check_seat(viewer, core_config.num_players)
-            binding = Binding(new_game_id(), state.turn, 0)
+            binding = Binding(new_game_id(), state.turn, 0, public_deal=request.public_deal)
             msg = state_to_proto(state)
             token = seal_message(msg, binding, call)
             fill_sealed(response, token, binding, state, msg, viewer=viewer, events=events)
+            response.seat_keys.extend(seat_keys_of(binding.game_id, core_config.num_players, call))
         else:
             fill_state(response.state, state)
             fill_events(response.events, events)
             call.state_bytes = response.state.ByteSize()
     call.game_created = True
     return response
+
+
+def server_drawn_deal(config: GameConfig) -> GameConfig:
+    """A sealed game's config dealt from a seed the server draws (and never returns); SEED_NOT_ALLOWED if the
+    request chose one: a seed the caller knows gives away every deck order the token hides."""
+    if config.seed != 0:
+        message = "a sealed game is dealt from a seed the server draws: send seed 0, or set public_deal"
+        raise refusal(SEED_NOT_ALLOWED, message, field="config.seed")
+    return config._replace(seed=secrets.randbits(SEED_BITS))
 
 
 def list_legal_actions(
@@ -96,6 +113,7 @@ def list_legal_actions(
         seat = request.seat if request.HasField("seat") else None
         if game.sealed:
             check_seat(seat, state.config.num_players)
+            require_seat_key(game, seat, request.seat_key, call)
     try:
         with span(RULES):
             legal: Sequence[Action] = legal_actions(state)
@@ -117,8 +135,10 @@ def get_player_view(
     viewer = request.seat if request.HasField("seat") else None
     call.viewer = "spectator" if viewer is None else viewer
     with span(CONVERT_REQUEST):
-        state = game_of(request, call).state
+        game = game_of(request, call)
+        state = game.state
         check_seat(viewer, state.config.num_players)
+        require_seat_key(game, viewer, request.seat_key, call)
         if viewer is None and request.include_observation:
             message = "a spectator has no observation: set seat"
             raise refusal(INVALID_SEAT, message, field="seat", metadata={"num_players": str(state.config.num_players)})
@@ -132,6 +152,7 @@ def get_player_view(
     with span(BUILD_RESPONSE):
         response = engine_service_pb2.GetPlayerViewResponse()
         fill_view(response.view, view)
+        fill_revealed_seed(response.view, state)
         fill_events(response.events, seen)
         if viewer is not None and request.include_observation:
             fill_observation(response.observation, observe(state, viewer))

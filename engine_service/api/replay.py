@@ -22,6 +22,7 @@ from .errors import ApiError, abandoned, rejection
 from .handlers import module_label
 from .limits import check_length, check_size
 from .sealed import fill_sealed, seal_message
+from .seat_access import seat_keys_of
 from .source import check_seat
 from .tracing import BUILD_RESPONSE, RULES, span
 
@@ -43,10 +44,12 @@ def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> en
     with span(BUILD_RESPONSE):
         response.state_digests.extend(digests)
         if request.sealed:
-            binding = Binding(new_game_id(), state.turn, len(request.actions))
+            # The deal came from the request's seed: public.
+            binding = Binding(new_game_id(), state.turn, len(request.actions), public_deal=True)
             msg = state_to_proto(state)
             token = seal_message(msg, binding, call)
             fill_sealed(response, token, binding, state, msg, viewer=viewer)
+            response.seat_keys.extend(seat_keys_of(binding.game_id, state.config.num_players, call))
         else:
             fill_state(response.state, state)
             call.state_bytes = response.state.ByteSize()

@@ -82,6 +82,6 @@ def fill_sealed(
     and ``events`` redacted for the viewer."""
     response.sealed_state = token
     out = response.sealed_state_binding
-    out.game_id, out.turn, out.step = binding
+    out.game_id, out.turn, out.step, out.public_deal = binding
     fill_view_of_state(response.view, msg, state, viewer)
     fill_events(response.events, events_for(tuple(events), viewer))

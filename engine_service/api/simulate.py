@@ -20,7 +20,9 @@ from engine_service.rules import GameState, apply
 
 from .bot_choice import policy_for
 from .call import Call
+from .entropy import sampling_seed
 from .errors import BUDGET_EXCEEDED, INVALID_BOT_CHOICE, INVALID_SEAT, abandoned, refusal
+from .seat_access import require_seat_key
 from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
@@ -47,7 +49,7 @@ def _budget(request: engine_service_pb2.SimulateRequest) -> int:
     return max_actions
 
 
-def _policies(request: engine_service_pb2.SimulateRequest, seats: int, call: Call) -> list[Policy]:
+def _policies(request: engine_service_pb2.SimulateRequest, seats: int, call: Call, sealed: bool) -> list[Policy]:
     choices = list(request.policies)
     if len(choices) not in (1, seats):
         message = f"send one policy for every seat or one per seat ({seats}), not {len(choices)}"
@@ -55,7 +57,7 @@ def _policies(request: engine_service_pb2.SimulateRequest, seats: int, call: Cal
     if len(choices) == 1:
         choices *= seats
     return [
-        policy_for(choice, f"policies[{min(i, len(request.policies) - 1)}]", call, search_allowed=False)
+        policy_for(choice, f"policies[{min(i, len(request.policies) - 1)}]", call, search_allowed=False, sealed=sealed)
         for i, choice in enumerate(choices)
     ]
 
@@ -70,12 +72,13 @@ def simulate(request: engine_service_pb2.SimulateRequest, call: Call) -> engine_
         if game.sealed and seat is None:
             message = "a sealed game is simulated from one seat's knowledge: set seat"
             raise refusal(INVALID_SEAT, message, field="seat", metadata={"num_players": str(seats)})
+        require_seat_key(game, seat, request.seat_key, call)
         max_actions = _budget(request)
-        policies = _policies(request, seats, call)
+        policies = _policies(request, seats, call, game.sealed)
         seeds = [choice.seed for choice in request.policies] * (seats if len(request.policies) == 1 else 1)
     call.actions = request.playouts
     response = engine_service_pb2.SimulateResponse()
-    rng = random.Random(request.seed)
+    rng = random.Random(sampling_seed(request.seed, game.sealed))
     wins = [0] * seats
     total = unfinished = 0
     with span(RULES):

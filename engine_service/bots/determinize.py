@@ -4,7 +4,10 @@ A seat sees everything but the decks (their sizes only) and the other seats' bli
 reserves (their deck only). So the cards it cannot place are, per deck, exactly the
 cards still in that deck plus the other seats' blind reserves from it. Dealing those
 cards at random back into the same positions gives a state with the same view for
-that seat; every consistent arrangement is equally likely. This reads only the base
+that seat; every consistent arrangement is equally likely. The shuffle starts from a
+canonical order (the ids sorted), never the true one: a seeded shuffle of the true order
+is a permutation anyone who knows the seed can invert, giving the truth away; from sorted
+ids a sample depends only on what the seat sees and the seed. This reads only the base
 fields (``decks``, ``players[i].reserved``/``reserved_blind``) and each card's deck,
 so it holds for every module, whatever the module keeps elsewhere (all of it public).
 """
@@ -35,6 +38,7 @@ def determinize(state: GameState, seat: int, rng_seed: int) -> GameState:
                 if blind:
                     hidden[CARDS[card_id].deck].append(card_id)
     for cards in hidden:
+        cards.sort()  # canonical: the true order must not reach the sample
         rng.shuffle(cards)
     # Deal back: first each deck's positions, then the blind slots, in seat and slot order.
     remaining = [iter(cards) for cards in hidden]

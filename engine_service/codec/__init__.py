@@ -36,7 +36,7 @@ from .state import (
     state_to_proto,
     update_state,
 )
-from .view import fill_view, fill_view_of_state
+from .view import fill_revealed_seed, fill_view, fill_view_of_state
 
 __all__ = [
     "ModuleAdapter",
@@ -61,6 +61,7 @@ __all__ = [
     "fill_standings",
     "fill_state",
     "fill_tokens",
+    "fill_revealed_seed",
     "fill_view",
     "fill_view_of_state",
     "gems_from_proto",

@@ -68,6 +68,7 @@ def fill_view_of_state(out: view_pb2.GameView, msg: state_pb2.GameState, state: 
     state (its ``view``), so a game with modules takes ``view_for``.
     """
     config = state.config
+    fill_revealed_seed(out, state)
     if config.modules or state.module_states:
         fill_view(out, view_for(state, viewer))
         return
@@ -103,3 +104,9 @@ def fill_view_of_state(out: view_pb2.GameView, msg: state_pb2.GameState, state: 
     if ranking:
         out.ranking.extend(msg.ranking)
         out.winners.extend([standing.seat for standing in ranking if standing.place == 1])
+
+
+def fill_revealed_seed(out: view_pb2.GameView, state: GameState) -> None:
+    """The seed once the game is over (it replays the game, e.g. a sealed one for review); nothing before."""
+    if state.end_reason is not None:
+        out.revealed_seed = state.config.seed

@@ -32,6 +32,7 @@ from typing import Final
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
 
+from .derived_keys import SEAT_KEY_MAC_INFO, derive_key
 from .errors import KeyRingError
 
 KEY_BYTES: Final = 32  # AES-256
@@ -57,6 +58,8 @@ class KeyRing:
     generated: bool = False
     # One cipher per key, built once: building one costs more than sealing a state.
     _ciphers: Mapping[str, AESGCMSIV] = field(init=False, repr=False, compare=False)
+    # The seat keys' MAC key of each key, derived once (HKDF is slower than the MAC itself).
+    _seat_mac_keys: Mapping[str, bytes] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.current_id not in self.keys:
@@ -70,10 +73,16 @@ class KeyRing:
             raise KeyRingError(f"key ids both listed and retired: {', '.join(sorted(overlap))}")
         object.__setattr__(self, "keys", MappingProxyType(dict(self.keys)))
         object.__setattr__(self, "_ciphers", {key_id: AESGCMSIV(key) for key_id, key in self.keys.items()})
+        macs = {key_id: derive_key(key, SEAT_KEY_MAC_INFO) for key_id, key in self.keys.items()}
+        object.__setattr__(self, "_seat_mac_keys", macs)
 
     def cipher(self, key_id: str) -> AESGCMSIV:
         """The AEAD of the key ``key_id`` (KeyError if the ring does not hold it)."""
         return self._ciphers[key_id]
+
+    def seat_mac_key(self, key_id: str) -> bytes:
+        """The key that MACs seat keys under the key ``key_id`` (KeyError if the ring does not hold it)."""
+        return self._seat_mac_keys[key_id]
 
     @property
     def uses_example_key(self) -> bool:

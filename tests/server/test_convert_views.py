@@ -2,7 +2,8 @@
 
 The copy is what sealed responses and bot loops send, so every position of random games,
 for every viewer, must give byte for byte the message ``fill_view(view_for(...))`` gives:
-the same public fields and the same cards hidden (another seat's unseen reservations).
+the same public fields and the same cards hidden (another seat's unseen reservations), and
+the seed once the game is over (``fill_revealed_seed``: the core's view does not carry it).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import pytest
 from splendor.v1 import state_pb2, view_pb2
 
-from engine_service.codec import fill_view, fill_view_of_state, state_to_proto, update_state
+from engine_service.codec import fill_revealed_seed, fill_view, fill_view_of_state, state_to_proto, update_state
 from engine_service.rules import GameState, view_for
 from tests.server.positions import dealt, give_reserved, random_game
 
@@ -20,6 +21,7 @@ MODULES = ("cities", "trading_posts", "strongholds", "orient")
 def _expected(state: GameState, viewer: int | None) -> bytes:
     out = view_pb2.GameView()
     fill_view(out, view_for(state, viewer))
+    fill_revealed_seed(out, state)
     return out.SerializeToString(deterministic=True)
 
 
@@ -56,3 +58,17 @@ def test_only_the_owner_sees_a_card_reserved_unseen() -> None:
         hidden = [card.HasField("card_id") for card in view.players[1].reserved]
         assert hidden == [viewer == 1, viewer == 1]
         assert view.players[2].reserved[0].card_id == 70
+
+
+@pytest.mark.parametrize("modules", [frozenset(), frozenset({"orient"})])
+def test_the_seed_is_revealed_in_every_view_once_the_game_is_over_and_not_before(modules: frozenset[str]) -> None:
+    moves = list(random_game(2, 11, modules))
+    final = moves[-1][2]
+    assert final.end_reason is not None
+    for state in (moves[0][0], moves[-1][0], final):
+        for viewer in _viewers(state):
+            view = view_pb2.GameView.FromString(_copied(state_to_proto(state), state, viewer))
+            if state is final:
+                assert view.revealed_seed == final.config.seed == 11
+            else:
+                assert not view.HasField("revealed_seed")

@@ -1,0 +1,40 @@
+"""Who may look and act as a seat of a sealed game: the holder of its seat key.
+
+A sealed request that names a seat, or acts (as the seat it names, else as the seat that must
+act), must carry that seat's key (``seat_key``), else PERMISSION_DENIED: SEAT_KEY_MISSING or
+SEAT_KEY_INVALID, pointing at ``seat_key``. A request that only looks and names no seat is a
+spectator's and needs no key. The check runs as soon as the token is open, before anything
+that depends on the hidden state, and its refusal says nothing but the seat it was asked for.
+Plain states (a trusted platform's) and a server configured without seat keys skip it.
+"""
+
+from __future__ import annotations
+
+from engine_service.sealing import SeatKeyInvalid, check_seat_key, issue_seat_keys
+
+from .call import Call
+from .errors import SEAT_KEY_INVALID, SEAT_KEY_MISSING, refusal
+from .source import Game
+
+FIELD = "seat_key"
+
+
+def require_seat_key(game: Game, seat: int | None, key: str, call: Call) -> None:
+    """PERMISSION_DENIED unless ``key`` is the key of ``seat`` (None: a spectator, who needs none) in ``game``."""
+    binding = game.binding
+    if seat is None or binding is None or not call.settings.seat_keys:
+        return
+    metadata = {"seat": str(seat)}
+    if not key:
+        message = f"a sealed request for seat {seat} must carry that seat's key (seat_key)"
+        raise refusal(SEAT_KEY_MISSING, message, field=FIELD, metadata=metadata)
+    try:
+        check_seat_key(call.settings.key_ring, binding.game_id, seat, key)
+    except SeatKeyInvalid:
+        message = f"seat_key is not the key of seat {seat} in this game"
+        raise refusal(SEAT_KEY_INVALID, message, field=FIELD, metadata=metadata) from None
+
+
+def seat_keys_of(game_id: str, num_players: int, call: Call) -> list[str]:
+    """The keys a new sealed game hands out, one per seat."""
+    return issue_seat_keys(call.settings.key_ring, game_id, num_players)

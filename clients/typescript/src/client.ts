@@ -9,12 +9,20 @@
  * Every call takes the game the previous call returned (`result.game`). Every failed call
  * throws a `SplendorError` (see `errors.ts`). The transport decides the protocol: gRPC,
  * Connect or gRPC-Web (see `node.ts` and `web.ts`).
+ *
+ * A sealed game is a token dealt from a seed the server draws, with one key per seat: the
+ * `SealedResult` keeps the keys and each call sends the key of the seat it names or acts as.
+ *
+ *     let game = await client.createSealed(gameConfig({ numPlayers: 2 }), { seat: 0 });
+ *     game = await client.applySealed(game, (await client.legalActions(game, { seat: 0 }))[0]!, { seat: 0 });
+ *     const mine = await client.join(game.token, { seat: 1, seatKey: game.seatKeys.get(1)! }); // a player's handle
  */
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type CallOptions, type Client, createClient, type Transport } from "@connectrpc/connect";
 import { type ActionLike, asAction } from "./actions.js";
 import { fromConnectError } from "./errors.js";
 import { type Game, gameOf, isFinished, type SealedToken, stateSource } from "./game.js";
+import { keysBySeat, keysOf, type SealedGame, type SeatKeys, seatFields, tokenOf } from "./seat_keys.js";
 import type { LegalAction } from "./gen/splendor/v1/actions_pb.js";
 import type { Catalog } from "./gen/splendor/v1/catalog_pb.js";
 import { type GameConfig, GameConfigSchema, Module } from "./gen/splendor/v1/config_pb.js";
@@ -43,8 +51,9 @@ export interface GameResult {
 }
 
 /**
- * A sealed game after a call: the new token to send back, what it is bound to, and the game and
- * events as the request's seat (or a spectator) may see them. Never the plain state.
+ * A sealed game after a call: the new token to send back, what it is bound to, the game and
+ * events as the request's seat (or a spectator) may see them, and the seat keys its holder was
+ * given. Never the plain state. Pass it back to the next call: it sends the right key itself.
  */
 export interface SealedResult {
   /** The game token to send back with the next call. */
@@ -63,6 +72,12 @@ export interface SealedResult {
   readonly legalActions: readonly LegalAction[];
   /** After ApplyAction: the seat that must act next; undefined once the game is over. */
   readonly actingSeat?: number | undefined;
+  /**
+   * The seat keys this handle holds, by seat: every seat's after `createSealed` and `replaySealed`
+   * (hand each player only its own), one after `join` (a player's handle, whose calls name its
+   * seat by default), none after a call made with a bare token.
+   */
+  readonly seatKeys: SeatKeys;
 }
 
 /** A server-side bot's move: the policy (see the catalog's `botPolicies`) chooses the acting seat's action. */
@@ -75,10 +90,24 @@ export interface BotMove {
   readonly iterations?: number;
 }
 
-/** Whose view a sealed call returns. */
+/** Whose view a sealed call returns, and with which key. */
 export interface SealedOptions {
+  /** The seat whose view (and events) the response carries; omitted for a spectator (or a one-key handle's seat). */
+  readonly seat?: number | undefined;
+  /** The key of that seat (or of the acting seat, for a move naming none); by default the one the handle holds. */
+  readonly seatKey?: string | undefined;
+}
+
+/** How to deal a sealed game. */
+export interface CreateSealedOptions {
   /** The seat whose view (and events) the response carries; omitted for a spectator. */
   readonly seat?: number | undefined;
+  /**
+   * Deal from `config.seed` as given, although whoever knows the seed knows every deck order
+   * (tests, replays of known deals). Without it the server draws the seed, and a config with a
+   * seed other than 0 is refused (`InvalidRequest`, reason `SEED_NOT_ALLOWED`).
+   */
+  readonly publicDeal?: boolean;
 }
 
 /** What one seat (or a spectator) may see: the redacted game and the redacted events. */
@@ -128,8 +157,10 @@ export interface ApplyOptions {
 
 /** Whose view to take. */
 export interface ViewOptions {
-  /** The seat to see the game as; omitted (or undefined) for a spectator. */
+  /** The seat to see the game as; omitted (or undefined) for a spectator (or a one-key handle's seat). */
   readonly seat?: number | undefined;
+  /** With a sealed game: the key of that seat; by default the one the handle holds. */
+  readonly seatKey?: string | undefined;
   /** Events to redact for the same viewer, typically those `apply` returned. */
   readonly events?: readonly Event[];
 }
@@ -226,13 +257,13 @@ export class EngineClient {
    * For a sealed game, pass the asking `seat`: purchases of the cards the acting seat reserved
    * blind are listed only when it is the acting seat (they name the hidden card).
    */
-  async listLegalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
-    const request = { stateSource: stateSource(game), ...seatField(options.seat) };
+  async listLegalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
+    const request = { ...gameFields(game, options, false) };
     return this.call(() => this.service.listLegalActions(request, this.callOptions));
   }
 
   /** Every legal action of the seat that must act (the pending decision's answers while one is pending). */
-  async legalActions(game: Game | SealedToken, options: SealedOptions = {}): Promise<LegalAction[]> {
+  async legalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<LegalAction[]> {
     return (await this.listLegalActions(game, options)).actions;
   }
 
@@ -249,12 +280,8 @@ export class EngineClient {
   }
 
   /** The game (and `events`) as `seat` may see them; no seat for a spectator. */
-  async view(game: Game | SealedToken, options: ViewOptions = {}): Promise<ViewResult> {
-    const request = {
-      stateSource: stateSource(game),
-      events: [...(options.events ?? [])],
-      ...(options.seat === undefined ? {} : { seat: options.seat }),
-    };
+  async view(game: Game | SealedGame, options: ViewOptions = {}): Promise<ViewResult> {
+    const request = { ...gameFields(game, options, false), events: [...(options.events ?? [])] };
     const response = await this.call(() => this.service.getPlayerView(request, this.callOptions));
     if (response.view === undefined) throw new TypeError("the engine's response carries no view");
     return { view: response.view, events: response.events };
@@ -277,9 +304,36 @@ export class EngineClient {
    * Deal a sealed game: a token instead of the state, and `seat`'s view (a spectator's without
    * one). For games whose state goes to players or bots the platform does not trust.
    */
-  async createSealed(config: GameConfig, options: SealedOptions = {}): Promise<SealedResult> {
-    const request = { config, sealed: true, ...seatField(options.seat) };
-    return sealedResult(await this.call(() => this.service.createGame(request, this.callOptions)));
+  async createSealed(config: GameConfig, options: CreateSealedOptions = {}): Promise<SealedResult> {
+    const request = { config, sealed: true, publicDeal: options.publicDeal ?? false, ...seatField(options.seat) };
+    const response = await this.call(() => this.service.createGame(request, this.callOptions));
+    return sealedResult(response, keysBySeat(response.seatKeys));
+  }
+
+  /**
+   * One player's handle on a sealed game: the token and `seat`'s key only, with that seat's view
+   * (what a platform hands a player). Its calls name `seat` and send its key by default. Its
+   * `binding` is unknown (undefined) until its first move. Throws `PermissionDenied` when the key
+   * is not that seat's.
+   */
+  async join(game: SealedGame, options: { readonly seat: number; readonly seatKey?: string }): Promise<SealedResult> {
+    const key = options.seatKey ?? keysOf(game).get(options.seat) ?? "";
+    const request = {
+      stateSource: stateSource(tokenOf(game)),
+      seat: options.seat,
+      ...(key === "" ? {} : { seatKey: key }),
+    };
+    const response = await this.call(() => this.service.getPlayerView(request, this.callOptions));
+    if (response.view === undefined) throw new TypeError("the engine's response carries no view");
+    return {
+      token: tokenOf(game),
+      binding: game instanceof Uint8Array ? undefined : (game as Partial<SealedResult>).binding,
+      view: response.view,
+      events: [],
+      finished: isFinished(response.view),
+      legalActions: [],
+      seatKeys: new Map([[options.seat, key]]),
+    };
   }
 
   /**
@@ -288,37 +342,41 @@ export class EngineClient {
    * `seat`'s legal actions when it must act next.
    */
   async applySealed(
-    token: SealedToken,
+    game: SealedGame,
     move: ActionLike | BotMove,
     options: SealedOptions & Omit<ApplyOptions, "seat"> & { readonly includeLegalActions?: boolean } = {},
   ): Promise<SealedResult> {
     const bot = typeof move === "object" && "policy" in move;
     const request = {
-      stateSource: stateSource(token),
+      ...gameFields(game, options, true),
       ...(bot
         ? { bot: { policy: move.policy, seed: BigInt(move.seed ?? 0), iterations: move.iterations ?? 0 } }
         : { action: asAction(move) }),
       includeLegalActions: options.includeLegalActions ?? false,
       validateOnly: options.validateOnly ?? false,
-      ...seatField(options.seat),
       ...(options.expectedTurn === undefined ? {} : { expectedTurn: options.expectedTurn }),
     };
-    return sealedResult(await this.call(() => this.service.applyAction(request, this.callOptions)));
+    return sealedResult(await this.call(() => this.service.applyAction(request, this.callOptions)), keysOf(game));
   }
 
   /** A sealed game (and `events`) as `seat` may see them; no seat for a spectator. */
-  async viewSealed(token: SealedToken, options: ViewOptions = {}): Promise<ViewResult> {
-    return this.view(token, options);
+  async viewSealed(game: SealedGame, options: ViewOptions = {}): Promise<ViewResult> {
+    return this.view(game, options);
   }
 
-  /** Replay an action log into a sealed game: the final token and `seat`'s view, with every event redacted for it. */
+  /**
+   * Replay an action log into a sealed game: the final token (a new game id, its binding's
+   * `publicDeal` set: the deal came from `config.seed`), `seat`'s view with every event redacted
+   * for it, and every seat's new key.
+   */
   async replaySealed(
     config: GameConfig,
     actions: Iterable<ActionLike>,
-    options: SealedOptions = {},
+    options: Pick<SealedOptions, "seat"> = {},
   ): Promise<SealedResult> {
     const request = { config, actions: Array.from(actions, asAction), sealed: true, ...seatField(options.seat) };
-    return sealedResult(await this.call(() => this.service.replayGame(request, this.callOptions)));
+    const response = await this.call(() => this.service.replayGame(request, this.callOptions));
+    return sealedResult(response, keysBySeat(response.seatKeys));
   }
 
   private async call<T>(run: () => Promise<T>): Promise<T> {
@@ -334,15 +392,30 @@ function seatField(seat: number | undefined): { seat?: number } {
   return seat === undefined ? {} : { seat };
 }
 
-function sealedResult(response: {
-  readonly sealedState: Uint8Array;
-  readonly sealedStateBinding?: SealedStateBinding | undefined;
-  readonly view?: GameView | undefined;
-  readonly events: Event[];
-  readonly applied?: LegalAction | undefined;
-  readonly legalActions?: LegalAction[];
-  readonly actingSeat?: number | undefined;
-}): SealedResult {
+/** The `state_source` of a request about `game`, and for a sealed game the seat it names and its key. */
+function gameFields(
+  game: Game | SealedGame,
+  options: { readonly seat?: number | undefined; readonly seatKey?: string | undefined },
+  acts: boolean,
+) {
+  if (game instanceof Uint8Array || "token" in game) {
+    return { stateSource: stateSource(tokenOf(game)), ...seatFields(game, options, acts) };
+  }
+  return { stateSource: stateSource(game), ...seatField(options.seat) };
+}
+
+function sealedResult(
+  response: {
+    readonly sealedState: Uint8Array;
+    readonly sealedStateBinding?: SealedStateBinding | undefined;
+    readonly view?: GameView | undefined;
+    readonly events: Event[];
+    readonly applied?: LegalAction | undefined;
+    readonly legalActions?: LegalAction[];
+    readonly actingSeat?: number | undefined;
+  },
+  seatKeys: SeatKeys,
+): SealedResult {
   if (response.sealedState.length === 0) throw new TypeError("the engine's response carries no sealed state");
   if (response.view === undefined) throw new TypeError("the engine's response carries no view");
   return {
@@ -354,6 +427,7 @@ function sealedResult(response: {
     applied: response.applied,
     legalActions: response.legalActions ?? [],
     actingSeat: response.actingSeat,
+    seatKeys,
   };
 }
 

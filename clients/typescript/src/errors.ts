@@ -6,6 +6,8 @@
  *   reason `"PILE_BELOW_FOUR"` or `"NOT_YOUR_TURN"`;
  * - `InvalidRequest` (`INVALID_ARGUMENT`): a malformed request or an impossible state, e.g.
  *   reason `"INVALID_PLAYER_COUNT"`, usually naming the faulty field in `fieldViolations`;
+ * - `PermissionDenied` (`PERMISSION_DENIED`): a sealed request that names a seat, or acts,
+ *   without that seat's key (`"SEAT_KEY_MISSING"`) or with another key (`"SEAT_KEY_INVALID"`);
  * - a plain `SplendorError` for everything else: `UNAVAILABLE` (no server there),
  *   `DEADLINE_EXCEEDED`, `RESOURCE_EXHAUSTED`, `INTERNAL`...
  *
@@ -80,6 +82,13 @@ export class RuleRejected extends SplendorError {}
 /** The request is malformed or its state impossible (`INVALID_ARGUMENT`). */
 export class InvalidRequest extends SplendorError {}
 
+/**
+ * A sealed request named a seat, or acted, without that seat's key (reason `SEAT_KEY_MISSING`) or
+ * with a key that is not that seat's in this game (`SEAT_KEY_INVALID`): `PERMISSION_DENIED`.
+ * Nothing changed: send the seat's key, or look as a spectator (no seat).
+ */
+export class PermissionDenied extends SplendorError {}
+
 /** The `SplendorError` (of the right subclass) for anything a Connect call threw. */
 export function fromConnectError(error: unknown): SplendorError {
   if (error instanceof SplendorError) return error;
@@ -89,6 +98,8 @@ export function fromConnectError(error: unknown): SplendorError {
       return new RuleRejected(connectError);
     case Code.InvalidArgument:
       return new InvalidRequest(connectError);
+    case Code.PermissionDenied:
+      return new PermissionDenied(connectError);
     default:
       return new SplendorError(connectError);
   }

@@ -19,6 +19,7 @@ export {
   type BotMove,
   type ClientOptions,
   type ClosableTransport,
+  type CreateSealedOptions,
   type GameResult,
   type ModuleLike,
   type NewGameOptions,
@@ -46,11 +47,22 @@ export {
   DOMAIN,
   fromConnectError,
   InvalidRequest,
+  PermissionDenied,
   RuleRejected,
   SplendorError,
   type FieldViolation,
 } from "./errors.js";
 export { actingSeat, gameOf, isFinished, stateSource, type Game, type SealedToken, type StateSource } from "./game.js";
+export {
+  keysBySeat,
+  ownSeat,
+  seatFields,
+  tokenOf,
+  type SealedGame,
+  type SealedHandle,
+  type SeatFields,
+  type SeatKeys,
+} from "./seat_keys.js";
 export * from "./gen/google/rpc/error_details_pb.js";
 export * from "./gen/google/rpc/status_pb.js";
 export * from "./gen/splendor/v1/actions_pb.js";

@@ -13,7 +13,15 @@ from collections.abc import Callable
 import grpc
 import pytest
 from splendor.v1 import actions_pb2, bots_pb2, common_pb2, config_pb2, engine_service_pb2, errors_pb2, state_pb2
-from splendor_client import EngineClient, EngineError, InvalidRequest, RuleRejected, connect, from_rpc_error
+from splendor_client import (
+    EngineClient,
+    EngineError,
+    InvalidRequest,
+    PermissionDenied,
+    RuleRejected,
+    connect,
+    from_rpc_error,
+)
 
 from engine_service.api.config import DEFAULT_MAX_REPLAY_ACTIONS
 from engine_service.api.errors import INVALID_SEAT
@@ -266,7 +274,20 @@ def _create(**fields: object) -> Callable[[EngineClient], EngineError]:
 
 
 def _token(client: EngineClient) -> bytes:
-    return client.new_game(num_players=2, seed=5, sealed=True).token
+    return client.new_game(num_players=2, sealed=True).token
+
+
+def _sealed_with_seed(client: EngineClient) -> EngineError:
+    return refusal(lambda: client.new_game(num_players=2, seed=5, sealed=True))
+
+
+def _seat_key_missing(client: EngineClient) -> EngineError:
+    return refusal(lambda: client.view(_token(client), seat=0))
+
+
+def _seat_key_invalid(client: EngineClient) -> EngineError:
+    game = client.new_game(num_players=2, sealed=True)
+    return refusal(lambda: client.view(game, seat=0, seat_key=game.seat_keys[1]))
 
 
 def _refused_token(token: bytes) -> Callable[[EngineClient], EngineError]:
@@ -402,7 +423,7 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
         "sealed_state",
     ),
     "SEALED_STATE_VERSION_UNSUPPORTED": (
-        _refused_token(b"\x02" * 100),
+        _refused_token(b"\x09" * 100),
         grpc.StatusCode.INVALID_ARGUMENT,
         "sealed_state",
     ),
@@ -417,9 +438,19 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
         "sealed_state",
     ),
     "SEALED_STATE_INVALID": (_flipped_token, grpc.StatusCode.INVALID_ARGUMENT, "sealed_state"),
+    "SEED_NOT_ALLOWED": (_sealed_with_seed, grpc.StatusCode.INVALID_ARGUMENT, "config.seed"),
+    "SEAT_KEY_MISSING": (_seat_key_missing, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
+    "SEAT_KEY_INVALID": (_seat_key_invalid, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
     "REQUEST_UNDECODABLE": (_request_undecodable, grpc.StatusCode.INVALID_ARGUMENT, None),
     "REPLAY_TOO_LONG": (_replay_too_long, grpc.StatusCode.INVALID_ARGUMENT, "actions"),
     "RESPONSE_TOO_LARGE": (_response_too_large, grpc.StatusCode.INVALID_ARGUMENT, "events"),
+}
+
+
+ERROR_CLASS: dict[grpc.StatusCode, type[EngineError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidRequest,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
+    grpc.StatusCode.FAILED_PRECONDITION: RuleRejected,
 }
 
 
@@ -436,7 +467,7 @@ def test_refusal_carries_code_reason_and_field(client: EngineClient, reason: str
     assert error.code == code, error
     assert error.reason == reason, error
     assert error.domain == "splendor.v1"
-    assert isinstance(error, InvalidRequest if code == grpc.StatusCode.INVALID_ARGUMENT else RuleRejected)
+    assert isinstance(error, ERROR_CLASS[code])
     fields = [path for path, _ in error.field_violations]
     assert fields == ([field] if field else []), error
     if code == grpc.StatusCode.FAILED_PRECONDITION:  # a valid state was read: who must act, and when

@@ -1,6 +1,7 @@
-"""Sealed game tokens through the real server and the Python client: whole games held only as tokens
-and views, replays, every single-bit alteration refused, key rotation across restarts, rewinds
-detectable by the step, and nothing hidden shown to a seat that may not see it."""
+"""Sealed game tokens through the real server and the Python client: whole games held only as tokens,
+views and seat keys, dealt from a seed the server draws and replayed from the seed revealed at the end,
+every single-bit alteration refused, key rotation across restarts, rewinds detectable by the step, and
+nothing hidden shown to a seat that may not see it."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ MODULES = ((), ("cities",), ("trading_posts",), ("strongholds",), ("orient",))
 
 
 def _play_sealed(client: EngineClient, config: config_pb2.GameConfig, rng: random.Random) -> tuple[SealedGame, list]:
-    """A whole game holding only tokens and views: each seat asks for its own legal actions and acts."""
+    """A whole game holding only tokens, views and keys: each seat asks for its own legal actions and acts."""
     game = client.create_game(config, sealed=True, seat=0)
+    assert not game.binding.public_deal and len(game.seat_keys) == config.num_players
     game_id, played = game.binding.game_id, []
     while not game.finished:
         seat = game.acting_seat
@@ -45,31 +47,37 @@ def test_a_whole_game_is_played_with_tokens_and_views_only(
     client: EngineClient, modules: tuple[str, ...], players: int
 ) -> None:
     rng = random.Random(players)
-    config = game_config(players, seed=rng.getrandbits(64), modules=modules)
+    config = game_config(players, modules=modules)  # seed 0: the server draws the deal's seed
     game, played = _play_sealed(client, config, rng)
     assert game.view.ranking and game.binding.turn == game.view.turn
-    # The plain replay of the same log ends in the same game, as every seat sees it.
+    # The seed, revealed once the game is over, replays the same log to the same game, as every seat sees it.
+    assert game.view.HasField("revealed_seed")
+    config.seed = game.view.revealed_seed
     replayed = client.replay(config, played)
     for seat in (None, *range(players)):
         assert client.view(game, seat=seat).view == client.view(replayed.state, seat=seat).view
-    # A sealed replay: a new game id, step = the number of actions, the same game inside.
+    # A sealed replay: a new game id, step = the number of actions, a public deal, the same game inside.
     rebuilt = client.replay(config, played, sealed=True, seat=1)
     assert rebuilt.game.binding.step == len(played) and rebuilt.game.binding.game_id != game.binding.game_id
+    assert rebuilt.game.binding.public_deal and len(rebuilt.game.seat_keys) == players
     assert rebuilt.state_digests == replayed.state_digests
     assert client.view(rebuilt.game, seat=1).view == client.view(replayed.state, seat=1).view
 
 
 def test_a_sealed_game_never_carries_the_state(client: EngineClient) -> None:
-    game = client.new_game(num_players=3, seed=random.getrandbits(64), sealed=True, seat=2)
+    game = client.new_game(num_players=3, sealed=True, seat=2)
     assert game.view.viewer_seat == 2 and game.binding.step == 0 and game.binding.turn == 0
     assert len(game.binding.game_id) == 32
     stub = engine_service_pb2_grpc.EngineServiceStub(client.channel)
-    request = engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2, seed=3), sealed=True)
+    request = engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2), sealed=True)
     response = stub.CreateGame(request, timeout=5)
     assert not response.HasField("state") and response.sealed_state and response.HasField("view")
+    acting_key = response.seat_keys[response.view.seat]  # acting without a seat: the acting seat's key
     applied = stub.ApplyAction(
         engine_service_pb2.ApplyActionRequest(
-            sealed_state=response.sealed_state, action=client.legal_actions(response.sealed_state)[0].action
+            sealed_state=response.sealed_state,
+            action=client.legal_actions(response.sealed_state)[0].action,
+            seat_key=acting_key,
         ),
         timeout=5,
     )
@@ -78,14 +86,14 @@ def test_a_sealed_game_never_carries_the_state(client: EngineClient) -> None:
 
 
 def test_validate_only_returns_the_same_token_and_step(client: EngineClient) -> None:
-    game = client.new_game(num_players=2, seed=9, sealed=True, seat=0)
+    game = client.new_game(num_players=2, sealed=True, seat=0)
     legal = client.legal_actions(game, seat=game.acting_seat)
     checked = client.apply(game, legal[0], seat=game.acting_seat, validate_only=True)
     assert checked.token == game.token and checked.binding == game.binding and not checked.events
 
 
 def test_every_single_bit_flip_of_a_token_is_refused(client: EngineClient) -> None:
-    game = client.new_game(num_players=4, seed=11, modules=["orient"], sealed=True)
+    game = client.new_game(num_players=4, modules=["orient"], sealed=True)
     game = client.apply(game, client.legal_actions(game)[0])  # a token from ApplyAction, one step in
     token = game.token
     reasons: set[str] = set()
@@ -100,7 +108,7 @@ def test_every_single_bit_flip_of_a_token_is_refused(client: EngineClient) -> No
 
 def test_a_rewind_is_accepted_by_the_service_and_caught_by_the_step(client: EngineClient) -> None:
     """The service is stateless: an older token still opens. A platform remembering the last step stops it."""
-    game = client.new_game(num_players=2, seed=13, first_seat=0, sealed=True, seat=0)
+    game = client.new_game(num_players=2, first_seat=0, sealed=True, seat=0)
     last_step = {game.binding.game_id: game.binding.step}  # the platform's one number per game
 
     def relay(token: bytes) -> bool:
@@ -138,10 +146,11 @@ def test_blind_reserved_cards_are_listed_only_to_their_owner(client: EngineClien
     config, log, acting = _blind_reserve_position(random.Random(3))
     proto_config = game_config(config.num_players, config.seed)
     actions = [action_to_proto(action) for action in log]  # type: ignore[arg-type]
-    token = client.replay(proto_config, actions, sealed=True).game.token
+    game = client.replay(proto_config, actions, sealed=True).game
+    token = game.token
     plain = client.replay(proto_config, actions).state
-    owner = {legal.action_id for legal in client.legal_actions(token, seat=acting)}
-    other = {legal.action_id for legal in client.legal_actions(token, seat=1 - acting)}
+    owner = {legal.action_id for legal in client.legal_actions(game, seat=acting)}
+    other = {legal.action_id for legal in client.legal_actions(game, seat=1 - acting)}
     spectator = {legal.action_id for legal in client.legal_actions(token)}
     assert owner == {legal.action_id for legal in client.legal_actions(plain)}
     hidden = owner - other
@@ -151,14 +160,13 @@ def test_blind_reserved_cards_are_listed_only_to_their_owner(client: EngineClien
         legal.action.purchase_card.card_id for legal in client.legal_actions(plain) if legal.action_id in hidden
     } <= set(blind)
     # Nor does the other seat's view or the events sealed for it name the blind card.
-    seen = client.view(token, seat=1 - acting).view.players[acting].reserved
+    seen = client.view(game, seat=1 - acting).view.players[acting].reserved
     assert all(not card.HasField("card_id") for card in seen if card.blind)
 
 
 def test_events_returned_in_sealed_mode_are_redacted_for_the_seat(client: EngineClient) -> None:
-    rng = random.Random(5)
     for _ in range(40):
-        game = client.new_game(num_players=2, seed=rng.getrandbits(64), sealed=True)
+        game = client.new_game(num_players=2, sealed=True)
         acting = game.acting_seat
         blind = [
             legal for legal in client.legal_actions(game, seat=acting) if legal.action.HasField("reserve_from_deck")
@@ -186,7 +194,7 @@ NEW = key_line("2026-06", 2)
 @pytest.fixture(scope="module")
 def old_token() -> Iterator[SealedGame]:
     with Server(env={"SPLENDOR_SEALING_KEYS": OLD}) as server, connect(server.address) as engine:
-        game = engine.new_game(num_players=2, seed=17, first_seat=0, sealed=True, seat=0)
+        game = engine.new_game(num_players=2, first_seat=0, sealed=True, seat=0)
         game = engine.apply(game, engine.legal_actions(game, seat=0)[0], seat=0)
         yield game
         assert server.stop() == 0
@@ -211,11 +219,11 @@ def test_after_the_old_key_is_retired_its_tokens_are_refused(old_token: SealedGa
         error = refusal(lambda: engine.view(old_token))
         assert isinstance(error, TokenRefused) and error.reason == "SEALED_STATE_KEY_RETIRED"
         assert [path for path, _ in error.field_violations] == ["sealed_state"]
-        fresh = engine.new_game(num_players=2, seed=19, sealed=True)
+        fresh = engine.new_game(num_players=2, sealed=True)
         assert engine.view(fresh).view.num_players == 2
         assert server.stop() == 0
 
 
 def test_the_session_server_uses_its_configured_ring(client: EngineClient) -> None:
-    token = client.new_game(num_players=2, seed=1, sealed=True).token
+    token = client.new_game(num_players=2, sealed=True).token
     assert _key_id(token) == E2E_KEY.split(":")[0]

@@ -1,4 +1,4 @@
-"""The ``splendor-engine`` command: ``splendor-engine serve [options]``."""
+"""The ``splendor-engine`` command: ``splendor-engine serve [options]`` and ``splendor-engine keygen``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from engine_service.sealing import KeyRingError, load_key_ring
+from engine_service.sealing import KeyRing, KeyRingError, load_key_ring, new_key_line
 from engine_service.server.logs import configure_logging
 from engine_service.server.settings import ENV, LOG_FORMATS, LOG_LEVELS, Settings, defaults_from_env
 
@@ -131,7 +131,50 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         f"{ENV['sealing_keys']} may hold the same lines (commas also separate them). With neither, a key is "
         "generated at start-up: replicas must share one, so configure it when running more than one",
     )
+    serve.add_argument(
+        "--no-seat-keys",
+        dest="seat_keys",
+        action="store_false",
+        default=defaults.seat_keys,
+        help="do not require seat keys on sealed requests that name or act as a seat: only for a platform that "
+        f"binds players to seats itself (env {ENV['seat_keys']}=false)",
+    )
+    serve.add_argument(
+        "--allow-example-key",
+        dest="allow_example_key",
+        action="store_true",
+        default=defaults.allow_example_key,
+        help="start although the key ring holds the published example key, with which anyone can read and forge "
+        f"game tokens: for a throwaway setup only (env {ENV['allow_example_key']}=true)",
+    )
+    keygen = commands.add_parser(
+        "keygen",
+        help="print a new sealing key line",
+        description="Print one line KEY_ID:BASE64KEY of 32 fresh random bytes, for a sealing key ring "
+        "(--sealing-keys-file or the variable; see deploy/README.md). Nothing is stored.",
+    )
+    keygen.add_argument("--key-id", default="", help="the key's id (1-32 of A-Z a-z 0-9 . _ -); default: random")
     return parser
+
+
+def keygen(key_id: str) -> int:
+    try:
+        print(new_key_line(key_id))
+    except KeyRingError as error:
+        print(f"splendor-engine keygen: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def refuse_example_key(key_ring: KeyRing, allowed: bool) -> str | None:
+    """Why the server must not start with ``key_ring`` (the published example key, not allowed), or None."""
+    if not key_ring.uses_example_key or allowed:
+        return None
+    return (
+        "the key ring holds the published example key, with which anyone can read and forge game tokens. "
+        "Generate a key (`splendor-engine keygen`) and configure it; for a throwaway setup only, start with "
+        f"--allow-example-key ({ENV['allow_example_key']}=true)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -141,6 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"splendor-engine: bad environment variable: {error}", file=sys.stderr)
         return 2
     args = _parser(defaults).parse_args(argv)
+    if args.command == "keygen":
+        return keygen(args.key_id)
     try:
         settings = Settings(
             address=args.address,
@@ -165,6 +210,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             http_cors_origins=tuple(args.http_cors_origins or defaults.http_cors_origins),
             sealing_keys_file=args.sealing_keys_file,
             sealing_keys=defaults.sealing_keys,
+            seat_keys=args.seat_keys,
+            allow_example_key=args.allow_example_key,
         )
         # Loaded once, here, before any worker is forked: every process seals with the same ring.
         key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
@@ -173,6 +220,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except ValueError as error:
         print(f"splendor-engine: {error}", file=sys.stderr)
+        return 2
+    refused = refuse_example_key(key_ring, settings.allow_example_key)
+    if refused is not None:
+        print(f"splendor-engine: sealing keys: {refused}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
     from engine_service.server.app import serve  # noqa: PLC0415 (grpc loads only for a command that needs it)

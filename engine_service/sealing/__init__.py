@@ -19,7 +19,7 @@ from .errors import (
     TokenTooLarge,
     TokenVersionUnsupported,
 )
-from .keyring import EXAMPLE_KEYS, KEY_BYTES, KeyRing, load_key_ring, parse_key_ring
+from .keyring import EXAMPLE_KEYS, KEY_BYTES, KeyRing, load_key_ring, new_key_line, parse_key_ring
 from .seat_keys import SeatKeyInvalid, check_seat_key, issue_seat_keys
 from .token import MAX_TOKEN_BYTES, VERSION, Binding, Opened, new_game_id, read_binding, seal, unseal
 
@@ -43,6 +43,7 @@ __all__ = [
     "check_seat_key",
     "issue_seat_keys",
     "load_key_ring",
+    "new_key_line",
     "new_game_id",
     "parse_key_ring",
     "read_binding",

@@ -39,7 +39,8 @@ KEY_BYTES: Final = 32  # AES-256
 KEY_ID_PATTERN: Final = re.compile(r"[A-Za-z0-9._-]{1,32}")
 RETIRED: Final = "retired"
 # The key of deploy/kubernetes/secret.example.yaml: published, so it protects nothing.
-# A ring holding it says so (uses_example_key) and the server warns at start-up.
+# A ring holding it says so (uses_example_key): the server refuses to start with it unless told
+# the setup is a throwaway one (--allow-example-key).
 EXAMPLE_KEYS: Final = frozenset({b"EXAMPLE-KEY-DO-NOT-USE-IN-PROD!!"})
 
 
@@ -94,6 +95,14 @@ class KeyRing:
         """A ring of one fresh random key under a random id, flagged ``generated``."""
         key_id = f"ephemeral-{secrets.token_hex(4)}"
         return cls(current_id=key_id, keys={key_id: secrets.token_bytes(KEY_BYTES)}, generated=True)
+
+
+def new_key_line(key_id: str = "") -> str:
+    """A ring entry ``KEY_ID:BASE64`` of a fresh random key (``key_id``: a random one when empty)."""
+    key_id = key_id or f"key-{secrets.token_hex(4)}"
+    if not KEY_ID_PATTERN.fullmatch(key_id):
+        raise KeyRingError(f"key id {key_id!r} must be 1-32 characters of A-Z a-z 0-9 . _ -")
+    return f"{key_id}:{binascii.b2a_base64(secrets.token_bytes(KEY_BYTES), newline=False).decode('ascii')}"
 
 
 def parse_key_ring(text: str, source: str = "key ring") -> KeyRing:

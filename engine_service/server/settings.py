@@ -40,7 +40,12 @@ ENV: Final = {
     "http_cors_origins": "SPLENDOR_HTTP_CORS_ORIGINS",
     "sealing_keys_file": "SPLENDOR_SEALING_KEYS_FILE",
     "sealing_keys": "SPLENDOR_SEALING_KEYS",
+    "seat_keys": "SPLENDOR_SEAT_KEYS",
+    "allow_example_key": "SPLENDOR_ALLOW_EXAMPLE_KEY",
 }
+# How a boolean variable may be spelled.
+_TRUE: Final = frozenset({"1", "true", "yes", "on"})
+_FALSE: Final = frozenset({"0", "false", "no", "off"})
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,11 @@ class Settings:
     # most one; with neither, the server generates a key at start-up that only its own processes share.
     sealing_keys_file: str = ""
     sealing_keys: str = field(default="", repr=False)
+    # Sealed requests that name or act as a seat must carry its key (PERMISSION_DENIED otherwise); off
+    # (--no-seat-keys) only for a platform that binds players to seats itself.
+    seat_keys: bool = True
+    # Start with the published example key, with which anyone can read and forge tokens: throwaway setups only.
+    allow_example_key: bool = False
     # The largest request gRPC accepts (RESOURCE_EXHAUSTED beyond), which bounds a call's memory. The largest
     # legitimate request is a ReplayGame at max_replay_actions: 10,000 actions of at most ~40 bytes (a purchase
     # with a payment and cards spent; ~6 on average) is under 400 KiB; see docs/operations.md, "Limits".
@@ -127,6 +137,14 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
     def get(name: str, default: object) -> str:
         return env.get(ENV[name], str(default))
 
+    def flag(name: str, default: bool) -> bool:
+        value = env.get(ENV[name], "").strip().lower()
+        if not value:
+            return default
+        if value not in _TRUE | _FALSE:
+            raise ValueError(f"{ENV[name]} must be one of {', '.join(sorted(_TRUE | _FALSE))}, not {value!r}")
+        return value in _TRUE
+
     return Settings(
         address=get("address", base.address),
         max_message_bytes=int(get("max_message_bytes", base.max_message_bytes)),
@@ -152,6 +170,8 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
         http_cors_origins=tuple(origin for origin in get("http_cors_origins", "").split(",") if origin),
         sealing_keys_file=get("sealing_keys_file", base.sealing_keys_file),
         sealing_keys=get("sealing_keys", base.sealing_keys),
+        seat_keys=flag("seat_keys", base.seat_keys),
+        allow_example_key=flag("allow_example_key", base.allow_example_key),
     )
 
 

@@ -1,41 +1,31 @@
-"""The Kubernetes manifests hand every replica the same key ring, and the example ring is flagged as such."""
+"""The Kubernetes manifests hand every replica the same key ring, which the operator creates: no published key ships."""
 
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from typing import Any
 
 import yaml
 
-from engine_service.sealing import parse_key_ring
+from engine_service.sealing import EXAMPLE_KEYS
 from tests.deploy.test_deploy import K8S, all_resources, container_env, the_container, the_deployment
 
-
-def the_secret(name: str) -> dict[str, Any]:
-    (secret,) = [doc for doc in all_resources() if doc["kind"] == "Secret" and doc["metadata"]["name"] == name]
-    return secret
+SECRET_NAME = "splendor-engine-sealing-keys"
 
 
-def test_the_key_file_the_server_reads_is_the_secret_mounted_into_the_pod() -> None:
+def test_the_key_file_the_server_reads_is_the_operators_secret_mounted_read_only() -> None:
     deployment = the_deployment()
     container = the_container(deployment)
     key_file = PurePosixPath(container_env(container)["SPLENDOR_SEALING_KEYS_FILE"])
     (mount,) = [mount for mount in container["volumeMounts"] if mount["mountPath"] == str(key_file.parent)]
     assert mount["readOnly"] is True
     volumes = {volume["name"]: volume for volume in deployment["spec"]["template"]["spec"]["volumes"]}
-    secret_name = volumes[mount["name"]]["secret"]["secretName"]
-    assert key_file.name in the_secret(secret_name)["stringData"]
+    assert volumes[mount["name"]]["secret"]["secretName"] == SECRET_NAME
 
 
-def test_the_example_ring_parses_and_is_flagged_as_the_published_example() -> None:
-    container = the_container(the_deployment())
-    key_file = PurePosixPath(container_env(container)["SPLENDOR_SEALING_KEYS_FILE"])
-    (secret,) = [doc for doc in all_resources() if doc["kind"] == "Secret"]
-    ring = parse_key_ring(secret["stringData"][key_file.name])
-    assert ring.uses_example_key
-    assert "EXAMPLE ONLY" in (K8S / "secret.example.yaml").read_text()
-
-
-def test_the_kustomization_lists_the_example_secret() -> None:
+def test_the_kustomization_ships_no_secret_and_no_key() -> None:
+    assert not [doc for doc in all_resources() if doc["kind"] == "Secret"]
+    manifests = "".join(path.read_text() for path in K8S.rglob("*.yaml"))
+    for key in EXAMPLE_KEYS:
+        assert key.decode() not in manifests
     kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
-    assert "secret.example.yaml" in kustomization["resources"]
+    assert all("secret" not in name for name in kustomization["resources"])

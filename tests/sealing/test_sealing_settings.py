@@ -1,4 +1,5 @@
-"""The key ring's settings: --sealing-keys-file / SPLENDOR_SEALING_KEYS_FILE and SPLENDOR_SEALING_KEYS."""
+"""The key ring's settings: --sealing-keys-file / SPLENDOR_SEALING_KEYS_FILE and SPLENDOR_SEALING_KEYS, the example
+key refused unless --allow-example-key, seat keys on unless --no-seat-keys, and ``splendor-engine keygen``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine_service import cli
-from engine_service.sealing import KeyRing
+from engine_service.sealing import KeyRing, parse_key_ring
 from engine_service.server.settings import Settings, defaults_from_env
 from tests.sealing.rings import key_line
 
@@ -68,3 +69,60 @@ def test_a_good_key_file_reaches_the_server_settings(tmp_path: Path, monkeypatch
     settings, ring = received[0]
     assert settings.sealing_keys_file == str(path)
     assert ring.current_id == "a" and not ring.generated  # loaded once, in the parent, and handed to the server
+
+
+EXAMPLE_RING = "example:RVhBTVBMRS1LRVktRE8tTk9ULVVTRS1JTi1QUk9EISE="  # the published key of earlier releases
+
+
+def test_the_server_refuses_to_start_with_the_published_example_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def must_not_serve(settings: Settings, ring: KeyRing) -> int:
+        raise AssertionError("the server started with the published example key")
+
+    monkeypatch.setattr("engine_service.server.app.serve", must_not_serve)
+    monkeypatch.setenv("SPLENDOR_SEALING_KEYS", f"{KEY}\n{EXAMPLE_RING}")
+    assert parse_key_ring(EXAMPLE_RING).uses_example_key
+    assert cli.main(["serve"]) == 2
+    message = capsys.readouterr().err
+    assert "published example key" in message and "--allow-example-key" in message and "keygen" in message
+
+
+@pytest.mark.parametrize("how", [["--allow-example-key"], []])
+def test_a_throwaway_setup_may_start_with_the_example_key_when_it_says_so(
+    monkeypatch: pytest.MonkeyPatch, how: list[str]
+) -> None:
+    received: list[Settings] = []
+    monkeypatch.setattr("engine_service.server.app.serve", lambda settings, ring: received.append(settings) or 0)
+    monkeypatch.setenv("SPLENDOR_SEALING_KEYS", EXAMPLE_RING)
+    if not how:
+        monkeypatch.setenv("SPLENDOR_ALLOW_EXAMPLE_KEY", "true")
+    assert cli.main(["serve", *how]) == 0
+    assert received[0].allow_example_key
+
+
+def test_seat_keys_are_required_unless_turned_off_by_flag_or_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    received: list[Settings] = []
+    monkeypatch.setattr("engine_service.server.app.serve", lambda settings, ring: received.append(settings) or 0)
+    assert cli.main(["serve"]) == 0
+    assert cli.main(["serve", "--no-seat-keys"]) == 0
+    monkeypatch.setenv("SPLENDOR_SEAT_KEYS", "off")
+    assert cli.main(["serve"]) == 0
+    assert [settings.seat_keys for settings in received] == [True, False, False]
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "nein"])
+def test_a_boolean_variable_of_another_spelling_is_refused(value: str) -> None:
+    with pytest.raises(ValueError, match="SPLENDOR_SEAT_KEYS"):
+        defaults_from_env({"SPLENDOR_SEAT_KEYS": value})
+
+
+def test_keygen_prints_a_ring_line_the_server_reads(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["keygen", "--key-id", "2026-12"]) == 0
+    first = capsys.readouterr().out.strip()
+    ring = parse_key_ring(first)
+    assert ring.current_id == "2026-12" and not ring.uses_example_key
+    assert cli.main(["keygen"]) == 0
+    second = capsys.readouterr().out.strip()
+    assert parse_key_ring(second).keys != ring.keys  # fresh random bytes each time
+    assert cli.main(["keygen", "--key-id", "not a key id"]) == 2

@@ -41,12 +41,22 @@ async function missingFeatures(url) {
     });
     return { ok: response.ok, status: response.status, body: await response.json() };
   };
-  const created = await call("CreateGame", { config: { numPlayers: 2, seed: "1" }, sealed: true, seat: 0 });
+  const created = await call("CreateGame", { config: { numPlayers: 2 }, sealed: true, seat: 0 });
   if (!created.ok || created.body.sealedState === undefined || created.body.state !== undefined) {
     const reason = "the engine does not deal sealed games (CreateGameRequest.sealed)";
     return { sealed: reason, play: reason };
   }
-  const moved = await call("ApplyAction", { sealedState: created.body.sealedState, bot: { policy: "random" } });
+  const seatKeys = created.body.seatKeys ?? [];
+  if (seatKeys.length !== 2) {
+    const reason = "the engine hands out no seat keys (CreateGameResponse.seat_keys)";
+    return { sealed: reason, play: reason };
+  }
+  const acting = created.body.view?.seat ?? 0;
+  const moved = await call("ApplyAction", {
+    sealedState: created.body.sealedState,
+    bot: { policy: "random" },
+    seatKey: seatKeys[acting],
+  });
   if (!moved.ok || moved.body.applied === undefined || moved.body.sealedState === undefined)
     return {
       play: `the engine has no server-side bots for sealed games (ApplyActionRequest.bot, HTTP ${moved.status})`,

@@ -33,13 +33,16 @@ function visibleCards(view) {
 }
 
 /**
- * The problems of one response body: a plain state; another seat's blind reserve with its card;
- * any card named that the response's view does not show (a deck card). Without a view in the
- * response (ListLegalActions), the cards must be ones the page's last view showed.
+ * The problems of one response body: a plain state; the seed of a game not over; another seat's
+ * blind reserve with its card; any card named that the response's view does not show (a deck
+ * card). Without a view in the response (ListLegalActions), the cards must be ones the page's
+ * last view showed.
  */
 export function leaks(method, body, lastView) {
   const problems = [];
   if (body.state !== undefined) problems.push(`${method} returned a plain state`);
+  if (body.view?.revealedSeed !== undefined && body.view.endReason === undefined)
+    problems.push(`${method} revealed the seed of a game still going on`);
   const view = body.view ?? lastView;
   if (view === undefined) return problems;
   const viewer = view.viewerSeat;

@@ -37,7 +37,11 @@ async function openPage({ width = 1280, height = 900, needs = "play" } = {}) {
   await page.setViewport({ width, height });
   const received = [];
   const errors = [];
+  const created = [];
   page.on("pageerror", (error) => errors.push(error.message));
+  page.on("request", (request) => {
+    if (request.url().endsWith(`${SERVICE}CreateGame`)) created.push(JSON.parse(request.postData() ?? "{}"));
+  });
   page.on("response", (response) => {
     const url = response.url();
     if (url.includes(SERVICE) && response.request().method() === "POST") {
@@ -50,7 +54,7 @@ async function openPage({ width = 1280, height = 900, needs = "play" } = {}) {
       );
     }
   });
-  return { page, received, errors };
+  return { page, received, errors, created };
 }
 
 /** Wait until the page is not busy (a human may move, the game is over, or an error shows). */
@@ -115,10 +119,16 @@ describe("a human plays a whole game against a bot by clicking", () => {
   for (const game of GAMES) {
     test(`${game.module}, ${game.players} players`, async () => {
       const opened = await openPage();
-      const { page, received, errors } = opened;
+      const { page, received, errors, created } = opened;
       const link = `/?players=${game.players}&module=${game.module}&seats=human,greedy&seed=${game.seed}&delay=0`;
       await page.goto(`${engine.url}${link}`);
       const clicks = await playByClicking(page);
+      // A seed in the link is a public deal, and the page says so.
+      assert.deepEqual([created[0].config.seed, created[0].publicDeal], [String(game.seed), true]);
+      assert.match(
+        await page.$eval("[data-public-deal]", (node) => node.textContent),
+        new RegExp(`^Public deal from seed ${game.seed} `),
+      );
       assert.ok(clicks > 5, `only ${clicks} clicks`);
       // The final screen: the ranking of every seat, and the export.
       const ranked = await page.$$eval(".final .ranking tbody tr", (rows) => rows.length);
@@ -215,7 +225,7 @@ test("an illegal request shows the server's reason in words", async () => {
 
 test("an exported game replays step by step", async () => {
   const opened = await openPage();
-  const { page, received, errors } = opened;
+  const { page, received, errors, created } = opened;
   const downloads = join(ARTEFACTS, "downloads");
   mkdirSync(downloads, { recursive: true });
   const session = await page.createCDPSession();
@@ -224,20 +234,28 @@ test("an exported game replays step by step", async () => {
     downloadPath: downloads,
     eventsEnabled: true,
   });
-  await page.goto(`${engine.url}/?players=2&seats=human,greedy&seed=31&delay=0`);
+  await page.goto(`${engine.url}/?players=2&seats=human,greedy&delay=0`);
   await playByClicking(page);
-  const [download] = await Promise.all([
-    new Promise((resolveDownload) =>
-      session.on("Browser.downloadProgress", (event) => event.state === "completed" && resolveDownload(event)),
-    ),
+  const [name] = await Promise.all([
+    new Promise((resolveDownload) => {
+      let suggested;
+      session.on("Browser.downloadWillBegin", (event) => (suggested = event.suggestedFilename));
+      session.on("Browser.downloadProgress", (event) => event.state === "completed" && resolveDownload(suggested));
+    }),
     page.click("[data-export]"),
   ]);
-  assert.ok(download);
-  const name = (await page.$eval("[data-export]", () => null), "splendor-game-31.json");
+  // The page asked for a sealed game without a seed; the engine revealed it once the game was over.
+  assert.equal(created.length, 1);
+  assert.equal(created[0].config.seed, undefined, "the page chose no seed");
+  assert.equal(created[0].publicDeal, undefined, "the deal is not public");
+  const responses = await Promise.all(received);
+  const finalView = JSON.parse(responses.findLast((response) => response.method !== "GetCatalog").text).view;
+  assert.match(finalView.revealedSeed, /^[0-9]+$/);
+  assert.equal(name, `splendor-game-${finalView.revealedSeed}.json`);
   const record = JSON.parse(readFileSync(join(downloads, name), "utf8"));
   assert.equal(record.format, "splendor-web-record/1");
   assert.deepEqual(record.seats, ["human", "greedy"]);
-  assert.equal(record.config.seed, "31");
+  assert.equal(record.config.seed, finalView.revealedSeed);
   const total = record.actions.length;
   assert.ok(total > 10);
 

@@ -5,6 +5,7 @@
 import {
   actingSeat,
   create,
+  type GameConfig,
   GameConfigSchema,
   type GameView,
   isFinished,
@@ -17,14 +18,13 @@ import { type Child, h, replaceChildren } from "./dom.js";
 import type { Engine } from "./engine.js";
 import { NO_MOVES, sortMoves } from "./moves.js";
 import { moveButton, section } from "./pieces.js";
-import { type GameRecord, recordFromJson, recordToJson } from "./record.js";
+import { type GameRecord, recordFromJson, recordToJson, replayableConfig } from "./record.js";
 import { Session } from "./session.js";
 import {
   HUMAN,
   linkOf,
   MODULES,
   moduleValues,
-  randomSeed,
   type Setup,
   SetupError,
   setupFromLink,
@@ -151,7 +151,7 @@ export class App {
         players,
         module: String(data.get("module")),
         seats: Array.from({ length: players }, (_, seat) => String(data.get(`seat${seat}`))),
-        seed: randomSeed(),
+        publicSeed: undefined,
         delayMs: 600,
         iterations: 0,
       };
@@ -181,9 +181,10 @@ export class App {
     this.session?.stop();
     this.replay = undefined;
     this.clearLog(true);
+    // Seed 0 lets the engine draw the deal's seed; a public deal names its own.
     const config = create(GameConfigSchema, {
       numPlayers: setup.players,
-      seed: setup.seed,
+      seed: setup.publicSeed ?? 0n,
       modules: moduleValues(setup),
     });
     replaceChildren(this.status, "Dealing…");
@@ -280,6 +281,7 @@ export class App {
           { class: "side" },
           this.movesPanel(moves, describer, view, viewer, busy),
           this.finalPanel(session, view, label),
+          this.dealNote(session.setup),
         ),
         renderTable(context),
         renderPlayers(context),
@@ -402,15 +404,21 @@ export class App {
         ? h(
             "p",
             { class: "actions" },
-            h(
-              "button",
-              { type: "button", class: "primary", "data-export": "", onclick: () => this.exportRecord(session) },
-              "Export the game record",
-            ),
+            this.exportButton(session, view),
             " ",
             h("a", { href: linkOf(session.setup) }, "Play again"),
           )
         : null,
+    );
+  }
+
+  /** A public deal says so: whoever knows its seed knows every deck's order. */
+  private dealNote(setup: Setup): HTMLElement | null {
+    if (setup.publicSeed === undefined) return null;
+    return h(
+      "p",
+      { class: "deal-note", "data-public-deal": String(setup.publicSeed) },
+      `Public deal from seed ${setup.publicSeed} (from the link): whoever knows the seed knows every deck's order.`,
     );
   }
 
@@ -435,11 +443,28 @@ export class App {
     this.logList.scrollTop = this.logList.scrollHeight;
   }
 
-  private exportRecord(session: Session): void {
-    const text = recordToJson({ config: session.config, seats: session.setup.seats, actions: session.actions });
+  /** The export of a finished game, whose final view reveals the deal's seed. */
+  private exportButton(session: Session, finalView: GameView): HTMLElement {
+    const config = replayableConfig(session.config, finalView);
+    if (config === undefined)
+      return h("span", { class: "hint" }, "The engine did not reveal this game's seed, so it cannot be exported.");
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        "data-export": "",
+        onclick: () => this.exportRecord(config, session),
+      },
+      "Export the game record",
+    );
+  }
+
+  private exportRecord(config: GameConfig, session: Session): void {
+    const text = recordToJson({ config, seats: session.setup.seats, actions: session.actions });
     const link = h("a", {
       href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
-      download: `splendor-game-${session.config.seed}.json`,
+      download: `splendor-game-${config.seed}.json`,
     });
     document.body.appendChild(link);
     link.click();

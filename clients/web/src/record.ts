@@ -1,6 +1,8 @@
 /**
  * A game's record for export and replay: the config and every action applied, as proto3 JSON
- * (the contract's own JSON mapping), plus the seats' kinds for the reader.
+ * (the contract's own JSON mapping), plus the seats' kinds for the reader. The config's seed is
+ * the deal's: the engine reveals it (`GameView.revealed_seed`) once the game is over, so a game
+ * is exported from its final screen.
  *
  *     { "format": "splendor-web-record/1", "config": { "numPlayers": 2, "seed": "8123..." },
  *       "seats": ["human", "greedy"], "actions": [{ "takeGems": { "colors": ["COLOR_RED", ...] } }, ...] }
@@ -8,9 +10,11 @@
 import {
   type Action,
   ActionSchema,
+  create,
   fromJson,
   type GameConfig,
   GameConfigSchema,
+  type GameView,
   type JsonValue,
   toJson,
 } from "splendor-engine-client";
@@ -21,6 +25,15 @@ export interface GameRecord {
   readonly config: GameConfig;
   readonly seats: readonly string[];
   readonly actions: readonly Action[];
+}
+
+/**
+ * The config that replays a finished game: the one it was created with, and the seed the final
+ * view reveals. Undefined while the game goes on (the seed stays hidden until it is over).
+ */
+export function replayableConfig(config: GameConfig, finalView: GameView): GameConfig | undefined {
+  if (finalView.revealedSeed === undefined) return undefined;
+  return create(GameConfigSchema, { ...config, seed: finalView.revealedSeed });
 }
 
 export function recordToJson(record: GameRecord): string {

@@ -1,7 +1,8 @@
 /**
- * One game in progress: the sealed token, the view of the seat the page shows, that seat's
- * legal actions while it must act, the log, and the action log for export. Human seats play by
- * clicking; bot seats are played by the server, one call a move.
+ * One game in progress: the sealed token, every seat's key, the view of the seat the page shows,
+ * that seat's legal actions while it must act, the log, and the action log for export. Human
+ * seats play by clicking; bot seats are played by the server, one call a move, each with a fresh
+ * seed (never derived from the deal's, which the page does not know).
  */
 import {
   type Action,
@@ -12,8 +13,8 @@ import {
   isFinished,
   type LegalAction,
 } from "splendor-engine-client";
-import type { Engine, SealedTurn } from "./engine.js";
-import { HUMAN, type Setup } from "./setup.js";
+import type { Engine, KeyedSeat, SealedTurn } from "./engine.js";
+import { botSeed, HUMAN, type Setup } from "./setup.js";
 
 export interface SessionState {
   readonly view: GameView;
@@ -34,6 +35,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export class Session {
   private token: Uint8Array = new Uint8Array();
+  /** One key per seat, from CreateGame: the page is the platform of its own game. */
+  private seatKeys: readonly string[] = [];
   private stateNow: SessionState | undefined;
   /** Every action applied, bots' included, in order: with the config, the game's record. */
   readonly actions: Action[] = [];
@@ -65,10 +68,20 @@ export class Session {
     this.stopped = true;
   }
 
+  /** `seat` with its key, for a request that looks or acts as that seat. */
+  private keyed(seat: number): KeyedSeat {
+    return { seat, key: this.seatKeys[seat] ?? "" };
+  }
+
   async start(): Promise<void> {
     const viewer = this.setup.seats.indexOf(HUMAN);
-    const turn = await this.engine.create(this.config, viewer < 0 ? undefined : viewer);
-    await this.settle(turn, viewer < 0 ? undefined : viewer);
+    const dealt = await this.engine.create(
+      this.config,
+      viewer < 0 ? undefined : viewer,
+      this.setup.publicSeed !== undefined,
+    );
+    this.seatKeys = dealt.seatKeys;
+    await this.settle(dealt, viewer < 0 ? undefined : viewer);
   }
 
   /** Play the viewer's chosen legal action, then let the bots move. */
@@ -78,7 +91,7 @@ export class Session {
     this.stateNow = { ...state, busy: true, legal: [], handover: false, stalled: false };
     let turn: SealedTurn;
     try {
-      turn = await this.engine.play(this.token, action.action, state.viewer);
+      turn = await this.engine.play(this.token, action.action, this.keyed(state.viewer));
     } catch (error) {
       this.stateNow = { ...state, busy: false }; // refused: nothing changed
       throw error;
@@ -115,7 +128,7 @@ export class Session {
     let events = turn.events;
     if (this.setup.seats.filter((kind) => kind === HUMAN).length > 1 && events.length > 0) {
       // Hot seat: the log is on one screen for every human, so it shows a spectator's events.
-      events = await this.engine.redact(turn.token, events, undefined);
+      events = await this.engine.redactForSpectator(turn.token, events);
     }
     this.stateNow = { view: turn.view, viewer, legal: turn.legal, busy: true, handover: false, stalled: false };
     this.onChange(events);
@@ -129,23 +142,19 @@ export class Session {
           // Another human's turn (hot seat): that seat's view, behind a hand-over screen.
           handover = viewer !== undefined;
           viewer = seat;
-          view = await this.engine.view(this.token, seat);
+          view = await this.engine.view(this.token, this.keyed(seat));
         }
-        if (legal.length === 0) legal = await this.engine.legal(this.token, seat);
+        if (legal.length === 0) legal = await this.engine.legal(this.token, this.keyed(seat));
         break;
       }
       if (this.setup.delayMs > 0) await sleep(this.setup.delayMs);
       if (this.stopped) return;
-      const move = {
-        policy: this.setup.seats[seat] ?? "random",
-        seed: (this.config.seed + BigInt(this.actions.length) * 7919n) & 0xffffffffffffffffn,
-        iterations: this.setup.iterations,
-      };
-      const played = await this.engine.bot(this.token, move);
+      const move = { policy: this.setup.seats[seat] ?? "random", seed: botSeed(), iterations: this.setup.iterations };
+      const played = await this.engine.bot(this.token, move, this.keyed(seat).key);
       if (played.applied?.action !== undefined) this.actions.push(played.applied.action);
       this.token = played.token;
       // The bot's answer is a spectator's view: the viewer's own view shows its hidden cards too.
-      view = viewer === undefined ? played.view : await this.engine.view(this.token, viewer);
+      view = viewer === undefined ? played.view : await this.engine.view(this.token, this.keyed(viewer));
       legal = [];
       this.stateNow = { view, viewer, legal, busy: true, handover: false, stalled: false };
       this.onChange(played.events);

@@ -4,8 +4,12 @@
  *
  * Link parameters: `players` (2-4), `module` (`none`, `cities`, `trading_posts`,
  * `strongholds`, `orient`), `seats` (comma-separated `human`, `bot` — the strongest bot — or a
- * policy name such as `random`, `greedy`, `ismcts`), optional `seed` (decimal), `delay`
- * (milliseconds between bot moves) and `iterations` (for search bots).
+ * policy name such as `random`, `greedy`, `ismcts`), optional `delay` (milliseconds between
+ * bot moves), `iterations` (for search bots) and `seed`.
+ *
+ * Without `seed` the engine draws the deal's seed and reveals it only once the game is over.
+ * `seed` (decimal) asks for a public deal from that seed instead: anyone who knows it knows
+ * every deck order, so the page says so on screen. It is for tests and for replaying known deals.
  */
 import { Module } from "splendor-engine-client";
 
@@ -24,7 +28,8 @@ export interface Setup {
   readonly module: string;
   /** Per seat: `"human"` or a bot policy name. */
   readonly seats: readonly string[];
-  readonly seed: bigint;
+  /** A public deal's seed; undefined (the default) for a deal from a seed the engine draws. */
+  readonly publicSeed: bigint | undefined;
   readonly delayMs: number;
   readonly iterations: number;
 }
@@ -34,7 +39,8 @@ export function strongestPolicy(policies: readonly string[]): string {
   return policies.includes("ismcts") ? "ismcts" : (policies[policies.length - 1] ?? "random");
 }
 
-export function randomSeed(): bigint {
+/** A fresh seed for a server-side bot's move, never derived from the game's seed. */
+export function botSeed(): bigint {
   const words = new BigUint64Array(1);
   crypto.getRandomValues(words);
   return words[0]!;
@@ -67,25 +73,24 @@ export function setupFromLink(search: string, policies: readonly string[]): Setu
   if (!MODULES.some((entry) => entry.key === module))
     throw new SetupError(`unknown module "${module}": use ${MODULES.map((entry) => entry.key).join(", ")}`);
   const seedText = params.get("seed");
-  let seed: bigint;
-  try {
-    seed = seedText === null ? randomSeed() : BigInt(seedText);
-  } catch {
+  if (seedText !== null && !/^[0-9]{1,20}$/.test(seedText))
     throw new SetupError(`seed must be a whole number, not "${seedText}"`);
-  }
+  const publicSeed = seedText === null ? undefined : BigInt(seedText);
+  if (publicSeed !== undefined && publicSeed >= 1n << 64n)
+    throw new SetupError(`seed must be at most 18446744073709551615, not ${seedText}`);
   const delayMs = Number(params.get("delay") ?? 600);
   const iterations = Number(params.get("iterations") ?? 0);
   return {
     players,
     module,
     seats,
-    seed,
+    publicSeed,
     delayMs: Number.isFinite(delayMs) && delayMs >= 0 ? delayMs : 600,
     iterations: Number.isInteger(iterations) && iterations >= 0 ? iterations : 0,
   };
 }
 
-/** The link that starts this setup again (without its seed, so a new deal). */
+/** The link that starts this setup again (without a public seed, so a new deal). */
 export function linkOf(setup: Setup): string {
   const params = new URLSearchParams({
     players: String(setup.players),

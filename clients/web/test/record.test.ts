@@ -1,8 +1,8 @@
 /** The exported game record reads back as it was written, and a bad file is explained. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { actions, gameConfig } from "splendor-engine-client";
-import { RecordError, recordFromJson, recordToJson } from "../src/record.js";
+import { actions, create, EndReason, gameConfig, GameViewSchema } from "splendor-engine-client";
+import { RecordError, recordFromJson, recordToJson, replayableConfig } from "../src/record.js";
 
 test("config, seats and actions survive the round trip, zero values and 64-bit seeds included", () => {
   const record = {
@@ -36,4 +36,19 @@ test("a file that is not a record says why", () => {
     () => recordFromJson('{"format": "splendor-web-record/1", "config": {}, "actions": [{"fly": {}}]}'),
     /does not match the contract/,
   );
+});
+
+test("a finished game's config takes the seed its final view reveals; a game still on has none", () => {
+  const config = gameConfig({ numPlayers: 3, modules: ["orient"] });
+  const going = create(GameViewSchema, {});
+  assert.equal(replayableConfig(config, going), undefined);
+  const over = create(GameViewSchema, {
+    endReason: EndReason.FINAL_ROUND_COMPLETED,
+    revealedSeed: 987654321987654321n,
+  });
+  const replayable = replayableConfig(config, over);
+  assert.equal(replayable?.seed, 987654321987654321n);
+  assert.equal(replayable?.numPlayers, 3);
+  assert.deepEqual(replayable?.modules, config.modules);
+  assert.equal(config.seed, 0n, "the game's own config is left as it was");
 });

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Module } from "splendor-engine-client";
-import { linkOf, moduleValues, setupFromLink, SetupError, strongestPolicy } from "../src/setup.js";
+import { botSeed, linkOf, moduleValues, setupFromLink, SetupError, strongestPolicy } from "../src/setup.js";
 
 const POLICIES = ["random", "greedy", "ismcts"];
 
@@ -12,17 +12,17 @@ test("the issue's deep link: three players, the Orient, a human and two of the s
   assert.equal(setup.players, 3);
   assert.deepEqual(setup.seats, ["human", "ismcts", "ismcts"]);
   assert.deepEqual(moduleValues(setup), [Module.ORIENT]);
-  assert.equal(typeof setup.seed, "bigint");
+  assert.equal(setup.publicSeed, undefined, "no seed in the link: the engine draws the deal's seed");
   assert.equal(linkOf(setup), "?players=3&module=orient&seats=human%2Cismcts%2Cismcts");
 });
 
-test("missing seats are a human first, then bots; a seed, a delay and a module name with dashes are read", () => {
+test("missing seats are a human first, then bots; a public seed, a delay and a module name with dashes are read", () => {
   const setup = setupFromLink(
     "?players=4&seats=greedy&seed=18446744073709551615&delay=0&module=trading-posts",
     POLICIES,
   );
   assert.deepEqual(setup?.seats, ["greedy", "ismcts", "ismcts", "ismcts"]);
-  assert.equal(setup?.seed, 18446744073709551615n);
+  assert.equal(setup?.publicSeed, 18446744073709551615n);
   assert.equal(setup?.delayMs, 0);
   assert.deepEqual(moduleValues(setup!), [Module.TRADING_POSTS]);
 });
@@ -47,6 +47,9 @@ test("an unknown seat, module or seed is explained in words", () => {
   );
   assert.throws(() => setupFromLink("?players=2&module=dragons", POLICIES), /unknown module "dragons"/);
   assert.throws(() => setupFromLink("?players=2&seed=abc", POLICIES), /seed must be a whole number/);
+  assert.throws(() => setupFromLink("?players=2&seed=-1", POLICIES), /seed must be a whole number, not "-1"/);
+  assert.throws(() => setupFromLink("?players=2&seed=", POLICIES), /seed must be a whole number, not ""/);
+  assert.throws(() => setupFromLink("?players=2&seed=18446744073709551616", POLICIES), /at most 18446744073709551615/);
   assert.throws(() => setupFromLink("?players=two", POLICIES), /players must be a whole number/);
 });
 
@@ -54,4 +57,10 @@ test("the strongest policy is the search bot when the engine has one", () => {
   assert.equal(strongestPolicy(POLICIES), "ismcts");
   assert.equal(strongestPolicy(["random", "greedy"]), "greedy");
   assert.equal(strongestPolicy([]), "random");
+});
+
+test("a bot's seed is fresh for every move, a 64-bit value", () => {
+  const seeds = new Set(Array.from({ length: 8 }, () => botSeed()));
+  assert.equal(seeds.size, 8);
+  for (const seed of seeds) assert.ok(seed >= 0n && seed < 1n << 64n);
 });

@@ -6,12 +6,22 @@ that parses an ApplyActionRequest and returns an ApplyActionResponse carrying
 the same state: the cost of gRPC and protobuf alone. The client sends the same
 pre-serialized requests (mid-game states of random games, each with a legal
 action) to the echo and to ApplyAction, and the same positions as game tokens
-(sealed under the server's key ring, the acting seat named) to ApplyAction
-("sealed"), from several threads and channels, the three phases interleaved
-(their order rotating), and reports the median, min and max over the repetitions
-and the ratios to the echo.
+(sealed under the server's key ring, the acting seat named with its seat key) to
+ApplyAction ("sealed"), and the same sealed requests to a second server that does not
+check seat keys ("sealed-nokeys", one process: the cost of the seat-key check is the
+difference of server CPU per call), from several threads and channels, the phases
+interleaved (their order rotating), and reports the median, min and max over the
+repetitions and the ratios to the echo.
 
     python benchmarks/service_bench.py [--duration 3] [--concurrency 8] [--repeats 3] [--processes 1]
+
+Over gRPC the seat-key check is far below the noise of a shared machine, so
+``--handler-cpu`` measures it where it runs: the sealed requests through the API's
+ApplyAction handler in this process, with the check on and off in alternating
+blocks (CPU time), and reports the check's share of the handler's CPU per call,
+median (min-max) over the blocks.
+
+    python benchmarks/service_bench.py --handler-cpu [--repeats 21]
 
 Machine load from anything else shifts the ratio a lot (a busy machine slows the echo
 more than the apply), so compare runs made in the same conditions: the report ends
@@ -21,6 +31,7 @@ with the load average and the ratio of each echo/apply pair.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import statistics
@@ -39,7 +50,7 @@ from splendor.v1 import engine_service_pb2
 
 from engine_service.codec import action_to_proto, state_to_proto
 from engine_service.rules import Action, GameConfig, GameState, apply, legal_actions, new_game
-from engine_service.sealing import Binding, new_game_id, parse_key_ring, seal
+from engine_service.sealing import Binding, issue_seat_keys, new_game_id, parse_key_ring, seal
 from engine_service.server.settings import Settings
 
 ECHO_SERVICE = "splendor.bench.Echo"
@@ -71,12 +82,17 @@ def echo_handler() -> grpc.GenericRpcHandler:
     return grpc.method_handlers_generic_handler(ECHO_SERVICE, {"EchoApplyAction": handler, "ProcessCpu": cpu})
 
 
-def run_server(workers: int) -> None:
+def run_server(workers: int, seat_keys: bool = True) -> None:
     """Child process: serve on a free loopback port, print it, stop when stdin closes."""
+    from engine_service.server import app
     from engine_service.server.app import build_server, start
 
+    if not seat_keys:
+        # The server's ApiConfig with the seat-key check off, whether or not app.api_config reads it from Settings.
+        made = app.api_config
+        app.api_config = lambda settings, key_ring: dataclasses.replace(made(settings, key_ring), seat_keys=False)
     server, port, health = build_server(
-        Settings(address="127.0.0.1:0", workers=workers),
+        Settings(address="127.0.0.1:0", workers=workers, seat_keys=seat_keys),
         extra_generic_handlers=(echo_handler(),),
         key_ring=parse_key_ring(BENCH_KEYS),
     )
@@ -88,7 +104,7 @@ def run_server(workers: int) -> None:
 
 def sample_requests(count: int = 24, seed: int = 11) -> tuple[list[bytes], list[bytes]]:
     """Serialized ApplyActionRequests from mid-game positions of 2-4 player random games: plain, and the
-    same positions and actions as game tokens with the acting seat named."""
+    same positions and actions as game tokens with the acting seat named and its seat key."""
     rng = random.Random(seed)
     requests: list[bytes] = []
     sealed: list[bytes] = []
@@ -104,13 +120,60 @@ def sample_requests(count: int = 24, seed: int = 11) -> tuple[list[bytes], list[
             action = rng.choice(actions)
             if turn in points and state.pending is None:
                 requests.append(_request(state, action))
-                token = seal(ring, state_to_proto(state).SerializeToString(), Binding(new_game_id(), state.turn, turn))
+                game_id = new_game_id()
+                token = seal(ring, state_to_proto(state).SerializeToString(), Binding(game_id, state.turn, turn))
+                seat = state.acting_seat
                 sealed_request = engine_service_pb2.ApplyActionRequest(
-                    sealed_state=token, action=action_to_proto(action), seat=state.acting_seat
+                    sealed_state=token,
+                    action=action_to_proto(action),
+                    seat=seat,
+                    seat_key=issue_seat_keys(ring, game_id, players)[seat],
                 )
                 sealed.append(sealed_request.SerializeToString())
             state, _ = apply(state, action)
     return requests[:count], sealed[:count]
+
+
+def handler_cpu(sealed_requests: list[bytes], repeats: int, rounds: int = 20) -> int:
+    """The seat-key check's share of the sealed ApplyAction handler's CPU: each request through the handler with
+    the check on and off back to back (the order alternating), CPU time per call summed per repeat."""
+    from engine_service.api import METHODS_BY_NAME, ApiConfig, Call, invoke
+
+    method = METHODS_BY_NAME["ApplyAction"]
+    ring = parse_key_ring(BENCH_KEYS)
+    checked, unchecked = ApiConfig(ring), ApiConfig(ring, seat_keys=False)
+    requests = [engine_service_pb2.ApplyActionRequest.FromString(data) for data in sealed_requests]
+
+    def cpu_ns(request: engine_service_pb2.ApplyActionRequest, config: ApiConfig) -> int:
+        call = Call("ApplyAction")
+        call.config = config
+        start = time.process_time_ns()
+        invoke(method, request, call)
+        return time.process_time_ns() - start
+
+    for request in requests:  # warm-up
+        cpu_ns(request, checked)
+        cpu_ns(request, unchecked)
+    per_call: dict[str, list[float]] = {"checked": [], "unchecked": []}
+    for _ in range(repeats):
+        sums = {"checked": 0, "unchecked": 0}
+        for index in range(rounds * len(requests)):
+            request = requests[index % len(requests)]
+            order = ("checked", "unchecked") if index % 2 == 0 else ("unchecked", "checked")
+            for name in order:
+                sums[name] += cpu_ns(request, checked if name == "checked" else unchecked)
+        for name, total in sums.items():
+            per_call[name].append(total / (rounds * len(requests)) / 1000)
+    shares = [1 - off / on for on, off in zip(per_call["checked"], per_call["unchecked"])]
+    calls = f"{repeats} x {rounds * len(requests)}"
+    print(f"sealed ApplyAction handler in process, {calls} calls per variant, each request on and off in turn (CPU)")
+    for name, values in per_call.items():
+        print(f"{name:<10} us/call {statistics.median(values):.1f} ({min(values):.1f}-{max(values):.1f})")
+    print(
+        f"seat-key check, share of the handler's CPU per call: {statistics.median(shares):+.2%} "
+        f"({min(shares):+.2%} to {max(shares):+.2%})"
+    )
+    return 0
 
 
 def _request(state: GameState, action: Action) -> bytes:
@@ -164,22 +227,29 @@ def main() -> int:
         "--processes", type=int, default=1, help="server processes, each on its own port; channels spread over them"
     )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--no-seat-keys", action="store_true", help=argparse.SUPPRESS)  # the child without the check
+    parser.add_argument(
+        "--handler-cpu", action="store_true", help="the seat-key check's share of the sealed handler's CPU, in process"
+    )
     args = parser.parse_args()
     if args.serve:
-        run_server(args.workers)
+        run_server(args.workers, seat_keys=not args.no_seat_keys)
         return 0
+    if args.handler_cpu:
+        return handler_cpu(sample_requests(args.states)[1], args.repeats)
 
     requests, sealed_requests = sample_requests(args.states)
     load_before = os.getloadavg()[0]
     processes = max(1, args.processes)
+    child_flags: list[list[str]] = [[]] * processes + [["--no-seat-keys"]]
     children = [
         subprocess.Popen(
-            [sys.executable, __file__, "--serve", "--workers", str(args.workers)],
+            [sys.executable, __file__, "--serve", "--workers", str(args.workers), *flags],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
-        for _ in range(processes)
+        for flags in child_flags
     ]
     try:
         ports = []
@@ -188,28 +258,30 @@ def main() -> int:
             ports.append(int(child.stdout.readline()))
         count = max(processes, args.channels)
         channels = [grpc.insecure_channel(f"127.0.0.1:{ports[index % processes]}") for index in range(count)]
-        for channel in channels:
+        unchecked = [grpc.insecure_channel(f"127.0.0.1:{ports[-1]}") for _ in range(args.channels)]
+        for channel in channels + unchecked:
             grpc.channel_ready_future(channel).result(timeout=10)
         phases = (
-            ("echo", ECHO_METHOD, requests),
-            ("apply", APPLY_METHOD, requests),
-            ("sealed", APPLY_METHOD, sealed_requests),
+            ("echo", ECHO_METHOD, requests, channels, processes),
+            ("apply", APPLY_METHOD, requests, channels, processes),
+            ("sealed", APPLY_METHOD, sealed_requests, channels, processes),
+            ("sealed-nokeys", APPLY_METHOD, sealed_requests, unchecked, 1),
         )
         # Every RPC must work before timing it: a failing apply would look fast.
-        for _, method, sent in phases:
+        for _, method, sent, group, serving in phases:
             for request in sent:
-                for channel in channels[:processes]:
+                for channel in group[:serving]:
                     _raw(channel, method)(request, timeout=10)
-        options = {"concurrency": args.concurrency, "processes": processes}
-        for _, method, sent in phases:
-            run_phase("warm-up", channels, method, sent, duration=1.0, **options)
-        results: dict[str, list[Phase]] = {name: [] for name, _, _ in phases}
+        for _, method, sent, group, serving in phases:
+            run_phase("warm-up", group, method, sent, duration=1.0, concurrency=args.concurrency, processes=serving)
+        results: dict[str, list[Phase]] = {phase[0]: [] for phase in phases}
         for repeat in range(args.repeats):
             # Rotate which goes first, so a drift in machine load favours none.
             shift = repeat % len(phases)
-            for name, method, sent in phases[shift:] + phases[:shift]:
-                results[name].append(run_phase(name, channels, method, sent, duration=args.duration, **options))
-        for channel in channels:
+            for name, method, sent, group, serving in phases[shift:] + phases[:shift]:
+                options = {"concurrency": args.concurrency, "processes": serving, "duration": args.duration}
+                results[name].append(run_phase(name, group, method, sent, **options))
+        for channel in channels + unchecked:
             channel.close()
     finally:
         for child in children:
@@ -226,7 +298,7 @@ def _report(results: dict[str, list[Phase]], args: argparse.Namespace, load: tup
         f"server: {args.processes} process(es) of its own x {args.workers} threads, "
         f"{args.repeats} x {args.duration:g} s per phase, {args.states} states"
     )
-    print(f"{'rpc':<8}{'calls/s median (min-max)':<26}{'p50 ms':>9}{'p99 ms':>9}{'server CPU us/call (min-max)':>30}")
+    print(f"{'rpc':<14}{'calls/s median (min-max)':<26}{'p50 ms':>9}{'p99 ms':>9}{'server CPU us/call (min-max)':>30}")
     medians = {}
     for name, phases in results.items():
         rates = [phase.calls_per_second for phase in phases]
@@ -237,7 +309,7 @@ def _report(results: dict[str, list[Phase]], args: argparse.Namespace, load: tup
         medians[name] = median
         spread = f"{median:.0f} ({min(rates):.0f}-{max(rates):.0f})"
         cpu = f"{statistics.median(cpus):.0f} ({min(cpus):.0f}-{max(cpus):.0f})"
-        print(f"{name:<8}{spread:<26}{p50:>9.3f}{p99:>9.3f}{cpu:>30}")
+        print(f"{name:<14}{spread:<26}{p50:>9.3f}{p99:>9.3f}{cpu:>30}")
     for name, target in (("apply", TARGET_RATIO), ("sealed", SEALED_TARGET_RATIO)):
         ratio = medians[name] / medians["echo"]
         pairs = [mine.calls_per_second / echo.calls_per_second for echo, mine in zip(results["echo"], results[name])]
@@ -247,6 +319,15 @@ def _report(results: dict[str, list[Phase]], args: argparse.Namespace, load: tup
             f"{' '.join(f'{pair:.2f}' for pair in pairs)} (min {min(pairs):.2f}, max {max(pairs):.2f})"
         )
     print(f"ratio sealed/apply: {medians['sealed'] / medians['apply']:.2f}")
+    # The seat-key check's share of a sealed ApplyAction's server CPU, from each repeat's pair of phases.
+    shares = [
+        1 - unchecked.server_cpu_us / checked.server_cpu_us
+        for checked, unchecked in zip(results["sealed"], results["sealed-nokeys"])
+    ]
+    print(
+        f"seat-key check, share of sealed server CPU per call: {statistics.median(shares):+.1%} "
+        f"({min(shares):+.1%} to {max(shares):+.1%}) (sealed vs sealed-nokeys, per repeat)"
+    )
     # Other work on the machine shifts both figures: a high load average means a noisy run.
     print(f"load average (1 min) before/after: {load[0]:.1f}/{load[1]:.1f} on {os.cpu_count()} CPUs")
     return 0

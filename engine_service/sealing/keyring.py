@@ -22,6 +22,8 @@ it, then retire the old key once the games sealed with it may end (or leave it l
 from __future__ import annotations
 
 import binascii
+import hashlib
+import hmac
 import re
 import secrets
 from collections.abc import Mapping
@@ -59,8 +61,9 @@ class KeyRing:
     generated: bool = False
     # One cipher per key, built once: building one costs more than sealing a state.
     _ciphers: Mapping[str, AESGCMSIV] = field(init=False, repr=False, compare=False)
-    # The seat keys' MAC key of each key, derived once (HKDF is slower than the MAC itself).
-    _seat_mac_keys: Mapping[str, bytes] = field(init=False, repr=False, compare=False)
+    # The seat keys' MAC of each key: its derived key (HKDF is slower than the MAC itself) in an HMAC keyed
+    # once, which each check copies (cheaper than keying a new one).
+    _seat_macs: Mapping[str, hmac.HMAC] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.current_id not in self.keys:
@@ -74,16 +77,20 @@ class KeyRing:
             raise KeyRingError(f"key ids both listed and retired: {', '.join(sorted(overlap))}")
         object.__setattr__(self, "keys", MappingProxyType(dict(self.keys)))
         object.__setattr__(self, "_ciphers", {key_id: AESGCMSIV(key) for key_id, key in self.keys.items()})
-        macs = {key_id: derive_key(key, SEAT_KEY_MAC_INFO) for key_id, key in self.keys.items()}
-        object.__setattr__(self, "_seat_mac_keys", macs)
+        macs = {
+            key_id: hmac.new(derive_key(key, SEAT_KEY_MAC_INFO), digestmod=hashlib.sha256)
+            for key_id, key in self.keys.items()
+        }
+        object.__setattr__(self, "_seat_macs", macs)
 
     def cipher(self, key_id: str) -> AESGCMSIV:
         """The AEAD of the key ``key_id`` (KeyError if the ring does not hold it)."""
         return self._ciphers[key_id]
 
-    def seat_mac_key(self, key_id: str) -> bytes:
-        """The key that MACs seat keys under the key ``key_id`` (KeyError if the ring does not hold it)."""
-        return self._seat_mac_keys[key_id]
+    def seat_mac(self, key_id: str) -> hmac.HMAC | None:
+        """A fresh HMAC-SHA256 keyed with the seat keys' MAC key of ``key_id``; None if the ring does not hold it."""
+        keyed = self._seat_macs.get(key_id)
+        return None if keyed is None else keyed.copy()
 
     @property
     def uses_example_key(self) -> bool:

@@ -13,7 +13,7 @@ key are all refused alike.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import hmac
 import struct
 from typing import Final
@@ -25,8 +25,10 @@ SEPARATOR: Final = "."
 # Names what is MACed, so the MAC key can never be made to sign anything else.
 _DOMAIN: Final = b"splendor.v1 seat key\x00"
 _SEAT: Final = struct.Struct(">I")
-# A key id (at most 32 characters), the separator and 22 base64url characters; longer input is refused unread.
-MAX_SEAT_KEY_CHARS: Final = 32 + 1 + 22
+MAC_CHARS: Final = 22  # unpadded base64 of 16 bytes
+# A key id (at most 32 characters), the separator and the MAC; longer input is refused unread.
+MAX_SEAT_KEY_CHARS: Final = 32 + 1 + MAC_CHARS
+_URLSAFE: Final = bytes.maketrans(b"+/", b"-_")
 
 
 class SeatKeyInvalid(ValueError):
@@ -36,10 +38,20 @@ class SeatKeyInvalid(ValueError):
 
 
 def seat_key(ring: KeyRing, key_id: str, game_id: str, seat: int) -> str:
-    """The key of ``seat`` in the game ``game_id`` (32 hex digits) under the ring key ``key_id``."""
-    message = _DOMAIN + bytes.fromhex(game_id) + _SEAT.pack(seat)
-    mac = hmac.digest(ring.seat_mac_key(key_id), message, "sha256")[:MAC_BYTES]
-    return key_id + SEPARATOR + base64.urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")
+    """The key of ``seat`` in the game ``game_id`` (32 hex digits) under the ring key ``key_id`` (which it holds)."""
+    mac = _mac(ring, key_id, game_id, seat)
+    if mac is None:
+        raise KeyError(key_id)
+    return key_id + SEPARATOR + mac.decode("ascii")
+
+
+def _mac(ring: KeyRing, key_id: str, game_id: str, seat: int) -> bytes | None:
+    """The MAC part of a seat key, as base64url bytes; None for a key id the ring does not hold."""
+    mac = ring.seat_mac(key_id)
+    if mac is None:
+        return None
+    mac.update(_DOMAIN + bytes.fromhex(game_id) + _SEAT.pack(seat))
+    return binascii.b2a_base64(mac.digest()[:MAC_BYTES], newline=False)[:MAC_CHARS].translate(_URLSAFE)
 
 
 def issue_seat_keys(ring: KeyRing, game_id: str, num_players: int) -> list[str]:
@@ -49,9 +61,7 @@ def issue_seat_keys(ring: KeyRing, game_id: str, num_players: int) -> list[str]:
 
 def check_seat_key(ring: KeyRing, game_id: str, seat: int, key: str) -> None:
     """Return if ``key`` is the key of ``seat`` in ``game_id`` under a key the ring holds; else SeatKeyInvalid."""
-    key_id, separator, _ = key.rpartition(SEPARATOR)
-    if len(key) > MAX_SEAT_KEY_CHARS or not separator or key_id not in ring.keys:
-        raise SeatKeyInvalid("the seat key is not a key of this seat in this game")
-    expected = seat_key(ring, key_id, game_id, seat)
-    if not hmac.compare_digest(key.encode("utf-8"), expected.encode("ascii")):
+    key_id, separator, given = key.rpartition(SEPARATOR)
+    expected = _mac(ring, key_id, game_id, seat) if separator and len(key) <= MAX_SEAT_KEY_CHARS else None
+    if expected is None or not hmac.compare_digest(given.encode("utf-8"), expected):
         raise SeatKeyInvalid("the seat key is not a key of this seat in this game")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hmac
 
 import pytest
 from hypothesis import given
@@ -61,7 +62,11 @@ def test_the_same_key_id_with_another_key_is_refused() -> None:
 
 def test_the_mac_key_is_derived_and_never_the_ring_key() -> None:
     ring_key = KEYS.keys["k2"]
-    assert KEYS.seat_mac_key("k2") == derive_key(ring_key, SEAT_KEY_MAC_INFO) != ring_key
+    derived = derive_key(ring_key, SEAT_KEY_MAC_INFO)
+    assert derived != ring_key
+    message = b"splendor.v1 seat key\x00" + bytes.fromhex(GAME) + (1).to_bytes(4, "big")
+    mac = hmac.digest(derived, message, "sha256")[:MAC_BYTES]
+    assert seat_key(KEYS, "k2", GAME, 1) == "k2." + base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,10 @@
 """Sealed game tokens in the handlers: open a request's ``sealed_state``, seal a response's.
 
-A token the service opened is trusted (only a holder of the key ring could have sealed it), so
-its state is read without ``validate_state``. A token that does not open is INVALID_ARGUMENT
-with the ``SEALED_STATE_*`` reason of its ``SealingError``, pointing at the request field.
+A token that opened was sealed by a holder of the key ring, but its state is still checked in
+full (``state_from_proto``: bounds, ids, conservation) before use: a ring key that leaked (the
+published example key, say) must let a forger make refusals (INVALID_ARGUMENT, INVALID_STATE on
+``sealed_state``), never crash a handler. A token that does not open is INVALID_ARGUMENT with the
+``SEALED_STATE_*`` reason of its ``SealingError``, pointing at the request field.
 Responses in sealed mode carry the token, its binding in clear and the view of the request's
 seat (a spectator's without one), never the state.
 """
@@ -13,14 +15,15 @@ from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+from google.protobuf.message import DecodeError
 from splendor.v1 import events_pb2, sealing_pb2, state_pb2, view_pb2
 
 from engine_service.codec import fill_events, fill_view_of_state, state_from_proto
-from engine_service.rules import Event, GameState, events_for
+from engine_service.rules import Event, GameState, Reason, RuleViolation, events_for
 from engine_service.sealing import Binding, SealingError, seal, unseal
 
 from .call import Call
-from .errors import ApiError, Code, FieldViolation
+from .errors import ApiError, Code, FieldViolation, rejection
 
 
 class SealedResponse(Protocol):
@@ -55,8 +58,14 @@ def open_state(token: bytes, call: Call, field: str = "sealed_state") -> OpenedS
         raise ApiError(
             Code.INVALID_ARGUMENT, error.reason, message, field_violations=(FieldViolation(field, message),)
         ) from None
-    msg = state_pb2.GameState.FromString(opened.state_bytes)
-    state = state_from_proto(msg, trusted=True)
+    try:
+        msg = state_pb2.GameState.FromString(opened.state_bytes)
+        state = state_from_proto(msg)
+    except DecodeError:
+        violation = RuleViolation(Reason.INVALID_STATE, "the token's content is not a game state")
+        raise rejection(violation, field=field) from None
+    except RuleViolation as violation:
+        raise rejection(violation, field=field) from None
     call.turn = state.turn
     return OpenedState(msg, state, opened.binding)
 

@@ -1,7 +1,8 @@
 /**
- * Sealed games through the TypeScript client and the real engine: the client holds a token and
- * a seat's view, never a plain state; server-side bots move the other seats; a replay of the
- * action log gives back a sealed game as any seat sees it.
+ * Sealed games through the TypeScript client and the real engine: the client holds a token, a
+ * seat's view and the seat keys, never a plain state; server-side bots move the other seats with
+ * their seat's key; the seed revealed at the end replays the action log into a sealed game as any
+ * seat sees it.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -20,23 +21,23 @@ describe("sealed games through the client", () => {
   const client = useEngine(run);
 
   test("seat 0 plays random legal moves against a server-side greedy bot until the game ends", async () => {
-    const config = gameConfig({ numPlayers: 2, seed: 9_876_543_210n, modules: ["orient"] });
+    const config = gameConfig({ numPlayers: 2, modules: ["orient"] });
     let game = await client().createSealed(config, { seat: 0 });
     assert.ok(game.token.length > 0, "a token, not a state");
     assert.equal(game.view.viewerSeat, 0);
     assert.ok(game.binding !== undefined && /^[0-9a-f]{32}$/.test(game.binding.gameId));
     const played: Action[] = [];
-    let legal = await client().legalActions(game.token, { seat: 0 });
+    let legal = await client().legalActions(game, { seat: 0 });
     for (let moves = 0; !game.finished; moves += 1) {
       assert.ok(moves < MAX_MOVES, "the game ends");
       const before: bigint = game.binding?.step ?? 0n;
       if (actingSeat(game.view) === 0) {
-        if (legal.length === 0) legal = await client().legalActions(game.token, { seat: 0 });
+        if (legal.length === 0) legal = await client().legalActions(game, { seat: 0 });
         const choice = legal[moves % legal.length]!;
-        game = await client().applySealed(game.token, choice, { seat: 0, includeLegalActions: true });
+        game = await client().applySealed(game, choice, { seat: 0, includeLegalActions: true });
         legal = [...game.legalActions];
       } else {
-        game = await client().applySealed(game.token, { policy: "greedy", seed: moves });
+        game = await client().applySealed(game, { policy: "greedy", seed: moves }); // with seat 1's key
         assert.equal(game.view.viewerSeat, undefined, "a bot's move comes back as a spectator's view");
         assert.equal(game.legalActions.length, 0);
         legal = [];
@@ -46,9 +47,12 @@ describe("sealed games through the client", () => {
       assert.equal(game.binding?.step, before + 1n, "each action is one more step");
     }
     assert.equal(game.actingSeat, undefined);
+    assert.ok(game.view.revealedSeed !== undefined, "the seed is revealed once the game is over");
+    config.seed = game.view.revealedSeed;
     const replayed = await client().replaySealed(config, played, { seat: 1 });
+    assert.equal(replayed.binding?.publicDeal, true, "a replay's deal came from a known seed");
     assert.equal(replayed.view.viewerSeat, 1);
     assert.ok(replayed.finished);
-    assert.deepEqual(replayed.view.ranking, (await client().viewSealed(game.token, { seat: 1 })).view.ranking);
+    assert.deepEqual(replayed.view.ranking, (await client().viewSealed(game, { seat: 1 })).view.ranking);
   });
 });

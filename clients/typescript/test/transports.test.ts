@@ -186,7 +186,7 @@ describe("transports against the real engine", () => {
         const dealt = await client.createSealed(gameConfig({ numPlayers: 2, seed: 0, firstSeat: 0 }), { seat: 0 });
         assert.equal(dealt.view.viewerSeat, 0);
         assert.equal(dealt.binding?.step, 0n);
-        const moved = await client.applySealed(dealt.token, 0, { seat: 0, expectedTurn: 0 });
+        const moved = await client.applySealed(dealt, 0, { seat: 0, expectedTurn: 0 });
         assert.equal(moved.binding?.step, 1n);
         assert.equal(moved.binding?.gameId, dealt.binding?.gameId);
         assert.equal(moved.applied?.actionId, 0);

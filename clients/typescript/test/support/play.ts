@@ -59,30 +59,34 @@ export async function playRandomGame(
 }
 
 /**
- * Play `options`' game to its end holding only the game token and views, as a platform that
- * hands games to strangers does: each seat in turn asks for its legal actions, a `RandomBot`
- * seeded with `botSeed` chooses, and the move is sent as that seat, which gets its own view back.
+ * Play `options`' game to its end holding only the game token, views and seat keys, as a platform
+ * that hands games to strangers does: the server draws the deal's seed (`options.seed` is not
+ * sent), each seat in turn asks for its legal actions, a `RandomBot` seeded with `botSeed`
+ * chooses, and the move is sent as that seat, with its key, which gets its own view back. The
+ * config returned carries the seed the final view reveals, so it replays the game.
  */
 export async function playSealedGame(
   client: EngineClient,
   options: NewGameOptions,
   botSeed: number,
 ): Promise<PlayedSealedGame> {
-  const config = gameConfig(options);
   const bot = new RandomBot(botSeed);
   const actions: Action[] = [];
   const eventKinds = new Set<string>();
-  let result = await client.createSealed(config);
+  let result = await client.createSealed(gameConfig({ ...options, seed: 0 }));
   assert.equal(result.binding?.step, 0n, "a dealt game's token is at step 0");
+  assert.equal(result.binding?.publicDeal, false, "the server drew the seed");
+  assert.equal(result.seatKeys.size, options.numPlayers ?? 2, "one key per seat");
+  assert.equal(result.view.revealedSeed, undefined, "the seed stays hidden while the game goes on");
   let lastSeat = -1;
   while (!result.finished) {
     assert.ok(result.view.turn < MAX_TURNS, `the game never ended (turn ${result.view.turn})`);
     const seat = actingSeat(result.view);
-    const listed = await client.listLegalActions(result.token, { seat });
+    const listed = await client.listLegalActions(result, { seat });
     assert.equal(listed.seat, seat, "the view names the seat that must act");
     const choice = bot.choose(listed.actions);
     const before = result;
-    result = await client.applySealed(before.token, choice, { seat, expectedTurn: before.view.turn });
+    result = await client.applySealed(before, choice, { seat, expectedTurn: before.view.turn });
     assert.equal(result.view.viewerSeat, seat, "the answer is the mover's view");
     assert.equal(result.binding?.gameId, before.binding?.gameId, "every token of a game carries its id");
     assert.equal(result.binding?.step, BigInt(actions.length + 1), "each move is one step");
@@ -90,5 +94,7 @@ export async function playSealedGame(
     actions.push(asAction(choice));
     lastSeat = seat;
   }
-  return { config, actions, final: result, eventKinds, lastSeat };
+  const seed = result.view.revealedSeed;
+  assert.ok(seed !== undefined, "a finished game reveals its seed");
+  return { config: gameConfig({ ...options, seed }), actions, final: result, eventKinds, lastSeat };
 }

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from splendor.v1 import config_pb2, engine_service_pb2, state_pb2
+from splendor.v1 import actions_pb2, bots_pb2, config_pb2, engine_service_pb2, state_pb2
 
 from engine_service.api import ApiError, Code
 from engine_service.codec import state_to_proto
@@ -44,8 +44,16 @@ def every_call(token: bytes, keys: list[str]) -> list[tuple[str, object]]:
         ),
         ("GetPlayerView", pb.GetPlayerViewRequest(sealed_state=token)),
         ("ListLegalActions", pb.ListLegalActionsRequest(sealed_state=token, seat=0, seat_key=keys[0])),
-        ("ApplyAction", pb.ApplyActionRequest(sealed_state=token, action={"action_id": 0}, seat_key=keys[0])),
-        ("ApplyAction", pb.ApplyActionRequest(sealed_state=token, bot={"policy": "greedy"}, seat=0, seat_key=keys[0])),
+        (
+            "ApplyAction",
+            pb.ApplyActionRequest(sealed_state=token, action=actions_pb2.Action(action_id=0), seat_key=keys[0]),
+        ),
+        (
+            "ApplyAction",
+            pb.ApplyActionRequest(
+                sealed_state=token, bot=bots_pb2.BotChoice(policy="greedy"), seat=0, seat_key=keys[0]
+            ),
+        ),
         ("Simulate", simulate),
         ("Determinize", pb.DeterminizeRequest(sealed_state=token, seat=0, count=2, seat_key=keys[0])),
     ]
@@ -76,7 +84,7 @@ FORGERIES: dict[str, Callable[[state_pb2.GameState], None]] = {
     "five players": lambda msg: msg.players.extend([msg.players[0], msg.players[0]]),
     "no players": lambda msg: msg.ClearField("players"),
     "a turn at the top of its type": lambda msg: setattr(msg, "turn", 2**32 - 1),
-    "an unknown module": lambda msg: msg.config.modules.append(99),
+    "an unknown module": lambda msg: msg.config.modules.append(config_pb2.Module.ValueType(99)),
     "a player count unlike the players": lambda msg: setattr(msg.config, "num_players", 2),
     "a market card id beyond the catalog": lambda msg: setattr(msg.market[0].slots[0], "card_id", 4000),
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from google.protobuf.internal.encoder import _VarintBytes
+from google.protobuf.internal.encoder import _VarintBytes  # type: ignore[attr-defined]
 from splendor.v1 import actions_pb2, bots_pb2, config_pb2, engine_service_pb2, state_pb2
 
 from engine_service.api import ApiError, Code
@@ -14,7 +14,11 @@ from tests.sealing.api import CONFIG, call
 
 def create(**fields: object) -> engine_service_pb2.CreateGameResponse:
     config = fields.pop("config", config_pb2.GameConfig(num_players=2))
-    return call("CreateGame", engine_service_pb2.CreateGameRequest(config=config, sealed=True, **fields))  # type: ignore[arg-type]
+    response: engine_service_pb2.CreateGameResponse = call(
+        "CreateGame",
+        engine_service_pb2.CreateGameRequest(config=config, sealed=True, **fields),  # type: ignore[arg-type]
+    )
+    return response
 
 
 def sealed_seed(token: bytes) -> int:

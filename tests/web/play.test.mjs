@@ -6,11 +6,11 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launchBrowser } from "./browser.mjs";
+import { playByClicking, settled } from "./clicking.mjs";
 import { startEngine } from "./engine.mjs";
 import { leaks } from "./hidden.mjs";
 
 const ARTEFACTS = process.env.WEB_ARTEFACTS ?? new URL("./artefacts/", import.meta.url).pathname;
-const MAX_CLICKS = 600;
 const SERVICE = "/splendor.v1.EngineService/";
 
 let engine;
@@ -57,41 +57,6 @@ async function openPage({ width = 1280, height = 900, needs = "play" } = {}) {
   return { page, received, errors, created };
 }
 
-/** Wait until the page is not busy (a human may move, the game is over, or an error shows). */
-async function settled(page) {
-  await page.waitForFunction(
-    () => ["ready", "over", "setup", "replay", "handover", "stalled"].includes(document.body.dataset.state ?? ""),
-    { timeout: 60_000 },
-  );
-  return page.evaluate(() => document.body.dataset.state);
-}
-
-/**
- * Click legal moves, a purchase when one is offered, until the game is over; in a hot-seat game
- * also the hand-over screens. Returns the moves clicked.
- */
-async function playByClicking(page) {
-  for (let clicks = 0; clicks < MAX_CLICKS; clicks += 1) {
-    const state = await settled(page);
-    if (state === "over") return clicks;
-    if (state === "handover") {
-      await page.click(".handover button");
-      continue;
-    }
-    if (state !== "ready") assert.fail(`page ${state}: ${await page.$eval("#alert", (node) => node.textContent)}`);
-    const move = (await page.$('[data-action-kind="purchaseCard"]')) ?? (await page.$("[data-action-id]"));
-    assert.ok(move, `no move offered: ${await page.$eval("#status", (node) => node.textContent)}`);
-    const before = await page.evaluate(() => document.querySelectorAll(".log-lines li").length);
-    await move.click();
-    await page.waitForFunction(
-      (count) => document.body.dataset.state !== "ready" || document.querySelectorAll(".log-lines li").length > count,
-      { timeout: 60_000 },
-      before,
-    );
-  }
-  assert.fail(`the game was not over after ${MAX_CLICKS} clicks`);
-}
-
 /** Every recorded engine response, checked for hidden information; returns how many were checked. */
 async function checkResponses(received) {
   const responses = await Promise.all(received);
@@ -115,21 +80,48 @@ const GAMES = [
   { module: "orient", players: 2, seed: 15 },
 ];
 
-describe("a human plays a whole game against a bot by clicking", () => {
+/** The moves that are about something on the table were made by clicking it, never from a list. */
+function assertMadeOnTheTable(moves) {
+  const misplaced = moves.filter(({ where, kind }) => where === "prompt" && !["pass", "decline"].includes(kind));
+  assert.deepEqual(misplaced, [], "only pass and decline are prompts");
+  const made = new Set(moves.map(({ where, kind }) => `${kind} on ${where.replace(" menu", "")}`));
+  assert.ok(made.has("purchaseCard on card"), `no card bought by clicking it: ${[...made].join("; ")}`);
+  assert.ok(
+    made.has("takeGems on bank") || made.has("takeTwoGems on bank"),
+    `no gems taken from the bank: ${[...made].join("; ")}`,
+  );
+  for (const { where, kind } of moves) {
+    if (
+      ["purchaseCard", "reserveCard", "placeStronghold", "removeStronghold", "pairCard", "takeFreeCard"].includes(kind)
+    )
+      assert.match(where, /^card/, `${kind} was made on ${where}`);
+    if (["takeGems", "takeTwoGems", "takeGem"].includes(kind)) assert.equal(where, "bank");
+    if (kind === "returnTokens") assert.equal(where, "own tokens");
+    if (["chooseNoble", "reserveNoble"].includes(kind)) assert.match(where, /^noble/);
+    if (kind === "chooseCity") assert.match(where, /^city/);
+    if (kind === "reserveFromDeck") assert.match(where, /^deck/);
+  }
+  return made;
+}
+
+describe("a human plays a whole game against a bot by clicking the table", () => {
   for (const game of GAMES) {
     test(`${game.module}, ${game.players} players`, async () => {
       const opened = await openPage();
       const { page, received, errors, created } = opened;
       const link = `/?players=${game.players}&module=${game.module}&seats=human,greedy&seed=${game.seed}&delay=0`;
       await page.goto(`${engine.url}${link}`);
-      const clicks = await playByClicking(page);
+      const moves = await playByClicking(page);
+      assert.ok(moves.length > 5, `only ${moves.length} moves`);
+      const made = assertMadeOnTheTable(moves);
+      if (game.module === "strongholds")
+        assert.ok(made.has("placeStronghold on card"), `no stronghold placed on a card: ${[...made].join("; ")}`);
       // A seed in the link is a public deal, and the page says so.
       assert.deepEqual([created[0].config.seed, created[0].publicDeal], [String(game.seed), true]);
       assert.match(
         await page.$eval("[data-public-deal]", (node) => node.textContent),
         new RegExp(`^Public deal from seed ${game.seed} `),
       );
-      assert.ok(clicks > 5, `only ${clicks} clicks`);
       // The final screen: the ranking of every seat, and the export.
       const ranked = await page.$$eval(".final .ranking tbody tr", (rows) => rows.length);
       assert.equal(ranked, game.players);
@@ -139,15 +131,16 @@ describe("a human plays a whole game against a bot by clicking", () => {
       );
       assert.ok(await page.$("[data-export]"));
       assert.match(await page.$eval("#status", (node) => node.textContent), /^Game over after \d+ turns\.$/);
-      // Every card drawn on the table carries its id and a label in words.
+      // Every card drawn on the table carries its id and a label in words; no text names a card by its id.
       const unlabelled = await page.$$eval(
         "[data-card-id]",
         (cards) => cards.filter((card) => !/costs /.test(card.getAttribute("aria-label") ?? "")).length,
       );
       assert.equal(unlabelled, 0);
+      assert.doesNotMatch(await page.$eval("main", (node) => node.innerText), /\b(card|noble|city) \d+/i);
       await page.screenshot({ path: join(ARTEFACTS, `game-${game.module}.png`), fullPage: true });
       const checked = await checkResponses(received);
-      assert.ok(checked > clicks, `only ${checked} responses checked`);
+      assert.ok(checked > moves.length, `only ${checked} responses checked`);
       assert.deepEqual(errors, []);
       await page.close();
     });
@@ -158,8 +151,9 @@ test("two humans share one screen (hot seat) for a whole game", async () => {
   const opened = await openPage({ needs: "sealed" });
   const { page, received, errors } = opened;
   await page.goto(`${engine.url}/?players=2&module=strongholds&seats=human,human&seed=51&delay=0`);
-  const clicks = await playByClicking(page);
-  assert.ok(clicks > 20, `only ${clicks} clicks`);
+  const moves = await playByClicking(page);
+  assert.ok(moves.length > 20, `only ${moves.length} moves`);
+  assertMadeOnTheTable(moves);
   assert.equal(await page.$$eval(".final .ranking tbody tr", (rows) => rows.length), 2);
   await checkResponses(received);
   assert.deepEqual(errors, []);
@@ -180,15 +174,30 @@ test("a spectator watches bots play a whole game", async () => {
   await page.close();
 });
 
-test("a move can be played with the keyboard alone", async () => {
+test("gems are picked from the bank and confirmed with the keyboard alone", async () => {
   const opened = await openPage();
   const { page, errors } = opened;
   await page.goto(`${engine.url}/?players=2&seats=human,random&seed=21&delay=0`);
   assert.equal(await settled(page), "ready");
   assert.equal(await page.evaluate(() => document.activeElement?.id), "moves-title");
-  await page.keyboard.press("Tab");
-  const focused = await page.evaluate(() => document.activeElement?.getAttribute("data-action-id"));
-  assert.ok(focused !== null && focused !== undefined, "Tab from the moves heading reaches a move");
+  const picked = [];
+  for (let pick = 0; pick < 3; pick += 1) {
+    // Tab to a gem of a colour not yet picked; every control passed on the way has a name.
+    for (let tabs = 0; ; tabs += 1) {
+      assert.ok(tabs < 80, `no gem reached by Tab after ${picked.join(", ")}`);
+      await page.keyboard.press("Tab");
+      const focused = await page.evaluate(() => {
+        const node = document.activeElement;
+        return { gem: node?.getAttribute("data-gem"), name: node?.getAttribute("aria-label") ?? node?.textContent };
+      });
+      assert.ok(focused.name, "a focusable control without a name");
+      if (focused.gem && !picked.includes(focused.gem)) break;
+    }
+    picked.push(await page.evaluate(() => document.activeElement.getAttribute("data-gem")));
+    await page.keyboard.press("Enter");
+  }
+  assert.deepEqual(await page.$$eval("[data-picked]", (nodes) => nodes.map((node) => node.dataset.picked)), picked);
+  assert.equal(await page.evaluate(() => document.activeElement?.hasAttribute("data-confirm")), true);
   const turnBefore = await page.$eval("#status", (node) => node.textContent);
   await page.keyboard.press("Enter");
   await page.waitForFunction(
@@ -197,15 +206,19 @@ test("a move can be played with the keyboard alone", async () => {
     turnBefore,
   );
   assert.match(await page.$eval("#status", (node) => node.textContent), /^Turn 3, round 2\. Your move/);
+  const took = `You took ${picked.map((name) => `1 ${name}`).join(", ")}.`;
+  const lines = await page.$$eval(".log-lines li", (items) => items.map((item) => item.textContent));
+  assert.ok(lines.includes(took), `the log does not say "${took}": ${lines.join(" / ")}`);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test("on a phone-sized screen the table fits the width", async () => {
+test("on a phone-sized screen the table fits the width and is played by clicking", async () => {
   const opened = await openPage({ width: 390, height: 844 });
   const { page, errors } = opened;
-  await page.goto(`${engine.url}/?players=3&module=orient&seats=human,bot,greedy&seed=22&delay=0`);
-  assert.equal(await settled(page), "ready");
+  await page.goto(`${engine.url}/?players=3&module=orient&seats=human,bot,greedy&seed=22&delay=0&iterations=20`);
+  const moves = await playByClicking(page, 4);
+  assert.equal(moves.length, 4);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
   await page.screenshot({ path: join(ARTEFACTS, "phone-orient.png"), fullPage: true });

@@ -3,42 +3,25 @@
 // Viewport-sized, one device pixel per CSS pixel, to keep the files small.
 import { mkdirSync } from "node:fs";
 import { launchBrowser } from "./browser.mjs";
+import { playByClicking } from "./clicking.mjs";
 import { startEngine } from "./engine.mjs";
 
 const OUT = new URL("../../docs/screenshots/", import.meta.url).pathname;
-
-/** Play `moves` human moves (a purchase when offered), each time until the bots have moved. */
-async function advance(page, moves) {
-  const settled = () => page.waitForFunction(() => ["ready", "over"].includes(document.body.dataset.state ?? ""));
-  for (let played = 0; played < moves; played += 1) {
-    await settled();
-    if ((await page.evaluate(() => document.body.dataset.state)) === "over") return;
-    const move = (await page.$('[data-action-kind="purchaseCard"]')) ?? (await page.$("[data-action-id]"));
-    const logged = await page.evaluate(() => document.querySelectorAll(".log-lines li").length);
-    await move.click();
-    await page.waitForFunction(
-      (count) => document.body.dataset.state !== "ready" || document.querySelectorAll(".log-lines li").length > count,
-      {},
-      logged,
-    );
-  }
-  await settled();
-}
 
 const SHOTS = [
   {
     name: "game-trading-posts",
     link: "?players=3&module=trading_posts&seats=human,greedy,random&seed=7",
     moves: 10,
-    width: 1200,
-    height: 820,
+    width: 1440,
+    height: 900,
   },
   {
     name: "game-orient",
     link: "?players=2&module=orient&seats=human,greedy&seed=3",
     moves: 14,
-    width: 1200,
-    height: 820,
+    width: 1440,
+    height: 900,
   },
   {
     name: "phone-strongholds",
@@ -57,7 +40,7 @@ try {
     const page = await chromium.browser.newPage();
     await page.setViewport({ width: shot.width, height: shot.height, deviceScaleFactor: 1 });
     await page.goto(`${engine.url}/${shot.link}&delay=0`);
-    await advance(page, shot.moves);
+    await playByClicking(page, shot.moves);
     await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
     await page.screenshot({ path: `${OUT}${shot.name}.png` });
     await page.close();

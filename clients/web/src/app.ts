@@ -7,20 +7,26 @@ import {
   create,
   type GameConfig,
   GameConfigSchema,
+  countsOf,
   type GameView,
   isFinished,
   type LegalAction,
   SplendorError,
+  TOKEN_NAMES,
+  type TokenName,
 } from "splendor-engine-client";
 import { type CatalogIndex, plural } from "./catalog.js";
 import { Describer, END_REASONS } from "./describe.js";
 import { type Child, h, replaceChildren } from "./dom.js";
 import type { Engine } from "./engine.js";
-import { NO_MOVES, sortMoves } from "./moves.js";
+import { closeMenu } from "./choices.js";
+import { type Moves, NO_MOVES, sortMoves } from "./moves.js";
 import { moveButton, section } from "./pieces.js";
+import { canAdd, matching, without } from "./picker.js";
 import { type GameRecord, recordFromJson, recordToJson, replayableConfig } from "./record.js";
 import { Session } from "./session.js";
 import {
+  botName,
   HUMAN,
   linkOf,
   MODULES,
@@ -30,7 +36,7 @@ import {
   setupFromLink,
   strongestPolicy,
 } from "./setup.js";
-import { renderPlayers, renderTable } from "./table.js";
+import { type Picking, renderPlayers, renderTable } from "./table.js";
 
 /** The engine's refusal (or any failure) in words. */
 export function errorText(error: unknown): string {
@@ -48,6 +54,8 @@ export class App {
   /** The log, one element for a whole game: lines are only added, so a screen reader hears each once. */
   private readonly logList = h("ol", { class: "log-lines", "aria-live": "polite", "aria-relevant": "additions" });
   private readonly openHoldings = new Set<number>();
+  /** The tokens picked so far on this turn (gems to take, tokens to give back); emptied by every move. */
+  private picked: TokenName[] = [];
 
   constructor(
     private readonly root: HTMLElement,
@@ -71,8 +79,13 @@ export class App {
 
   private seatLabel(seat: number, setup: readonly string[], viewer: number | undefined): string {
     const kind = setup[seat];
-    const who = kind === HUMAN ? (seat === viewer ? "you" : "human") : `${kind ?? "?"} bot`;
-    return `Player ${seat + 1} (${who})`;
+    return `Player ${seat + 1} (${this.seatKind(kind, seat === viewer)})`;
+  }
+
+  /** `"you"`, `"human"` or `"strong bot"`: who plays a seat. */
+  private seatKind(kind: string | undefined, viewer: boolean): string {
+    if (kind === HUMAN) return viewer ? "you" : "human";
+    return `${botName(kind ?? "?")} bot`;
   }
 
   private showError(error: unknown): void {
@@ -104,7 +117,11 @@ export class App {
           { name: `seat${seat}` },
           h("option", { value: HUMAN, selected: seat === 0 }, "Human"),
           policies.map((policy) =>
-            h("option", { value: policy, selected: seat > 0 && policy === strongestPolicy(policies) }, `${policy} bot`),
+            h(
+              "option",
+              { value: policy, selected: seat > 0 && policy === strongestPolicy(policies) },
+              `${botName(policy)} bot`,
+            ),
           ),
         ),
       );
@@ -190,6 +207,7 @@ export class App {
     replaceChildren(this.status, "Dealing…");
     const session = new Session(this.engine, setup, config, (events) => {
       if (this.session !== session) return;
+      this.picked = [];
       const describer = this.describer(setup.seats, session.state.viewer);
       for (const event of events) {
         const line = describer.event(event);
@@ -207,13 +225,14 @@ export class App {
     return new Describer(this.catalog, (seat) => {
       if (seat === viewer && !hotSeat) return "you";
       return seats[seat] === HUMAN || seats[seat] === undefined
-        ? `player ${seat + 1}`
-        : `player ${seat + 1} (${seats[seat]} bot)`;
+        ? `Player ${seat + 1}`
+        : `Player ${seat + 1} (${botName(seats[seat])} bot)`;
     });
   }
 
   private async play(action: LegalAction): Promise<void> {
     this.clearError();
+    this.picked = [];
     try {
       await this.session?.play(action);
     } catch (error) {
@@ -238,8 +257,8 @@ export class App {
     const seats = session.setup.seats;
     const label = (seat: number): string => this.seatLabel(seat, seats, viewer);
     const describer = this.describer(seats, viewer);
-    const deciding = (view.pendingDecision?.kind ?? 0) !== 0;
-    const moves = busy || handover ? NO_MOVES : sortMoves(legal, describer, deciding);
+    const moves = busy || handover ? NO_MOVES : sortMoves(legal, describer);
+    closeMenu();
     const play = (action: LegalAction): void => void this.play(action);
     replaceChildren(this.status, this.statusText(view, viewer, seats, busy));
     // For tests and assistive tools: "busy" while the engine or a bot is moving.
@@ -270,7 +289,7 @@ export class App {
       );
       return;
     }
-    const context = { catalog: this.catalog, view, seatLabel: label, moves, play };
+    const context = { catalog: this.catalog, view, seatLabel: label, moves, play, picking: this.picking() };
     replaceChildren(
       this.root,
       h(
@@ -282,27 +301,135 @@ export class App {
           this.movesPanel(moves, describer, view, viewer, busy),
           this.finalPanel(session, view, label),
           this.dealNote(session.setup),
+          this.logPanel(),
         ),
-        renderTable(context),
-        renderPlayers(context),
-        this.logPanel(),
+        h("div", { class: "board" }, renderTable(context), renderPlayers(context)),
       ),
     );
     this.keepHoldingsOpen();
     if (!busy && moves.count > 0) document.getElementById("moves-title")?.focus({ preventScroll: true });
   }
 
+  /** What the viewer may click this turn, in words. */
+  private moveHint(moves: Moves): string {
+    const parts: string[] = [];
+    if (moves.onCards.size > 0) parts.push("a card to buy or reserve it");
+    if (moves.onDecks.size > 0) parts.push("a deck to reserve its top card");
+    if (moves.pick?.source === "bank") parts.push("the bank's gems to take them");
+    return parts.length === 0 ? "" : `Click ${parts.join(", ")}.`;
+  }
+
+  /** The pick in progress: the tokens chosen so far, and Confirm once they make a legal move. */
+  private pickPanel(moves: Moves, play: (action: LegalAction) => void): HTMLElement | null {
+    const pick = moves.pick;
+    if (pick === undefined) return null;
+    const picking = this.picking();
+    const complete = matching(pick.options, this.picked);
+    const held = pick.source === "own" ? this.session?.state.view.players[this.session.state.viewer ?? 0] : undefined;
+    return h(
+      "div",
+      { class: "pick", role: "group", "aria-label": pick.source === "bank" ? "gems to take" : "tokens to give back" },
+      held === undefined
+        ? null
+        : h(
+            "div",
+            { class: "gem-buttons", role: "group", "aria-label": "your tokens" },
+            TOKEN_NAMES.map((name) => {
+              const left = countsOf(held.tokens)[name] - this.picked.filter((token) => token === name).length;
+              return left <= 0
+                ? null
+                : h(
+                    "button",
+                    {
+                      type: "button",
+                      class: `chip gem-button gem-${name}`,
+                      "data-own-gem": name,
+                      disabled: !canAdd(pick.options, this.picked, name),
+                      "aria-label": `Give back a ${name} token (you hold ${left})`,
+                      onclick: () => picking.add(name),
+                    },
+                    h("span", { class: "count" }, left),
+                    " ",
+                    h("span", { class: "name" }, name),
+                  );
+            }),
+          ),
+      h(
+        "p",
+        { class: "picked", "aria-live": "polite" },
+        pick.source === "bank" ? "To take: " : "To give back: ",
+        this.picked.length === 0
+          ? "nothing yet"
+          : this.picked.map((name) =>
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: `chip gem-${name}`,
+                  "data-picked": name,
+                  "aria-label": `Put back a ${name}`,
+                  onclick: () => picking.remove(name),
+                },
+                name,
+              ),
+            ),
+      ),
+      h(
+        "p",
+        { class: "pick-actions" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "primary",
+            "data-confirm": "",
+            "data-action-id": complete?.actionId,
+            "data-action-kind": complete?.action?.kind.case,
+            disabled: complete === undefined,
+            onclick: () => complete !== undefined && play(complete),
+          },
+          complete === undefined ? "Confirm" : `Confirm: ${this.describer([], undefined).action(complete.action)}`,
+        ),
+        " ",
+        h(
+          "button",
+          { type: "button", disabled: this.picked.length === 0, onclick: () => picking.remove("all") },
+          "Clear",
+        ),
+      ),
+    );
+  }
+
+  /** The pick's changes, each followed by a fresh rendering of the table. */
+  private picking(): Picking {
+    return {
+      picked: this.picked,
+      add: (token) => {
+        this.picked = [...this.picked, token];
+        this.renderGame();
+        // Keep the keyboard where it was while that colour can be picked again, else on Confirm.
+        const again = `[data-gem="${token}"]:not([disabled]), [data-own-gem="${token}"]:not([disabled])`;
+        (document.querySelector<HTMLElement>(again) ?? document.querySelector<HTMLElement>("[data-confirm]"))?.focus();
+      },
+      remove: (token) => {
+        this.picked = token === "all" ? [] : without(this.picked, token);
+        this.renderGame();
+      },
+    };
+  }
+
   private statusText(view: GameView, viewer: number | undefined, seats: readonly string[], busy: boolean): string {
     const turn = `Turn ${view.turn + 1}, round ${view.round + 1}${view.finalRound ? " (final round)" : ""}. `;
     if (isFinished(view)) return `Game over after ${plural(view.turn, "turn")}.`;
     const seat = actingSeat(view);
-    if (seat === viewer && !busy) return `${turn}Your move, player ${seat + 1}.`;
-    const who = seats[seat] === HUMAN ? `Player ${seat + 1}` : `Player ${seat + 1} (${seats[seat]} bot)`;
+    if (seat === viewer && !busy) return `${turn}Your move, Player ${seat + 1}.`;
+    const who =
+      seats[seat] === HUMAN ? `Player ${seat + 1}` : `Player ${seat + 1} (${botName(seats[seat] ?? "?")} bot)`;
     return `${turn}${who} is playing…`;
   }
 
   private movesPanel(
-    moves: ReturnType<typeof sortMoves>,
+    moves: Moves,
     describer: Describer,
     view: GameView,
     viewer: number | undefined,
@@ -334,18 +461,16 @@ export class App {
     } else {
       if (decision !== undefined && decision.kind !== 0)
         body.push(h("p", { class: "decision" }, describer.decision(decision)));
-      else if (moves.onCards.size > 0 || moves.onDecks.size > 0)
-        body.push(h("p", { class: "hint" }, "Buy or reserve with the buttons on the cards and decks, or:"));
-      for (const group of moves.groups) {
+      else body.push(h("p", { class: "hint" }, this.moveHint(moves)));
+      body.push(this.pickPanel(moves, play));
+      if (moves.prompts.length > 0)
         body.push(
-          h("h3", {}, group.title),
           h(
             "div",
             { class: "move-list" },
-            group.actions.map((entry) => moveButton(entry.action, entry.label, play)),
+            moves.prompts.map((choice) => moveButton(choice.action, choice.label, play)),
           ),
         );
-      }
     }
     return h(
       "section",
@@ -435,7 +560,7 @@ export class App {
   private keepHoldingsOpen(): void {
     this.root.querySelectorAll<HTMLDetailsElement>(".player details").forEach((details) => {
       const seat = Number(details.closest<HTMLElement>(".player")?.dataset["seat"]);
-      details.open = this.openHoldings.has(seat);
+      details.open = this.openHoldings.has(seat) || details.dataset["mustOpen"] !== undefined;
       details.addEventListener("toggle", () =>
         details.open ? this.openHoldings.add(seat) : this.openHoldings.delete(seat),
       );
@@ -507,6 +632,7 @@ export class App {
       seatLabel: label,
       moves: NO_MOVES,
       play: () => undefined,
+      picking: this.picking(),
     };
     const go = (next: number): void => {
       replay.step = Math.max(0, Math.min(record.actions.length, next));
@@ -530,11 +656,11 @@ export class App {
             h(
               "div",
               { class: "replay-controls", role: "group", "aria-label": "replay steps" },
-              h("button", { type: "button", onclick: () => go(0), disabled: step === 0 }, "⏮ Start"),
+              h("button", { type: "button", onclick: () => go(0), disabled: step === 0 }, "« Start"),
               h(
                 "button",
                 { type: "button", "data-replay": "back", onclick: () => go(step - 1), disabled: step === 0 },
-                "◀ Back",
+                "‹ Back",
               ),
               h(
                 "button",
@@ -544,12 +670,12 @@ export class App {
                   onclick: () => go(step + 1),
                   disabled: step === record.actions.length,
                 },
-                "Next ▶",
+                "Next ›",
               ),
               h(
                 "button",
                 { type: "button", onclick: () => go(record.actions.length), disabled: step === record.actions.length },
-                "End ⏭",
+                "End »",
               ),
             ),
             h(
@@ -566,15 +692,14 @@ export class App {
                   },
                 },
                 h("option", { value: "", selected: seat === undefined }, "a spectator"),
-                seats.map((_, index) => h("option", { value: index, selected: seat === index }, `player ${index + 1}`)),
+                seats.map((_, index) => h("option", { value: index, selected: seat === index }, `Player ${index + 1}`)),
               ),
             ),
           ),
           this.finalPanel(undefined, turn.view, label),
+          this.logPanel(),
         ),
-        renderTable(context),
-        renderPlayers(context),
-        this.logPanel(),
+        h("div", { class: "board" }, renderTable(context), renderPlayers(context)),
       ),
     );
     this.keepHoldingsOpen();

@@ -85,33 +85,41 @@ export class CatalogIndex {
     return ABILITIES[card.kind] ?? "";
   }
 
-  /** `"card 57 (level 2, red bonus, 2 points)"`. */
+  /**
+   * A card as people tell it apart, never by its id: `"a level 2 red card, 2 points (cost 3 white,
+   * 2 blue)"`. Two cards of one level, bonus and points differ in their cost.
+   */
   cardName(cardId: number): string {
     const card = this.cards.get(cardId);
-    if (card === undefined) return `card ${cardId}`;
-    const parts = [deckName(card.deck), `${this.bonusText(card)} bonus`];
+    if (card === undefined) return "an unknown card";
+    const bonus = this.bonusText(card);
+    const parts = [`a ${deckName(card.deck)} ${bonus === "no" ? "card with no bonus" : `${bonus} card`}`];
     const ability = this.abilityText(card);
     if (ability !== "") parts.push(ability);
-    parts.push(plural(card.points, "point"));
-    return `card ${cardId} (${parts.join(", ")})`;
+    if (card.points > 0) parts.push(plural(card.points, "point"));
+    return `${parts.join(", ")} (cost ${countsText(card.cost)})`;
   }
 
-  /** The whole card for a screen reader: name and cost. */
+  /** The whole card for a screen reader: what it is and what it costs. */
   cardLabel(cardId: number): string {
     const card = this.cards.get(cardId);
-    return card === undefined ? `card ${cardId}` : `${this.cardName(cardId)}, costs ${countsText(card.cost)}`;
+    if (card === undefined) return "an unknown card";
+    const name = this.cardName(cardId);
+    return `${name.slice(0, name.lastIndexOf(" (cost"))}, costs ${countsText(card.cost)}`;
   }
 
+  /** `"the noble for 4 red, 4 green bonuses (3 points)"`. */
   nobleName(nobleId: number): string {
     const noble = this.nobles.get(nobleId);
-    if (noble === undefined) return `noble ${nobleId}`;
-    return `noble ${nobleId} (${plural(noble.points, "point")}, needs ${countsText(noble.requirement)} bonuses)`;
+    if (noble === undefined) return "an unknown noble";
+    return `the noble for ${countsText(noble.requirement)} bonuses (${plural(noble.points, "point")})`;
   }
 
+  /** `"the city for 13 prestige, 4 red bonuses"`. */
   cityName(cityId: number): string {
     const city = this.cities.get(cityId);
-    if (city === undefined) return `city ${cityId}`;
-    return `city ${city.tile}${city.side} (${this.cityRequirement(city)})`;
+    if (city === undefined) return "an unknown city";
+    return `the city for ${this.cityRequirement(city)}`;
   }
 
   cityRequirement(city: CityInfo): string {

@@ -66,7 +66,7 @@ export class Describer {
       case "marketSlotEmptied":
         return `The ${deckName(kind.value.deck)} deck is empty: a slot stays empty.`;
       case "nobleVisited":
-        return `${c.nobleName(kind.value.nobleId)} visited ${this.name(kind.value.seat)}.`.replace(/^n/, "N");
+        return `${capital(c.nobleName(kind.value.nobleId))} visited ${this.name(kind.value.seat)}.`;
       case "decisionRequired":
         return undefined; // the moves panel asks
       case "passed":
@@ -106,7 +106,12 @@ export class Describer {
     }
   }
 
-  /** An action as a button label: `"Take 1 white, 1 blue, 1 red"`, `"Buy card 57 (...)"`. */
+  /** A card in words (see `CatalogIndex.cardName`). */
+  cardName(cardId: number): string {
+    return this.catalog.cardName(cardId);
+  }
+
+  /** An action as a sentence: `"Take 1 white, 1 blue, 1 red"`, `"Buy a level 2 red card (...)"`. */
   action(action: Action | undefined): string {
     const c = this.catalog;
     const kind = action?.kind;

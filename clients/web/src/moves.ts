@@ -1,56 +1,132 @@
 /**
- * The human's legal actions, sorted to where they are offered: buying and reserving on the
- * cards themselves, a blind reserve on its deck, everything else (gems, pass, the answers to a
- * pending decision) in the moves panel. Only the engine's legal actions are ever offered.
+ * The human's legal actions, sorted onto what they are about, so each is made by clicking that
+ * thing: choices about a card on the card (buy, reserve, place, move or give back a stronghold,
+ * pair, take for free), a blind reserve on its deck, a noble or city on its tile, gems by picking
+ * the bank's gems (or, to give tokens back, the player's own), and what is about nothing on the
+ * table (pass, decline) as prompts. Only the engine's legal actions are ever offered.
  */
-import type { LegalAction } from "splendor-engine-client";
+import { colorName, countsOf, type LegalAction, TOKEN_NAMES, type TokenName } from "splendor-engine-client";
+import { countsText } from "./catalog.js";
 import type { Describer } from "./describe.js";
+import type { TokenOption } from "./picker.js";
 
-export interface CardMove {
+/** One choice: the action, a short label for where it is offered, and the whole sentence. */
+export interface Choice {
   readonly action: LegalAction;
   readonly short: string;
   readonly label: string;
 }
 
+/** Tokens picked one by one: from the bank (gems to take) or from the player's own (to give back). */
+export interface TokenPick {
+  readonly source: "bank" | "own";
+  readonly options: readonly TokenOption[];
+}
+
 export interface Moves {
-  /** Buy / reserve buttons per card id (market and the player's reserve). */
-  readonly onCards: ReadonlyMap<number, CardMove[]>;
-  /** Blind-reserve buttons per deck id. */
-  readonly onDecks: ReadonlyMap<number, CardMove>;
-  /** The panel's groups, in order, each with a heading. */
-  readonly groups: readonly { title: string; actions: { action: LegalAction; label: string }[] }[];
+  readonly onCards: ReadonlyMap<number, readonly Choice[]>;
+  readonly onDecks: ReadonlyMap<number, Choice>;
+  readonly onNobles: ReadonlyMap<number, readonly Choice[]>;
+  readonly onCities: ReadonlyMap<number, readonly Choice[]>;
+  readonly pick: TokenPick | undefined;
+  /** Choices about nothing on the table: pass, decline. */
+  readonly prompts: readonly Choice[];
   readonly count: number;
 }
 
-export const NO_MOVES: Moves = { onCards: new Map(), onDecks: new Map(), groups: [], count: 0 };
-
-const GROUP_TITLES: Record<string, string> = {
-  takeGems: "Take three different gems",
-  takeTwoGems: "Take two gems of one colour",
-  pass: "Pass",
+export const NO_MOVES: Moves = {
+  onCards: new Map(),
+  onDecks: new Map(),
+  onNobles: new Map(),
+  onCities: new Map(),
+  pick: undefined,
+  prompts: [],
+  count: 0,
 };
 
-export function sortMoves(actions: readonly LegalAction[], describer: Describer, deciding: boolean): Moves {
-  const onCards = new Map<number, CardMove[]>();
-  const onDecks = new Map<number, CardMove>();
-  const groups = new Map<string, { title: string; actions: { action: LegalAction; label: string }[] }>();
+function add<K>(map: Map<K, Choice[]>, key: K, choice: Choice): void {
+  const list = map.get(key) ?? [];
+  list.push(choice);
+  map.set(key, list);
+}
+
+function tokensOf(counts: Parameters<typeof countsOf>[0]): TokenName[] {
+  const all = countsOf(counts);
+  return TOKEN_NAMES.flatMap((name) => Array.from({ length: all[name] }, () => name));
+}
+
+export function sortMoves(actions: readonly LegalAction[], describer: Describer): Moves {
+  const onCards = new Map<number, Choice[]>();
+  const onDecks = new Map<number, Choice>();
+  const onNobles = new Map<number, Choice[]>();
+  const onCities = new Map<number, Choice[]>();
+  const bank: TokenOption[] = [];
+  const own: TokenOption[] = [];
+  const prompts: Choice[] = [];
   for (const action of actions) {
     const kind = action.action?.kind;
     const label = describer.action(action.action);
-    if (!deciding && (kind?.case === "purchaseCard" || kind?.case === "reserveCard")) {
-      const list = onCards.get(kind.value.cardId) ?? [];
-      list.push({ action, label, short: kind.case === "purchaseCard" ? "Buy" : "Reserve" });
-      onCards.set(kind.value.cardId, list);
-      continue;
+    const choice = (short: string): Choice => ({ action, short, label });
+    switch (kind?.case) {
+      case "purchaseCard": {
+        const paid = kind.value.payment === undefined ? "" : `, paying ${countsText(kind.value.payment)}`;
+        add(onCards, kind.value.cardId, choice(`Buy${paid}`));
+        break;
+      }
+      case "reserveCard":
+        add(onCards, kind.value.cardId, choice("Reserve"));
+        break;
+      case "placeStronghold":
+        add(
+          onCards,
+          kind.value.cardId,
+          choice(
+            kind.value.fromCardId === undefined
+              ? "Place a stronghold here"
+              : `Move a stronghold here from ${describer.cardName(kind.value.fromCardId)}`,
+          ),
+        );
+        break;
+      case "removeStronghold":
+        add(onCards, kind.value.cardId, choice("Give back the opponent's stronghold"));
+        break;
+      case "pairCard":
+        add(onCards, kind.value.cardId, choice("Pair with this card"));
+        break;
+      case "takeFreeCard":
+        add(onCards, kind.value.cardId, choice("Take for free"));
+        break;
+      case "reserveFromDeck":
+        onDecks.set(kind.value.deck, choice("Reserve the top card"));
+        break;
+      case "chooseNoble":
+        add(onNobles, kind.value.nobleId, choice("Choose this noble"));
+        break;
+      case "reserveNoble":
+        add(onNobles, kind.value.nobleId, choice("Reserve this noble"));
+        break;
+      case "chooseCity":
+        add(onCities, kind.value.cityId, choice("Choose this city"));
+        break;
+      case "takeGems":
+        bank.push({ tokens: kind.value.colors.map((value) => colorName(value) as TokenName), action });
+        break;
+      case "takeTwoGems": {
+        const name = colorName(kind.value.color) as TokenName;
+        bank.push({ tokens: [name, name], action });
+        break;
+      }
+      case "takeGem":
+        bank.push({ tokens: [colorName(kind.value.color) as TokenName], action });
+        break;
+      case "returnTokens":
+        own.push({ tokens: tokensOf(kind.value.tokens), action });
+        break;
+      default:
+        prompts.push(choice(label));
     }
-    if (!deciding && kind?.case === "reserveFromDeck") {
-      onDecks.set(kind.value.deck, { action, label, short: "Reserve top card" });
-      continue;
-    }
-    const key = deciding ? "decision" : (kind?.case ?? "other");
-    const group = groups.get(key) ?? { title: GROUP_TITLES[key] ?? "Your choice", actions: [] };
-    group.actions.push({ action, label });
-    groups.set(key, group);
   }
-  return { onCards, onDecks, groups: [...groups.values()], count: actions.length };
+  const pick: TokenPick | undefined =
+    own.length > 0 ? { source: "own", options: own } : bank.length > 0 ? { source: "bank", options: bank } : undefined;
+  return { onCards, onDecks, onNobles, onCities, pick, prompts, count: actions.length };
 }

@@ -4,7 +4,9 @@
  */
 import { colorName, countsOf, type GemCounts, type LegalAction, type TokenCounts } from "splendor-engine-client";
 import { type CatalogIndex, countsText, deckName } from "./catalog.js";
+import { offerChoices } from "./choices.js";
 import { type Child, h } from "./dom.js";
+import type { Choice } from "./moves.js";
 
 /** A move offered to the player: a button that plays its legal action. */
 export type Play = (action: LegalAction) => void;
@@ -49,21 +51,21 @@ export function moveButton(action: LegalAction, label: string, play: Play, short
 }
 
 export interface CardOptions {
-  /** Moves on this card (buy, reserve), each with its short label. */
-  readonly moves?: readonly { action: LegalAction; short: string; label: string }[];
+  /** The choices about this card (buy, reserve, a stronghold, pair, take for free). */
+  readonly choices?: readonly Choice[];
   readonly play?: Play;
   /** Extra lines under the card (strongholds on it, a pair). */
   readonly notes?: readonly string[];
   readonly compact?: boolean;
 }
 
-/** A face-up card: points, bonus, cost, ability, its moves. */
+/** A face-up card: points, bonus, cost, ability; clicking it makes the choices about it. */
 export function cardElement(catalog: CatalogIndex, cardId: number, options: CardOptions = {}): HTMLElement {
   const card = catalog.cards.get(cardId);
-  if (card === undefined) return h("div", { class: "card", "data-card-id": cardId }, `card ${cardId}`);
+  if (card === undefined) return h("div", { class: "card", "data-card-id": cardId }, "an unknown card");
   const bonus = card.bonusCount > 0 ? colorName(card.bonus) : "none";
   const ability = catalog.abilityText(card);
-  return h(
+  const element = h(
     "article",
     {
       class: `card bonus-${bonus}${options.compact === true ? " compact" : ""}`,
@@ -81,14 +83,8 @@ export function cardElement(catalog: CatalogIndex, cardId: number, options: Card
       ? null
       : h("div", { class: "cost" }, h("span", { class: "sr-hidden" }, "cost"), chips(card.cost, "cost")),
     (options.notes ?? []).map((note) => h("p", { class: "note" }, note)),
-    options.moves !== undefined && options.moves.length > 0 && options.play !== undefined
-      ? h(
-          "div",
-          { class: "card-moves" },
-          options.moves.map((move) => moveButton(move.action, move.label, options.play!, move.short)),
-        )
-      : null,
   );
+  return options.play === undefined ? element : offerChoices(element, options.choices ?? [], options.play);
 }
 
 /** A card seen from its back: only its deck is known. */
@@ -101,27 +97,40 @@ export function faceDownCard(deck: number, note: string): HTMLElement {
   );
 }
 
-export function nobleElement(catalog: CatalogIndex, nobleId: number, note?: string): HTMLElement {
+export function nobleElement(
+  catalog: CatalogIndex,
+  nobleId: number,
+  note?: string,
+  choices: readonly Choice[] = [],
+  play?: Play,
+): HTMLElement {
   const noble = catalog.nobles.get(nobleId);
-  return h(
+  const element = h(
     "article",
     { class: "noble", "data-noble-id": nobleId, "aria-label": catalog.nobleName(nobleId) },
-    h("span", { class: "points" }, noble?.points ?? 0),
-    h("span", { class: "tile-name" }, `Noble ${nobleId}`),
+    h("span", { class: "points" }, `${noble?.points ?? 0} points`),
     chips(noble?.requirement, "needs bonuses"),
     note === undefined ? null : h("p", { class: "note" }, note),
   );
+  return play === undefined ? element : offerChoices(element, choices, play);
 }
 
-export function cityElement(catalog: CatalogIndex, cityId: number, note?: string): HTMLElement {
+export function cityElement(
+  catalog: CatalogIndex,
+  cityId: number,
+  note?: string,
+  choices: readonly Choice[] = [],
+  play?: Play,
+): HTMLElement {
   const city = catalog.cities.get(cityId);
-  return h(
+  const element = h(
     "article",
     { class: "city", "data-city-id": cityId, "aria-label": catalog.cityName(cityId) },
-    h("span", { class: "tile-name" }, city === undefined ? `City ${cityId}` : `City ${city.tile}${city.side}`),
+    h("span", { class: "tile-name" }, "City"),
     h("p", {}, city === undefined ? "" : catalog.cityRequirement(city)),
     note === undefined ? null : h("p", { class: "note" }, note),
   );
+  return play === undefined ? element : offerChoices(element, choices, play);
 }
 
 export function section(title: string, className: string, ...children: Child[]): HTMLElement {

@@ -14,7 +14,7 @@ import {
   type LegalAction,
 } from "splendor-engine-client";
 import type { Engine, KeyedSeat, SealedTurn } from "./engine.js";
-import { botSeed, HUMAN, type Setup } from "./setup.js";
+import { botSeed, HUMAN, searches, type Setup } from "./setup.js";
 
 export interface SessionState {
   readonly view: GameView;
@@ -149,7 +149,9 @@ export class Session {
       }
       if (this.setup.delayMs > 0) await sleep(this.setup.delayMs);
       if (this.stopped) return;
-      const move = { policy: this.setup.seats[seat] ?? "random", seed: botSeed(), iterations: this.setup.iterations };
+      const policy = this.setup.seats[seat] ?? "random";
+      // Only a search bot takes a number of iterations; the engine refuses one for the others.
+      const move = { policy, seed: botSeed(), iterations: searches(policy) ? this.setup.iterations : 0 };
       const played = await this.engine.bot(this.token, move, this.keyed(seat).key);
       if (played.applied?.action !== undefined) this.actions.push(played.applied.action);
       this.token = played.token;

@@ -35,6 +35,16 @@ export interface Setup {
 }
 
 /** The strongest of the server's bot policies: the search bot when there is one. */
+/** Whether a policy searches, and so takes the link's `iterations`. */
+export function searches(policy: string): boolean {
+  return policy === "ismcts";
+}
+
+/** What people call a policy: the search bot is the "strong" one. */
+export function botName(policy: string): string {
+  return policy === "ismcts" ? "strong" : policy;
+}
+
 export function strongestPolicy(policies: readonly string[]): string {
   return policies.includes("ismcts") ? "ismcts" : (policies[policies.length - 1] ?? "random");
 }

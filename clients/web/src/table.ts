@@ -2,20 +2,21 @@
  * The whole table from one seat's view (or a spectator's) and the catalog: nobles or cities,
  * trading posts, the market rows with their decks, the bank, and every player.
  */
-import type { GameView, PlayerState } from "splendor-engine-client";
+import { countsOf, type GameView, type PlayerState, TOKEN_NAMES, type TokenName } from "splendor-engine-client";
 import { BASE_DECKS, type CatalogIndex, deckName, plural } from "./catalog.js";
+import { offerChoices } from "./choices.js";
 import { h } from "./dom.js";
 import type { Moves } from "./moves.js";
-import {
-  cardElement,
-  chips,
-  cityElement,
-  faceDownCard,
-  moveButton,
-  nobleElement,
-  type Play,
-  section,
-} from "./pieces.js";
+import { cardElement, chips, cityElement, faceDownCard, nobleElement, type Play, section } from "./pieces.js";
+import { canAdd } from "./picker.js";
+
+/** The tokens picked so far (gems from the bank, or tokens to give back), and how to change the pick. */
+export interface Picking {
+  readonly picked: readonly TokenName[];
+  readonly add: (token: TokenName) => void;
+  /** Take one `token` out of the pick, or `"all"` of them. */
+  readonly remove: (token: TokenName | "all") => void;
+}
 
 export interface TableContext {
   readonly catalog: CatalogIndex;
@@ -24,6 +25,7 @@ export interface TableContext {
   readonly seatLabel: (seat: number) => string;
   readonly moves: Moves;
   readonly play: Play;
+  readonly picking: Picking;
 }
 
 /** The strongholds standing on each card: card id -> "Player 1: 2". */
@@ -42,13 +44,7 @@ function strongholdNotes(context: TableContext): Map<number, string[]> {
 }
 
 export function renderTable(context: TableContext): HTMLElement {
-  return h(
-    "div",
-    { class: "table" },
-    renderTiles(context),
-    renderMarket(context),
-    section("Bank", "bank", chips(context.view.bank, "tokens in the bank", true)),
-  );
+  return h("div", { class: "table" }, renderTiles(context), renderMarket(context), renderBank(context));
 }
 
 function renderTiles(context: TableContext): HTMLElement[] {
@@ -62,7 +58,9 @@ function renderTiles(context: TableContext): HTMLElement[] {
         h(
           "div",
           { class: "tiles" },
-          view.cities.availableCityIds.map((cityId) => cityElement(catalog, cityId)),
+          view.cities.availableCityIds.map((cityId) =>
+            cityElement(catalog, cityId, undefined, context.moves.onCities.get(cityId), context.play),
+          ),
         ),
       ),
     );
@@ -75,7 +73,9 @@ function renderTiles(context: TableContext): HTMLElement[] {
           "div",
           { class: "tiles" },
           view.nobleIds.length === 0 ? h("p", {}, "No noble left on the table.") : null,
-          view.nobleIds.map((nobleId) => nobleElement(catalog, nobleId)),
+          view.nobleIds.map((nobleId) =>
+            nobleElement(catalog, nobleId, undefined, context.moves.onNobles.get(nobleId), context.play),
+          ),
         ),
       ),
     );
@@ -120,25 +120,25 @@ function renderMarket(context: TableContext): HTMLElement {
   const orient = rows.filter(({ deck }) => deck >= BASE_DECKS).reverse();
   const rowElement = ({ row, deck }: (typeof rows)[number]): HTMLElement => {
     const deckMove = context.moves.onDecks.get(deck);
+    const deckElement = h(
+      "div",
+      {
+        class: "deck",
+        "data-deck": deck,
+        "aria-label": `${deckName(deck)} deck: ${plural(view.deckSizes[deck] ?? 0, "card")} left`,
+      },
+      h("span", { class: "deck-name" }, deckName(deck)),
+      h("span", { class: "deck-size" }, plural(view.deckSizes[deck] ?? 0, "card")),
+    );
     return h(
       "div",
       { class: "market-row", role: "group", "aria-label": `${deckName(deck)} row` },
-      h(
-        "div",
-        {
-          class: "deck",
-          "data-deck": deck,
-          "aria-label": `${deckName(deck)} deck: ${plural(view.deckSizes[deck] ?? 0, "card")} left`,
-        },
-        h("span", { class: "deck-name" }, deckName(deck)),
-        h("span", { class: "deck-size" }, plural(view.deckSizes[deck] ?? 0, "card")),
-        deckMove === undefined ? null : moveButton(deckMove.action, deckMove.label, context.play, deckMove.short),
-      ),
+      offerChoices(deckElement, deckMove === undefined ? [] : [deckMove], context.play),
       row.slots.map((slot) =>
         slot.cardId === undefined
           ? h("div", { class: "card empty", "aria-label": "empty slot" }, "empty")
           : cardElement(context.catalog, slot.cardId, {
-              moves: context.moves.onCards.get(slot.cardId) ?? [],
+              choices: context.moves.onCards.get(slot.cardId) ?? [],
               play: context.play,
               notes: notes.get(slot.cardId) ?? [],
             }),
@@ -255,7 +255,7 @@ function renderPlayer(context: TableContext, player: PlayerState, seat: number):
           reserved.cardId === undefined
             ? faceDownCard(reserved.deck, "reserved face down")
             : cardElement(catalog, reserved.cardId, {
-                moves: context.moves.onCards.get(reserved.cardId) ?? [],
+                choices: context.moves.onCards.get(reserved.cardId) ?? [],
                 play: context.play,
                 notes: reserved.blind ? ["drawn face down"] : [],
               }),
@@ -264,7 +264,12 @@ function renderPlayer(context: TableContext, player: PlayerState, seat: number):
     ),
     h(
       "details",
-      { class: "holding purchased" },
+      {
+        class: "holding purchased",
+        // A choice about a purchased card (pairing) keeps the cards in sight.
+        open: player.purchasedCardIds.some((cardId) => context.moves.onCards.has(cardId)),
+        "data-must-open": player.purchasedCardIds.some((cardId) => context.moves.onCards.has(cardId)),
+      },
       h("summary", {}, `Purchased cards (${player.purchasedCardIds.length})`),
       h(
         "div",
@@ -272,19 +277,13 @@ function renderPlayer(context: TableContext, player: PlayerState, seat: number):
         player.purchasedCardIds.map((cardId) =>
           cardElement(catalog, cardId, {
             compact: true,
-            notes: pairs.has(cardId) ? [`paired with card ${pairs.get(cardId)}`] : [],
+            choices: context.moves.onCards.get(cardId) ?? [],
+            play: context.play,
+            notes: pairs.has(cardId) ? [`paired with ${catalog.cardName(pairs.get(cardId)!)}`] : [],
           }),
         ),
       ),
     ),
-    pairs.size > 0
-      ? h(
-          "p",
-          { class: "holding" },
-          h("span", { class: "label" }, "Paired "),
-          [...pairs].map(([cardId, partner]) => `card ${cardId} with card ${partner}`).join("; "),
-        )
-      : null,
     discarded.length > 0
       ? h(
           "p",
@@ -293,5 +292,43 @@ function renderPlayer(context: TableContext, player: PlayerState, seat: number):
           discarded.map((id) => catalog.cardName(id)).join(", "),
         )
       : null,
+  );
+}
+
+/**
+ * The bank. While gems are to be taken, each colour is a button that adds one gem of it to the
+ * pick, enabled only while the pick can still become a legal take.
+ */
+function renderBank(context: TableContext): HTMLElement {
+  const { view, moves, picking } = context;
+  const pick = moves.pick;
+  if (pick?.source !== "bank") return section("Bank", "bank", chips(view.bank, "tokens in the bank", true));
+  const bank = countsOf(view.bank);
+  return section(
+    "Bank",
+    "bank picking",
+    h("p", { class: "hint" }, "Click the gems to take, then confirm."),
+    h(
+      "div",
+      { class: "gem-buttons", role: "group", "aria-label": "gems in the bank" },
+      TOKEN_NAMES.map((name) => {
+        const left = bank[name] - picking.picked.filter((token) => token === name).length;
+        const allowed = canAdd(pick.options, picking.picked, name);
+        return h(
+          "button",
+          {
+            type: "button",
+            class: `chip gem-button gem-${name}`,
+            "data-gem": name,
+            disabled: !allowed,
+            "aria-label": `Take a ${name} ${name === "gold" ? "token" : "gem"} (${left} in the bank)`,
+            onclick: () => picking.add(name),
+          },
+          h("span", { class: "count" }, left),
+          " ",
+          h("span", { class: "name" }, name),
+        );
+      }),
+    ),
   );
 }

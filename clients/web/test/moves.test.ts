@@ -1,4 +1,4 @@
-/** Legal actions go where a player looks for them; events read as the viewer may see them. */
+/** Legal actions go on what they are about; events and actions read as the viewer may see them. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { actions, CatalogSchema, create, EventSchema, LegalActionSchema } from "splendor-engine-client";
@@ -8,14 +8,18 @@ import { sortMoves } from "../src/moves.js";
 
 const catalog = new CatalogIndex(
   create(CatalogSchema, {
-    cards: [{ id: 7, level: 2, deck: 1, bonus: 4, bonusCount: 1, points: 2, kind: 1, cost: { white: 3, blue: 2 } }],
+    cards: [
+      { id: 7, level: 2, deck: 1, bonus: 4, bonusCount: 1, points: 2, kind: 1, cost: { white: 3, blue: 2 } },
+      { id: 8, level: 1, deck: 0, bonus: 1, bonusCount: 1, points: 0, kind: 1, cost: { black: 3 } },
+    ],
+    nobles: [{ id: 4, points: 3, requirement: { red: 4, green: 4 } }],
   }),
 );
-const describer = new Describer(catalog, (seat) => (seat === 0 ? "you" : `player ${seat + 1}`));
+const describer = new Describer(catalog, (seat) => (seat === 0 ? "you" : `Player ${seat + 1}`));
 const legal = (actionId: number, action: ReturnType<typeof actions.takeTwo>) =>
   create(LegalActionSchema, { actionId, action });
 
-test("buying and reserving go on the card, a blind reserve on its deck, the rest in the panel", () => {
+test("buying and reserving go on the card, a blind reserve on its deck, gems to the bank's pick", () => {
   const moves = sortMoves(
     [
       legal(1, actions.takeGems("white", "blue", "green")),
@@ -25,33 +29,59 @@ test("buying and reserving go on the card, a blind reserve on its deck, the rest
       legal(5, actions.reserveFromDeck(1)),
     ],
     describer,
-    false,
   );
   assert.deepEqual(
-    moves.onCards.get(7)?.map((move) => [move.short, move.action.actionId]),
+    moves.onCards.get(7)?.map((choice) => [choice.short, choice.action.actionId]),
     [
       ["Reserve", 3],
       ["Buy", 4],
     ],
   );
   assert.equal(moves.onDecks.get(1)?.action.actionId, 5);
+  assert.equal(moves.pick?.source, "bank");
   assert.deepEqual(
-    moves.groups.map((group) => [group.title, group.actions.map((entry) => entry.label)]),
+    moves.pick?.options.map((option) => [option.tokens, option.action.actionId]),
     [
-      ["Take three different gems", ["Take 1 white, 1 blue, 1 green"]],
-      ["Take two gems of one colour", ["Take 2 red"]],
+      [["white", "blue", "green"], 1],
+      [["red", "red"], 2],
     ],
   );
+  assert.deepEqual(moves.prompts, []);
   assert.equal(moves.count, 5);
 });
 
-test("while a decision is pending every answer is in the panel, purchases too (the Strongholds' conquest)", () => {
-  const moves = sortMoves([legal(9, actions.purchase(7)), legal(10, actions.decline())], describer, true);
-  assert.equal(moves.onCards.size, 0);
-  assert.deepEqual(
-    moves.groups[0]?.actions.map((entry) => entry.label),
-    ["Buy card 7 (level 2, red bonus, 2 points)", "Decline"],
+test("a decision's answers go on their card or noble, tokens to give back to your own pick, decline to a prompt", () => {
+  const moves = sortMoves(
+    [
+      legal(9, actions.purchase(7)),
+      legal(10, actions.placeStronghold(8, 7)),
+      legal(11, actions.pairCard(8)),
+      legal(12, actions.chooseNoble(4)),
+      legal(13, actions.returnTokens({ gold: 1, red: 1 })),
+      legal(14, actions.decline()),
+    ],
+    describer,
   );
+  assert.deepEqual(
+    moves.onCards.get(8)?.map((choice) => choice.short),
+    ["Move a stronghold here from a level 2 red card, 2 points (cost 3 white, 2 blue)", "Pair with this card"],
+  );
+  assert.deepEqual(
+    moves.onNobles.get(4)?.map((choice) => choice.label),
+    ["Choose the noble for 4 green, 4 red bonuses (3 points)"],
+  );
+  assert.deepEqual(moves.pick?.source, "own");
+  assert.deepEqual(moves.pick?.options[0]?.tokens, ["red", "gold"]);
+  assert.deepEqual(
+    moves.prompts.map((choice) => choice.label),
+    ["Decline"],
+  );
+});
+
+test("cards are told apart by level, bonus, points and cost, never by their id", () => {
+  assert.equal(catalog.cardName(7), "a level 2 red card, 2 points (cost 3 white, 2 blue)");
+  assert.equal(catalog.cardLabel(8), "a level 1 white card, costs 3 black");
+  assert.doesNotMatch(describer.action(actions.purchase(7)), /\b7\b/);
 });
 
 test("another seat's blind reserve names no card; the viewer's own does", () => {
@@ -60,5 +90,8 @@ test("another seat's blind reserve names no card; the viewer's own does", () => 
   const mine = create(EventSchema, {
     kind: { case: "cardReserved", value: { seat: 0, deck: 1, blind: true, cardId: 7 } },
   });
-  assert.equal(describer.event(mine), "You reserved card 7 (level 2, red bonus, 2 points) from the top of the deck.");
+  assert.equal(
+    describer.event(mine),
+    "You reserved a level 2 red card, 2 points (cost 3 white, 2 blue) from the top of the deck.",
+  );
 });

@@ -1,0 +1,89 @@
+/**
+ * Making a thing on the table (a card, a deck, a noble, a city) the control for the choices about
+ * it: one choice plays when the thing is clicked (or Enter/Space pressed on it); several open a
+ * small menu beside it. The thing keeps its own label for screen readers, with its choices added.
+ */
+import { h } from "./dom.js";
+import type { Choice } from "./moves.js";
+import type { Play } from "./pieces.js";
+
+let openMenu: { readonly menu: HTMLElement; readonly owner: HTMLElement } | undefined;
+
+/** Close the open menu, if any; `refocus` returns the focus to the thing it belongs to. */
+export function closeMenu(refocus = false): void {
+  if (openMenu === undefined) return;
+  const { menu, owner } = openMenu;
+  openMenu = undefined;
+  menu.remove();
+  owner.setAttribute("aria-expanded", "false");
+  if (refocus) owner.focus();
+}
+
+function menuOf(owner: HTMLElement, choices: readonly Choice[], play: Play): HTMLElement {
+  const menu = h(
+    "div",
+    { class: "choice-menu", role: "menu", "aria-label": `Choices: ${owner.getAttribute("aria-label") ?? ""}` },
+    choices.map((choice) =>
+      h(
+        "button",
+        {
+          type: "button",
+          role: "menuitem",
+          class: `move move-${choice.action.action?.kind.case ?? "unknown"}`,
+          "data-action-id": choice.action.actionId,
+          "data-action-kind": choice.action.action?.kind.case ?? "",
+          title: choice.label,
+          onclick: () => (closeMenu(), play(choice.action)),
+        },
+        choice.short,
+      ),
+    ),
+    h("button", { type: "button", role: "menuitem", class: "cancel", onclick: () => closeMenu(true) }, "Cancel"),
+  );
+  // The menu's own clicks and keys stay in it, away from the thing it opened from.
+  menu.addEventListener("click", (event) => event.stopPropagation());
+  menu.addEventListener("keydown", (event) => {
+    event.stopPropagation();
+    if (event.key === "Escape") closeMenu(true);
+  });
+  return menu;
+}
+
+/** Make `element` the control of `choices` (none: left as it is). */
+export function offerChoices(element: HTMLElement, choices: readonly Choice[], play: Play): HTMLElement {
+  if (choices.length === 0) return element;
+  const [only] = choices;
+  const what = element.getAttribute("aria-label") ?? "";
+  element.classList.add("choosable");
+  element.setAttribute("role", "button");
+  element.setAttribute("tabindex", "0");
+  element.setAttribute("aria-label", `${what}. ${choices.map((choice) => choice.short).join(", or ")}`);
+  element.dataset["choices"] = String(choices.length);
+  let act: () => void;
+  if (choices.length === 1 && only !== undefined) {
+    element.dataset["actionId"] = String(only.action.actionId);
+    element.dataset["actionKind"] = only.action.action?.kind.case ?? "";
+    element.title = only.label;
+    act = () => play(only.action);
+  } else {
+    element.setAttribute("aria-haspopup", "menu");
+    element.setAttribute("aria-expanded", "false");
+    act = () => {
+      const wasOpen = openMenu?.owner === element;
+      closeMenu();
+      if (wasOpen) return;
+      const menu = menuOf(element, choices, play);
+      element.append(menu);
+      element.setAttribute("aria-expanded", "true");
+      openMenu = { menu, owner: element };
+      menu.querySelector("button")?.focus();
+    };
+  }
+  element.addEventListener("click", act);
+  element.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    act();
+  });
+  return element;
+}

@@ -1,0 +1,135 @@
+// A player who plays the web front end by clicking what is on the table, as a person would: a
+// card to buy it (its menu when it offers several choices), the bank's gems one by one and then
+// Confirm, the tokens to give back, a deck, a noble, a city or a card a decision is about, and a
+// prompt (pass, decline) only when nothing on the table is offered.
+
+/** The first element matching `selector` whose aria-label matches `label` (any when omitted). */
+async function find(page, selector, label) {
+  const handle = await page.evaluateHandle(
+    (css, source) => {
+      const pattern = source === undefined ? undefined : new RegExp(source);
+      return (
+        [...document.querySelectorAll(css)].find(
+          (element) => pattern === undefined || pattern.test(element.getAttribute("aria-label") ?? ""),
+        ) ?? null
+      );
+    },
+    selector,
+    label?.source,
+  );
+  return handle.asElement();
+}
+
+/** Click an element after scrolling it to the middle of the screen (clear of the phone's log strip). */
+async function press(element) {
+  await element.evaluate((node) => node.scrollIntoView({ block: "center" }));
+  await element.click();
+}
+
+const kindOf = (element) => element.evaluate((node) => node.dataset.actionKind ?? "");
+const whereOf = (element) =>
+  element.evaluate((node) =>
+    node.dataset.cardId !== undefined
+      ? "card"
+      : node.dataset.deck !== undefined
+        ? "deck"
+        : node.dataset.nobleId !== undefined
+          ? "noble"
+          : node.dataset.cityId !== undefined
+            ? "city"
+            : "other",
+  );
+
+/** Click a thing on the table; with several choices, its menu's choice (`kind`, else the first). */
+async function choose(page, thing, kind) {
+  const where = await whereOf(thing);
+  await press(thing);
+  if ((await thing.evaluate((node) => node.dataset.choices)) === "1") return { where, kind: await kindOf(thing) };
+  await page.waitForSelector(".choice-menu [data-action-id]");
+  const item =
+    (kind === undefined ? null : await page.$(`.choice-menu [data-action-kind="${kind}"]`)) ??
+    (await page.$(".choice-menu [data-action-id]"));
+  const chosen = await kindOf(item);
+  await press(item);
+  return { where: `${where} menu`, kind: chosen };
+}
+
+/** Pick tokens one at a time (`attribute`: data-gem for the bank, data-own-gem for your own), then Confirm. */
+async function pickTokens(page, attribute) {
+  for (let picks = 0; picks < 12; picks += 1) {
+    const picked = await page.$$eval("[data-picked]", (nodes) => nodes.map((node) => node.dataset.picked));
+    const confirm = await page.$("[data-confirm]:not([disabled])");
+    // A new colour while one fits (three different gems), then whatever completes the pick.
+    const fresh = await page.$$(`[${attribute}]:not([disabled])`);
+    let next;
+    for (const button of fresh) {
+      const colour = await button.evaluate((node, name) => node.getAttribute(name), attribute);
+      if (!picked.includes(colour)) {
+        next = button;
+        break;
+      }
+    }
+    if (next === undefined && confirm === null) next = fresh[0];
+    if (next === undefined || (confirm !== null && picked.length >= 3)) {
+      if (confirm === null) throw new Error(`the pick ${picked.join(", ")} cannot be completed`);
+      const kind = await kindOf(confirm);
+      await press(confirm);
+      return { where: attribute === "data-gem" ? "bank" : "own tokens", kind };
+    }
+    await press(next);
+  }
+  throw new Error("no pick was confirmed after 12 clicks");
+}
+
+/** Make one move by clicking; returns where it was made and the action's kind. */
+export async function clickOneMove(page) {
+  const buy = await find(page, "[data-card-id][data-choices]", /\bBuy\b/);
+  if (buy !== null) return choose(page, buy, "purchaseCard");
+  if ((await page.$("[data-own-gem]")) !== null) return pickTokens(page, "data-own-gem");
+  if ((await page.$("[data-gem]:not([disabled])")) !== null) return pickTokens(page, "data-gem");
+  const thing = await page.$("[data-choices]");
+  if (thing !== null) return choose(page, thing);
+  const prompt = await page.$(".moves .move-list [data-action-id]");
+  if (prompt !== null) {
+    const kind = await kindOf(prompt);
+    await press(prompt);
+    return { where: "prompt", kind };
+  }
+  throw new Error(`no move offered: ${await page.$eval("#status", (node) => node.textContent)}`);
+}
+
+/** Wait until the page is not busy (a human may move, the game is over, or an error shows). */
+export async function settled(page) {
+  await page.waitForFunction(
+    () => ["ready", "over", "setup", "replay", "handover", "stalled"].includes(document.body.dataset.state ?? ""),
+    { timeout: 60_000 },
+  );
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+const MAX_MOVES = 600;
+
+/**
+ * Play by clicking until the game is over, or until `limit` moves are made; in a hot-seat game
+ * also the hand-over screens. Returns each move's `{ where, kind }`.
+ */
+export async function playByClicking(page, limit = MAX_MOVES) {
+  const made = [];
+  for (;;) {
+    const state = await settled(page);
+    if (state === "over" || made.length === limit) return made;
+    if (made.length === MAX_MOVES) throw new Error(`the game was not over after ${MAX_MOVES} moves`);
+    if (state === "handover") {
+      await page.click(".handover button");
+      continue;
+    }
+    if (state !== "ready") throw new Error(`page ${state}: ${await page.$eval("#alert", (node) => node.textContent)}`);
+    const before = await page.evaluate(() => document.querySelectorAll(".log-lines li").length);
+    made.push(await clickOneMove(page));
+    await page.waitForFunction(
+      (count) => document.body.dataset.state !== "ready" || document.querySelectorAll(".log-lines li").length > count,
+      { timeout: 60_000 },
+      before,
+    );
+  }
+}

@@ -188,7 +188,9 @@ class ScriptedEngine:
         ]
         return GameResult(state, events)
 
-    def list_legal_actions(self, state: state_pb2.GameState) -> engine_service_pb2.ListLegalActionsResponse:
+    def list_legal_actions(
+        self, state: state_pb2.GameState, *, seat: int | None = None
+    ) -> engine_service_pb2.ListLegalActionsResponse:
         if state.end_reason:
             return engine_service_pb2.ListLegalActionsResponse()
         legal = [

@@ -184,6 +184,9 @@ def test_unreachable_server_is_a_message_not_a_traceback(capsys: pytest.CaptureF
     "argv",
     [
         ["--bot", "clever"],
+        ["--bot", "ismcts:0"],
+        ["--bot", "greedy,ismcts:many"],
+        ["--bot", "random:3"],
         ["--players", "5"],
         ["--modules", "dragons"],
         ["--max-turns", "0"],

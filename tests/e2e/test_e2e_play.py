@@ -29,11 +29,14 @@ class RecordingClient:
         return getattr(self.client, name)
 
 
+@pytest.mark.parametrize("sealed", [False, True], ids=["plain", "sealed"])
 @pytest.mark.parametrize("modules", [[], ["cities"], ["trading_posts"], ["strongholds"], ["orient"]])
-def test_narration_never_names_another_seats_blind_card(client: EngineClient, modules: list[str]) -> None:
+def test_narration_never_names_another_seats_blind_card(client: EngineClient, modules: list[str], sealed: bool) -> None:
+    """Plain: the recorded events are the whole truth. Sealed (a public deal, so the same game): each move's events
+    as its mover sees them, which name the mover's own blind card."""
     recording = RecordingClient(client)
     out = io.StringIO()
-    outcome = play.play_game(recording, players=3, seed=11, modules=modules, viewer=0, out=out)  # type: ignore[arg-type]
+    outcome = play.play_game(recording, players=3, seed=11, modules=modules, viewer=0, out=out, sealed=sealed)  # type: ignore[arg-type]
     assert outcome.finished
     text = " ".join(out.getvalue().split())  # long lines are folded
     blind = [
@@ -61,3 +64,20 @@ def test_closed_output_ends_quietly(address: str) -> None:
     assert "Traceback" not in errors
     assert "BrokenPipeError" not in errors
     assert code == play.EXIT_NOT_FINISHED
+
+
+def test_a_sealed_game_with_a_server_drawn_deal_and_a_server_bot(client: EngineClient) -> None:
+    out = io.StringIO()
+    outcome = play.play_game(client, players=2, seed=None, bot_names=["ismcts:10", "random"], out=out, sealed=True)
+    assert outcome.finished and outcome.seed is not None  # revealed once the game is over
+    text = out.getvalue()
+    assert "New sealed game: 2 players, a seed the server draws (shown at the end), bots ismcts:10, random" in text
+    line = play.summary(outcome, seed=outcome.seed, bot_names=["ismcts:10", "random"])
+    assert f"seed {outcome.seed}" in line
+
+
+def test_the_command_plays_a_sealed_game(address: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--address", address, "--sealed", "--bot", "ismcts:10,greedy", "--quiet"]
+    assert play.main(argv) == play.EXIT_FINISHED
+    line = capsys.readouterr().out.strip()
+    assert "2 players, seed " in line and "bots ismcts:10, greedy (seat by seat)" in line

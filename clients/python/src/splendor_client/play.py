@@ -4,6 +4,7 @@
     splendor-play                           # a 2-player game of random moves, seed chosen for you
     splendor-play --players 3 --seed 1 --bot greedy --board
     splendor-play --human 0 --modules orient   # you play seat 0 against a bot
+    splendor-play --sealed --bot ismcts:200,greedy   # a sealed game; seat 0's bot searches on the server
     splendor-play --address 127.0.0.1:50999 --quiet
 
 It fetches the catalog, deals a game, then for each move asks the engine for the
@@ -11,7 +12,10 @@ legal actions (pending decisions included), lets the seat's bot (or the person a
 the keyboard) pick one from that seat's own view of the game, applies it and
 prints what happened. Everything printed comes from one seat's view (``--view``;
 the human seat by default, else a spectator's): the events are redacted by the
-engine, so the card another seat drew blind is never shown. Exit code 0 when the
+engine, so the card another seat drew blind is never shown. With ``--sealed`` the game
+travels as a token dealt from a seed the server draws (``--seed`` asks for a public deal
+instead), every seat's moves, views and legal actions with that seat's key, as a hot-seat
+front end holds them. ``ismcts[:N]`` bots choose on the server. Exit code 0 when the
 game finished, 1 when it did not (or the engine refused something, or the person
 quit), 2 when no engine answered at the address or the command line was wrong.
 Closing the output (``splendor-play | head``) ends the game quietly.
@@ -28,14 +32,25 @@ import textwrap
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TextIO
 
 import grpc  # type: ignore[import-untyped, unused-ignore]
 from splendor.v1 import actions_pb2, events_pb2, state_pb2, view_pb2
 
 from .board import board_lines
-from .bots import BOT_NAMES, Bot, make_bot
-from .client import DEFAULT_ADDRESS, DEFAULT_TIMEOUT, EngineClient, connect, module_value
+from .bots import BOT_NAMES, Bot, acting_seat, make_bot
+from .client import (
+    DEFAULT_ADDRESS,
+    DEFAULT_TIMEOUT,
+    EngineClient,
+    GameResult,
+    MoveLike,
+    SealedGame,
+    connect,
+    module_value,
+    server_bot,
+)
 from .describe import Describer, plural, winners_text
 from .errors import EngineError
 
@@ -48,11 +63,12 @@ _UNREACHABLE_CODES = ("UNAVAILABLE", "DEADLINE_EXCEEDED", "UNIMPLEMENTED")
 
 @dataclass
 class Outcome:
-    """How a game went: its last state and what it took."""
+    """How a game went: its last position (the state, or a sealed game's view) and what it took."""
 
-    state: state_pb2.GameState
+    state: state_pb2.GameState | view_pb2.GameView
     calls: int
     seconds: float
+    seed: int | None = None  # the deal's: given, or revealed once a sealed game is over
 
     @property
     def finished(self) -> bool:
@@ -87,7 +103,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="the engine's host:port (default: $SPLENDOR_ADDRESS or %(default)s)",
     )
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="number of seats (default: 2)")
-    parser.add_argument("--seed", type=int, default=None, help="the game's seed (default: a random one, printed)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the game's seed (default: a random one, printed; with --sealed, one the server draws and reveals "
+        "at the end, and a given seed deals a public deal)",
+    )
+    parser.add_argument(
+        "--sealed",
+        action="store_true",
+        help="play a sealed game: a token and seat keys, each seat seeing and acting with its own key",
+    )
     parser.add_argument(
         "--modules",
         action="append",
@@ -99,8 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--bot",
         default="random",
-        metavar="|".join(BOT_NAMES),
-        help="the bot of every seat, or a comma-separated list used seat by seat (default: random)",
+        metavar="|".join((*BOT_NAMES, "ismcts[:N]")),
+        help="the bot of every seat, or a comma-separated list used seat by seat (default: random); "
+        "ismcts[:N] searches on the server, N iterations a move",
     )
     parser.add_argument(
         "--max-turns",
@@ -152,13 +180,15 @@ def _main(argv: Sequence[str] | None) -> int:
         viewer = _viewer(args.view, humans)
     except ValueError as error:
         parser.error(str(error))
-    if not bot_names or any(name not in BOT_NAMES for name in bot_names):
-        parser.error(f"--bot: use {' or '.join(BOT_NAMES)}, or a comma-separated list of them")
+    if not bot_names or any(not _is_bot_name(name) for name in bot_names):
+        parser.error(f"--bot: use {', '.join(BOT_NAMES)} or ismcts[:N], or a comma-separated list of them")
     if args.max_turns < 1:
         parser.error("--max-turns must be at least 1")
     if any(not 0 <= seat < args.players for seat in humans) or (viewer is not None and viewer >= args.players):
         parser.error(f"--human and --view take seats 0 to {args.players - 1}")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seed = args.seed
+    if seed is None and not args.sealed:
+        seed = random.SystemRandom().randrange(1_000_000)
     out = sys.stdout
     try:
         with connect(args.address, timeout=args.timeout) as client:
@@ -173,6 +203,7 @@ def _main(argv: Sequence[str] | None) -> int:
                 humans=humans,
                 viewer=viewer,
                 board=args.board,
+                sealed=args.sealed,
             )
     except EngineError as error:
         return _report_engine_error(error, args.address)
@@ -185,7 +216,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print("splendor-play: interrupted", file=sys.stderr)
         return 130
-    print(summary(outcome, seed=seed, bot_names=bot_names), file=out)
+    print(summary(outcome, seed=outcome.seed, bot_names=bot_names), file=out)
     out.flush()
     return EXIT_FINISHED if outcome.finished else EXIT_NOT_FINISHED
 
@@ -205,7 +236,7 @@ def play_game(
     client: EngineClient,
     *,
     players: int = 2,
-    seed: int = 0,
+    seed: int | None = 0,
     modules: Sequence[str] = (),
     bot_names: Sequence[str] = ("random",),
     max_turns: int = DEFAULT_MAX_TURNS,
@@ -214,57 +245,95 @@ def play_game(
     viewer: int | None = None,
     board: bool = False,
     ask: Ask | None = None,
+    sealed: bool = False,
 ) -> Outcome:
     """Play one game to its end through ``client``, printing what ``viewer`` may see to ``out`` (``None``: silent).
 
     Each seat's bot (``bot_names`` used seat by seat, cycling) picks among the listed legal
-    actions from its own view; the seats in ``humans`` are asked through ``ask`` (``input``) instead. The
-    narration is ``viewer``'s (``None``: a spectator's): events redacted by the engine, and with
-    ``board`` the table after every turn. Raises ``StuckError`` if the game is still running
-    after ``max_turns`` turns, ``PersonQuit`` if the person quits, and ``EngineError`` if a
-    call fails.
+    actions from its own view (``ismcts[:N]`` chooses on the server); the seats in ``humans``
+    are asked through ``ask`` (``input``) instead. The narration is ``viewer``'s (``None``: a
+    spectator's): events redacted by the engine, and with ``board`` the table after every turn.
+    ``sealed``: the game is a token with seat keys, each call made with its seat's key;
+    ``seed=None`` then lets the server draw the deal (revealed at the end), a seed is a public
+    deal. Raises ``StuckError`` if the game is still running after ``max_turns`` turns,
+    ``PersonQuit`` if the person quits, and ``EngineError`` if a call fails.
     """
     started = time.perf_counter()
     catalog = client.get_catalog()
     describer = Describer(catalog)
-    bots: list[Bot] = [
-        make_bot(bot_names[seat % len(bot_names)], catalog, seed=seed * 10 + seat) for seat in range(players)
-    ]
-    game = client.new_game(num_players=players, seed=seed, modules=modules)
+    bot_seed = seed or 0
+    bots: dict[int, Bot] = {
+        seat: make_bot(name, catalog, seed=bot_seed * 10 + seat)
+        for seat in range(players)
+        if (name := bot_names[seat % len(bot_names)]) in BOT_NAMES
+    }
+    dealt: GameResult | SealedGame
+    if sealed:  # a given seed is a public deal; without one the server draws it
+        public = seed is not None
+        dealt = client.new_game(players, seed or 0, modules=modules, sealed=True, seat=viewer, public_deal=public)
+    else:
+        dealt = client.new_game(num_players=players, seed=seed or 0, modules=modules)
+    held, position, events = _after(dealt)
     calls = 2
     _say(out, f"Splendor engine: {len(catalog.cards)} cards, {len(catalog.nobles)} nobles.")
     who = ", ".join(f"seat {seat} is you" for seat in sorted(humans))
-    _say(out, f"New game: {players} players, seed {seed}, {_bots_text(bot_names)}{'; ' + who if who else ''}.")
+    deal = f"seed {seed}" if seed is not None else "a seed the server draws (shown at the end)"
+    kind = "sealed game" if sealed else "game"
+    _say(out, f"New {kind}: {players} players, {deal}, {_bots_text(bot_names)}{'; ' + who if who else ''}.")
     _say(out, f"Shown as {'seat ' + str(viewer) if viewer is not None else 'a spectator'} sees it.")
-    seen = client.view(game.state, viewer, events=game.events)
+    seen = client.view(held, viewer, events=events)
     calls += 1
     _print_events(out, describer, "deal", seen.events)
-    state = game.state
     applied = 0
-    while state.end_reason == state_pb2.END_REASON_UNSPECIFIED:
-        if state.turn >= max_turns or applied >= 4 * max_turns:
-            raise StuckError(f"the game was still running after {state.turn} turns (--max-turns {max_turns})")
-        listing = client.list_legal_actions(state)
-        if not listing.actions:
-            raise StuckError(f"the engine listed no legal action at turn {state.turn} but the game is not over")
-        seat = listing.seat
-        view = client.view(state, seat).view
-        if seat in humans:
-            choice = _ask_person(out, ask or input, describer, view, listing.actions)
-        else:
-            choice = bots[seat].choose(view, listing.actions)
-        label = f"turn {state.turn + 1}"
-        result = client.apply(state, choice, seat=seat, expected_turn=state.turn)
-        seen = client.view(result.state, viewer, events=result.events)
-        calls += 4
+    while position.end_reason == state_pb2.END_REASON_UNSPECIFIED:
+        if position.turn >= max_turns or applied >= 4 * max_turns:
+            raise StuckError(f"the game was still running after {position.turn} turns (--max-turns {max_turns})")
+        seat = acting_seat(position)
+        if seat in humans or seat in bots:
+            listing = client.list_legal_actions(held, seat=seat)
+            if not listing.actions:
+                raise StuckError(f"the engine listed no legal action at turn {position.turn} but the game is not over")
+            view = client.view(held, seat).view
+            calls += 2
+            chooser = partial(_ask_person, out, ask or input, describer) if seat in humans else bots[seat].choose
+            move: MoveLike = chooser(view, listing.actions)
+        else:  # a server-side bot: a fresh seed a move
+            move = server_bot(bot_names[seat % len(bot_names)], seed=(bot_seed * 10 + seat) * 100_003 + applied)
+        label = f"turn {position.turn + 1}"
+        result = client.apply(held, move, seat=seat, expected_turn=position.turn)
+        held, position, events = _after(result)
+        seen = client.view(held, viewer, events=events)
+        calls += 2
         applied += 1
         _print_events(out, describer, label, seen.events)
-        state = result.state
-        if board and out is not None and any(event.WhichOneof("kind") == "turn_ended" for event in result.events):
+        if board and out is not None and any(event.WhichOneof("kind") == "turn_ended" for event in events):
             _print_board(out, describer, seen.view)
     if out is not None:
         _print_board(out, describer, seen.view)
-    return Outcome(state=state, calls=calls, seconds=time.perf_counter() - started)
+    revealed = position.revealed_seed if isinstance(position, view_pb2.GameView) else None
+    return Outcome(position, calls, time.perf_counter() - started, seed if seed is not None else revealed)
+
+
+Held = state_pb2.GameState | SealedGame
+"""What ``play_game`` sends back with each call: the plain state, or the sealed game with every seat's key."""
+
+
+def _after(
+    result: GameResult | SealedGame,
+) -> tuple[Held, state_pb2.GameState | view_pb2.GameView, list[events_pb2.Event]]:
+    if isinstance(result, SealedGame):
+        return result, result.view, result.events
+    return result.state, result.state, result.events
+
+
+def _is_bot_name(name: str) -> bool:
+    """A client-side bot's name, or a server-side search bot (``ismcts[:N]``)."""
+    if name in BOT_NAMES:
+        return True
+    try:
+        return server_bot(name).policy == "ismcts"
+    except ValueError:
+        return False
 
 
 def _ask_person(
@@ -319,11 +388,12 @@ def _print_board(out: TextIO, describer: Describer, view: view_pb2.GameView) -> 
         print(_wrap(line, indent=4), file=out)
 
 
-def summary(outcome: Outcome, *, seed: int, bot_names: Sequence[str]) -> str:
-    """The one-line summary of a game."""
+def summary(outcome: Outcome, *, seed: int | None, bot_names: Sequence[str]) -> str:
+    """The one-line summary of a game (``seed=None``: a sealed game's, still hidden)."""
     state = outcome.state
+    dealt = f"seed {seed}" if seed is not None else "seed hidden"
     facts = (
-        f"{len(state.players)} players, seed {seed}, {_bots_text(bot_names)}, "
+        f"{len(state.players)} players, {dealt}, {_bots_text(bot_names)}, "
         f"{outcome.calls} calls in {outcome.seconds:.2f}s"
     )
     turns = f"{plural(state.turn, 'turn')} ({plural(state.round, 'round')})"

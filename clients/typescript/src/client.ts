@@ -327,7 +327,7 @@ export class EngineClient {
     if (response.view === undefined) throw new TypeError("the engine's response carries no view");
     return {
       token: tokenOf(game),
-      binding: game instanceof Uint8Array ? undefined : (game as Partial<SealedResult>).binding,
+      binding: game instanceof Uint8Array ? undefined : game.binding,
       view: response.view,
       events: [],
       finished: isFinished(response.view),

@@ -8,14 +8,16 @@
  * This file is the one place that picks the seat and the key of a call.
  */
 import { actingSeat, type SealedToken } from "./game.js";
+import type { SealedStateBinding } from "./gen/splendor/v1/sealing_pb.js";
 import type { GameView } from "./gen/splendor/v1/view_pb.js";
 
 /** The keys a handle holds, by seat: every seat's for the game's creator, one for a player. */
 export type SeatKeys = ReadonlyMap<number, string>;
 
-/** A sealed game handle: its token, the view that came with it, and the seat keys its holder was given. */
+/** A sealed game handle: its token and binding, the view that came with it, and the seat keys its holder was given. */
 export interface SealedHandle {
   readonly token: SealedToken;
+  readonly binding?: SealedStateBinding | undefined;
   readonly view: GameView;
   readonly seatKeys: SeatKeys;
 }

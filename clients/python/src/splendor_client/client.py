@@ -527,24 +527,28 @@ class EngineClient:
         return ReplayResult(response.state, list(response.events), list(response.state_digests))
 
     def apply_request(self, request: engine_service_pb2.ApplyActionRequest) -> engine_service_pb2.ApplyActionResponse:
-        """The full ``ApplyAction`` response to a request of your own (server-side bots, legal actions, observation)."""
+        """The full ``ApplyAction`` response to a request of your own (server-side bots, legal actions, observation).
+
+        A sealed request carries its seat's key itself (``seat_key``: ``SealedGame.seat_keys[seat]``).
+        """
         response: engine_service_pb2.ApplyActionResponse = self._call(self._stub.ApplyAction, request)
         return response
 
     def view_request(
         self, request: engine_service_pb2.GetPlayerViewRequest
     ) -> engine_service_pb2.GetPlayerViewResponse:
-        """The full ``GetPlayerView`` response to a request of your own (e.g. with ``include_observation``)."""
+        """The full ``GetPlayerView`` response to a request of your own (e.g. with ``include_observation``);
+        a sealed request naming a seat carries that seat's key itself (``seat_key``)."""
         response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request)
         return response
 
     def simulate(self, request: engine_service_pb2.SimulateRequest) -> engine_service_pb2.SimulateResponse:
-        """Playouts on the server from a position (see ``SimulateRequest``)."""
+        """Playouts on the server from a position (see ``SimulateRequest``); sealed, with ``seat_key`` of its seat."""
         response: engine_service_pb2.SimulateResponse = self._call(self._stub.Simulate, request)
         return response
 
     def determinize(self, request: engine_service_pb2.DeterminizeRequest) -> engine_service_pb2.DeterminizeResponse:
-        """Full states consistent with what one seat sees (see ``DeterminizeRequest``)."""
+        """Full states consistent with what one seat sees (see ``DeterminizeRequest``); sealed, with ``seat_key``."""
         response: engine_service_pb2.DeterminizeResponse = self._call(self._stub.Determinize, request)
         return response
 

@@ -114,6 +114,11 @@ describe("a human plays a whole game against a bot by clicking the table", () =>
       const moves = await playByClicking(page);
       assert.ok(moves.length > 5, `only ${moves.length} moves`);
       const made = assertMadeOnTheTable(moves);
+      if (game.module === "none")
+        assert.ok(
+          moves.some(({ where }) => where === "card menu"),
+          "a card that could be bought or reserved was bought from its menu",
+        );
       if (game.module === "strongholds")
         assert.ok(made.has("placeStronghold on card"), `no stronghold placed on a card: ${[...made].join("; ")}`);
       // A seed in the link is a public deal, and the page says so.
@@ -213,6 +218,45 @@ test("gems are picked from the bank and confirmed with the keyboard alone", asyn
   await page.close();
 });
 
+test("a card's menu opens, closes and plays with the keyboard", async () => {
+  const opened = await openPage();
+  const { page, errors } = opened;
+  await page.goto(`${engine.url}/?players=2&seats=human,random&seed=23&delay=0`);
+  const CARD = '.market [data-card-id][data-choices="2"]';
+  for (let moves = 0; (await page.$(CARD)) === null; moves += 1) {
+    assert.ok(moves < 20, "no card offered both a purchase and a reserve");
+    await playByClicking(page, 1);
+  }
+  const cardId = await page.$eval(CARD, (card) => card.dataset.cardId);
+  const card = `.market [data-card-id="${cardId}"]`;
+  assert.match(await page.$eval(card, (node) => node.getAttribute("aria-label")), /\. Buy, or Reserve$/);
+  await page.focus(card);
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(`${card} .choice-menu`);
+  assert.equal(await page.$eval(card, (node) => node.getAttribute("aria-expanded")), "true");
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy");
+  await page.keyboard.press("Escape");
+  assert.equal(await page.$(".choice-menu"), null, "Escape closes the menu");
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.dataset.cardId),
+    cardId,
+    "the focus is back on the card",
+  );
+  await page.keyboard.press(" ");
+  await page.waitForSelector(`${card} .choice-menu`);
+  const logged = await page.$$eval(".log-lines li", (lines) => lines.length);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(
+    (count) => document.querySelectorAll(".log-lines li").length > count,
+    { timeout: 30_000 },
+    logged,
+  );
+  const line = await page.$eval(`.log-lines li:nth-child(${logged + 1})`, (node) => node.textContent);
+  assert.match(line, /^You bought a level \d .+ card.*\(cost .+\), paying .+\.$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("on a phone-sized screen the table fits the width and is played by clicking", async () => {
   const opened = await openPage({ width: 390, height: 844 });
   const { page, errors } = opened;
@@ -288,6 +332,10 @@ test("an exported game replays step by step", async () => {
     total,
   );
   assert.equal(await page.$(".final"), null, "one action before the end the game is not over");
+  // The replay's controls are written in characters every font has (no empty boxes).
+  const controls = await page.$$eval(".replay-controls button", (buttons) => buttons.map((node) => node.textContent));
+  assert.deepEqual(controls, ["« Start", "‹ Back", "Next ›", "End »"]);
+  assert.ok(controls.every((text) => /^[\x20-\xff\u2039\u203a]+$/.test(text)));
   await page.screenshot({ path: join(ARTEFACTS, "replay.png"), fullPage: true });
   await checkResponses(received);
   assert.deepEqual(errors, []);

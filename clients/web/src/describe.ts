@@ -161,23 +161,23 @@ export class Describer {
   decision(decision: PendingDecision): string {
     switch (decision.kind) {
       case DecisionKind.RETURN_TOKENS:
-        return `You hold more than 10 tokens: return ${plural(decision.amount, "token")}.`;
+        return `You hold more than 10 tokens: click ${plural(decision.amount, "token")} of yours below to give back, then confirm.`;
       case DecisionKind.CHOOSE_NOBLE:
-        return "Several nobles would visit you: choose one.";
+        return "Several nobles would visit you: click the one you choose.";
       case DecisionKind.CHOOSE_CITY:
-        return "You qualify for several cities: choose one.";
+        return "You qualify for several cities: click the one you choose.";
       case DecisionKind.TAKE_GEM:
-        return "A trading post gives you a gem: choose its colour.";
+        return "A trading post gives you a gem: click its colour in the bank, then confirm.";
       case DecisionKind.PLACE_STRONGHOLD:
-        return "Place or move one of your strongholds, or give an opponent's back.";
+        return "Click a card to place or move one of your strongholds there, or to give an opponent's back.";
       case DecisionKind.CONQUER:
-        return "Your three strongholds stand on one card: conquer (buy) it, or decline.";
+        return "Your three strongholds stand on one card: click it to conquer (buy) it, or decline.";
       case DecisionKind.PAIR_CARD:
-        return "Choose the card your paired card attaches to.";
+        return "Click the card of yours your new card pairs with.";
       case DecisionKind.TAKE_FREE_CARD:
-        return "Choose a card to take for free.";
+        return "Click the card you take for free.";
       case DecisionKind.RESERVE_NOBLE:
-        return "Choose a noble to reserve.";
+        return "Click the noble to reserve.";
       case DecisionKind.UNSPECIFIED:
         return "";
     }

@@ -126,6 +126,12 @@ export function sortMoves(actions: readonly LegalAction[], describer: Describer)
         prompts.push(choice(label));
     }
   }
+  // On a card, buying comes first and reserving last, whatever order the engine listed them in.
+  const rank = (choice: Choice): number => {
+    const kind = choice.action.action?.kind.case;
+    return kind === "purchaseCard" ? 0 : kind === "reserveCard" ? 2 : 1;
+  };
+  for (const choices of onCards.values()) choices.sort((a, b) => rank(a) - rank(b));
   const pick: TokenPick | undefined =
     own.length > 0 ? { source: "own", options: own } : bank.length > 0 ? { source: "bank", options: bank } : undefined;
   return { onCards, onDecks, onNobles, onCities, pick, prompts, count: actions.length };

@@ -19,7 +19,7 @@ const describer = new Describer(catalog, (seat) => (seat === 0 ? "you" : `Player
 const legal = (actionId: number, action: ReturnType<typeof actions.takeTwo>) =>
   create(LegalActionSchema, { actionId, action });
 
-test("buying and reserving go on the card, a blind reserve on its deck, gems to the bank's pick", () => {
+test("buying (first) and reserving go on the card, a blind reserve on its deck, gems to the bank's pick", () => {
   const moves = sortMoves(
     [
       legal(1, actions.takeGems("white", "blue", "green")),
@@ -33,8 +33,8 @@ test("buying and reserving go on the card, a blind reserve on its deck, gems to 
   assert.deepEqual(
     moves.onCards.get(7)?.map((choice) => [choice.short, choice.action.actionId]),
     [
-      ["Reserve", 3],
       ["Buy", 4],
+      ["Reserve", 3],
     ],
   );
   assert.equal(moves.onDecks.get(1)?.action.actionId, 5);

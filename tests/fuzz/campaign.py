@@ -1,4 +1,5 @@
-"""One fuzzing run: mutated requests of every RPC sent to a live server, every answer classified."""
+"""One fuzzing run: mutated requests of every RPC sent to a live server over gRPC or HTTP (Connect), every
+answer classified."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tests.fuzz.mutations import (
     systematic_mutations,
     without_optional_scalars,
 )
-from tests.fuzz.server import DEADLINE_SECONDS, call, outcome_of, raw_channel, rss_bytes
+from tests.fuzz.server import DEADLINE_SECONDS, call, http_call, http_connection, outcome_of, raw_channel, rss_bytes
 
 RSS_EVERY = 200  # requests between two RSS readings
 
@@ -107,6 +108,33 @@ def run(
                 if deadline is not None and time.monotonic() > deadline:
                     break
     findings.max_rss_bytes = max(findings.max_rss_bytes, rss_bytes(server_pid))
+    return findings
+
+
+def run_http(
+    http_address: str,
+    server_pids: list[int],
+    mutations: list[tuple[str, Mutation]],
+    rng: random.Random,
+    count: int,
+    *,
+    deadline: float,
+) -> Findings:
+    """Send ``count`` requests drawn from ``mutations`` over Connect (binary protobuf, one keep-alive connection,
+    one at a time), until ``deadline``."""
+    findings = Findings()
+    connection = http_connection(http_address)
+    try:
+        for _ in range(count):
+            rpc, (name, data) = mutations[rng.randrange(len(mutations))]
+            findings.record(rpc, name, data, http_call(connection, rpc, data))
+            if findings.requests % RSS_EVERY == 0:
+                findings.max_rss_bytes = max([findings.max_rss_bytes, *(rss_bytes(pid) for pid in server_pids)])
+                if time.monotonic() > deadline:
+                    break
+    finally:
+        connection.close()
+    findings.max_rss_bytes = max([findings.max_rss_bytes, *(rss_bytes(pid) for pid in server_pids)])
     return findings
 
 

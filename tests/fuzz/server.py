@@ -1,7 +1,10 @@
-"""A real ``splendor-engine serve`` on a loopback port in a subprocess, called with raw request bytes."""
+"""A real ``splendor-engine serve`` on loopback ports in a subprocess, called with raw request bytes over gRPC
+and over HTTP (Connect, binary protobuf)."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import socket
 import subprocess
@@ -15,6 +18,11 @@ from tests.fuzz.corpus import SERVICE
 
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE_SECONDS = 20.0
+# The fuzzed server's key ring: known here, so the corpus can seal forged states (a leaked key's worst case).
+# A test key of fixed bytes ("fuzz-key-fuzz-key-fuzz-key-fuzz!"), never used outside the fuzz tests.
+FUZZ_KEYS = "fuzz:ZnV6ei1rZXktZnV6ei1rZXktZnV6ei1rZXktZnV6eiE="
+# Connect's error codes as gRPC status codes (Connect spells CANCELLED with one L).
+_CONNECT_CODES = {code.name.lower(): code for code in grpc.StatusCode} | {"canceled": grpc.StatusCode.CANCELLED}
 
 
 class Outcome(NamedTuple):
@@ -33,12 +41,14 @@ def free_port() -> int:
 class FuzzTarget:
     """The server process, and raw-bytes callables for each RPC on one channel."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, keys: str = FUZZ_KEYS) -> None:
         self.address = f"127.0.0.1:{free_port()}"
+        self.http_address = f"127.0.0.1:{free_port()}"
         command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", self.address]
-        command += ["--http-address", "127.0.0.1:0", "--metrics-port", "0", "--log-format", "json"]
+        command += ["--http-address", self.http_address, "--metrics-port", "0", "--log-format", "json"]
         command += ["--log-level", "error", *args]
-        environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+        environment = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_SEALING_KEYS": keys}
+        environment.pop("SPLENDOR_SEALING_KEYS_FILE", None)
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
@@ -81,6 +91,34 @@ def call(channel: grpc.Channel, rpc: str, data: bytes) -> Outcome:
     except grpc.RpcError as error:
         return Outcome(error.code(), error.details() or "")
     return Outcome(grpc.StatusCode.OK, "")
+
+
+def http_connection(http_address: str) -> http.client.HTTPConnection:
+    host, port = http_address.rsplit(":", 1)
+    return http.client.HTTPConnection(host, int(port), timeout=DEADLINE_SECONDS)
+
+
+def http_call(connection: http.client.HTTPConnection, rpc: str, data: bytes) -> Outcome:
+    """Send ``data`` as the request of ``rpc`` over Connect (binary), unparsed, and classify the answer as a
+    gRPC status. A connection the server closed is retried once on a new one (keep-alive ended)."""
+    headers = {"content-type": "application/proto", "connect-protocol-version": "1"}
+    for attempt in (1, 2):
+        try:
+            connection.request("POST", SERVICE + rpc, body=data, headers=headers)
+            response = connection.getresponse()
+            body = response.read()
+            break
+        except (http.client.HTTPException, ConnectionError):
+            connection.close()
+            if attempt == 2:
+                return Outcome(grpc.StatusCode.UNAVAILABLE, "the HTTP connection failed")
+    if response.status == 200:
+        return Outcome(grpc.StatusCode.OK, "")
+    try:
+        error = json.loads(body)
+        return Outcome(_CONNECT_CODES[error["code"]], str(error.get("message", "")))
+    except (ValueError, KeyError, TypeError):
+        return Outcome(grpc.StatusCode.UNKNOWN, f"HTTP {response.status} without a Connect error body")
 
 
 def outcome_of(future: grpc.Future) -> Outcome:

@@ -232,8 +232,15 @@ test("a card's menu opens, closes and plays with the keyboard", async () => {
   assert.match(await page.$eval(card, (node) => node.getAttribute("aria-label")), /\. Buy, or Reserve$/);
   await page.focus(card);
   await page.keyboard.press("Enter");
-  await page.waitForSelector(`${card} .choice-menu`);
+  await page.waitForSelector(".choice-menu");
   assert.equal(await page.$eval(card, (node) => node.getAttribute("aria-expanded")), "true");
+  // The menu lies just below its card, named by it, outside it (a button's content is hidden from screen readers).
+  const placed = await page.$eval(card, (node) => {
+    const menu = document.getElementById(node.getAttribute("aria-controls"));
+    const [own, box] = [node.getBoundingClientRect(), menu.getBoundingClientRect()];
+    return { inside: node.contains(menu), below: Math.round(box.top - own.bottom), left: box.left < own.right };
+  });
+  assert.deepEqual(placed, { inside: false, below: 2, left: true });
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy");
   await page.keyboard.press("Escape");
   assert.equal(await page.$(".choice-menu"), null, "Escape closes the menu");
@@ -243,7 +250,7 @@ test("a card's menu opens, closes and plays with the keyboard", async () => {
     "the focus is back on the card",
   );
   await page.keyboard.press(" ");
-  await page.waitForSelector(`${card} .choice-menu`);
+  await page.waitForSelector(".choice-menu");
   const logged = await page.$$eval(".log-lines li", (lines) => lines.length);
   await page.keyboard.press("Enter");
   await page.waitForFunction(

@@ -93,7 +93,8 @@ export class CatalogIndex {
     const card = this.cards.get(cardId);
     if (card === undefined) return "an unknown card";
     const bonus = this.bonusText(card);
-    const parts = [`a ${deckName(card.deck)} ${bonus === "no" ? "card with no bonus" : `${bonus} card`}`];
+    const kind = `${deckName(card.deck)} ${bonus === "no" ? "card with no bonus" : `${bonus} card`}`;
+    const parts = [`${/^[aeiouAEIOU]/.test(kind) ? "an" : "a"} ${kind}`];
     const ability = this.abilityText(card);
     if (ability !== "") parts.push(ability);
     if (card.points > 0) parts.push(plural(card.points, "point"));

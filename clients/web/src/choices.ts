@@ -2,6 +2,8 @@
  * Making a thing on the table (a card, a deck, a noble, a city) the control for the choices about
  * it: one choice plays when the thing is clicked (or Enter/Space pressed on it); several open a
  * small menu beside it. The thing keeps its own label for screen readers, with its choices added.
+ * The menu is not inside the thing (a button's content is hidden from screen readers) but laid
+ * over the page just below it.
  */
 import { h } from "./dom.js";
 import type { Choice } from "./moves.js";
@@ -19,10 +21,31 @@ export function closeMenu(refocus = false): void {
   if (refocus) owner.focus();
 }
 
+// A click anywhere but on the menu or the thing it belongs to closes the menu.
+document.addEventListener("click", (event) => {
+  const target = event.target as Node | null;
+  if (openMenu !== undefined && !openMenu.menu.contains(target) && !openMenu.owner.contains(target)) closeMenu();
+});
+
+/** Lay the menu over the page just below its thing, inside the screen's width. */
+function placeMenu(menu: HTMLElement, owner: HTMLElement): void {
+  const box = owner.getBoundingClientRect();
+  const width = menu.getBoundingClientRect().width;
+  const left = Math.max(4, Math.min(box.left, document.documentElement.clientWidth - width - 4));
+  menu.style.left = `${left + scrollX}px`;
+  menu.style.top = `${box.bottom + scrollY + 2}px`;
+  menu.style.minWidth = `${Math.min(box.width, 256)}px`;
+}
+
 function menuOf(owner: HTMLElement, choices: readonly Choice[], play: Play): HTMLElement {
   const menu = h(
     "div",
-    { class: "choice-menu", role: "menu", "aria-label": `Choices: ${owner.getAttribute("aria-label") ?? ""}` },
+    {
+      class: "choice-menu",
+      id: "choice-menu",
+      role: "menu",
+      "aria-label": `Choices: ${owner.getAttribute("aria-label") ?? ""}`,
+    },
     choices.map((choice) =>
       h(
         "button",
@@ -40,10 +63,7 @@ function menuOf(owner: HTMLElement, choices: readonly Choice[], play: Play): HTM
     ),
     h("button", { type: "button", role: "menuitem", class: "cancel", onclick: () => closeMenu(true) }, "Cancel"),
   );
-  // The menu's own clicks and keys stay in it, away from the thing it opened from.
-  menu.addEventListener("click", (event) => event.stopPropagation());
   menu.addEventListener("keydown", (event) => {
-    event.stopPropagation();
     if (event.key === "Escape") closeMenu(true);
   });
   return menu;
@@ -73,7 +93,9 @@ export function offerChoices(element: HTMLElement, choices: readonly Choice[], p
       closeMenu();
       if (wasOpen) return;
       const menu = menuOf(element, choices, play);
-      element.append(menu);
+      document.body.append(menu);
+      placeMenu(menu, element);
+      element.setAttribute("aria-controls", menu.id);
       element.setAttribute("aria-expanded", "true");
       openMenu = { menu, owner: element };
       menu.querySelector("button")?.focus();

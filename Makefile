@@ -115,10 +115,13 @@ bench: install
 bench-service: install
 	$(BIN)/python benchmarks/service_bench.py
 
-# The long fuzzing campaign: a million mutated requests of every RPC (plain and sealed) against
-# `serve --processes 2` from 3 client processes, at most 40 minutes (`make test` runs a few thousand).
+# The long fuzzing campaign: a million mutated requests of every RPC (plain and sealed, forged tokens
+# included) against `serve --processes 2` from 3 gRPC and 1 HTTP client processes, at most 40 minutes
+# (`make test` runs a few thousand); then the non-interference suite on 20 times as many positions
+# (~42,000 sealed position pairs; `make test` compares ~2,100).
 fuzz: install
-	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --processes 2
+	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --http-clients 1 --processes 2
+	SPLENDOR_NONINTERFERENCE_SCALE=20 $(BIN)/python -m pytest -q -p no:cacheprovider tests/noninterference
 
 # Optional: the rules core compiled with mypyc into $(COMPILED); the checkout stays pure Python.
 # Use it with PYTHONPATH=$(COMPILED). Rebuilt only when a source of the core changes.

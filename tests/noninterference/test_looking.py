@@ -13,9 +13,9 @@ from splendor.v1 import events_pb2
 
 from engine_service.codec import fill_events
 from engine_service.rules import GameConfig, new_game
-from tests.noninterference.twins import RULESETS, pb, random_position, same_answers, sealed_pair, twin
+from tests.noninterference.twins import RULESETS, SCALE, pb, random_position, same_answers, sealed_pair, twin
 
-EXAMPLES = 50  # positions per ruleset; each gives a pair per seat and one for the spectator
+EXAMPLES = 50 * SCALE  # positions per ruleset; each gives a pair per seat and one for the spectator
 
 
 def dealt_events() -> list[events_pb2.Event]:

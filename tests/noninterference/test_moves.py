@@ -16,6 +16,7 @@ from engine_service.rules import ACTION_ID_COUNT, PurchaseCard, action_id, legal
 from tests.noninterference.twins import (
     KEEP_TOP,
     RULESETS,
+    SCALE,
     SealedPair,
     pb,
     pinned_entropy,
@@ -25,7 +26,7 @@ from tests.noninterference.twins import (
     twin,
 )
 
-EXAMPLES = 50  # positions per ruleset, one pair each
+EXAMPLES = 50 * SCALE  # positions per ruleset, one pair each
 MOVES_TRIED = 4
 ILLEGAL_TRIED = 3
 BOTS = (("random", 0), ("greedy", 0), ("ismcts", 6))

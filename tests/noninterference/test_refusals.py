@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from splendor.v1 import actions_pb2, bots_pb2
 
-from tests.noninterference.twins import RULESETS, pb, random_position, same_answers, sealed_pair, twin
+from tests.noninterference.twins import RULESETS, SCALE, pb, random_position, same_answers, sealed_pair, twin
 
-EXAMPLES = 20  # positions per ruleset; each gives a pair per seat and one for the spectator
+EXAMPLES = 20 * SCALE  # positions per ruleset; each gives a pair per seat and one for the spectator
 
 
 def refusals(

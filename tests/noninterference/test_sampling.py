@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.noninterference.twins import (
     RULESETS,
+    SCALE,
     SealedPair,
     pb,
     pinned_entropy,
@@ -22,7 +23,7 @@ from tests.noninterference.twins import (
 )
 from tests.sealing.api import call
 
-EXAMPLES = 30  # positions per ruleset; each gives a pair per seat
+EXAMPLES = 30 * SCALE  # positions per ruleset; each gives a pair per seat
 
 
 def determinize(token: bytes, seat: int, key: str) -> pb.DeterminizeRequest:

@@ -14,6 +14,7 @@ keep the top ``KEEP_TOP`` cards of each deck in place, the most any one action d
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple
@@ -35,6 +36,8 @@ RULESETS: Final = {
     "orient": frozenset({"orient"}),
 }
 KEEP_TOP: Final = 1  # the most cards one action draws from one deck
+# Positions per test are multiplied by this (``make fuzz`` runs the suite at 20).
+SCALE: Final = int(os.environ.get("SPLENDOR_NONINTERFERENCE_SCALE", "1"))
 # Blind reserves are what a twin deals again besides the decks: random play reserves blind this often.
 BLIND_RESERVE_SHARE: Final = 0.35
 MAX_PLIES: Final = 70

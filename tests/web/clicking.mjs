@@ -57,26 +57,22 @@ async function choose(page, thing, kind) {
 /** Pick tokens one at a time (`attribute`: data-gem for the bank, data-own-gem for your own), then Confirm. */
 async function pickTokens(page, attribute) {
   for (let picks = 0; picks < 12; picks += 1) {
-    const picked = await page.$$eval("[data-picked]", (nodes) => nodes.map((node) => node.dataset.picked));
-    const confirm = await page.$("[data-confirm]:not([disabled])");
     // A new colour while one fits (three different gems), then whatever completes the pick.
-    const fresh = await page.$$(`[${attribute}]:not([disabled])`);
-    let next;
-    for (const button of fresh) {
-      const colour = await button.evaluate((node, name) => node.getAttribute(name), attribute);
-      if (!picked.includes(colour)) {
-        next = button;
-        break;
-      }
-    }
-    if (next === undefined && confirm === null) next = fresh[0];
-    if (next === undefined || (confirm !== null && picked.length >= 3)) {
-      if (confirm === null) throw new Error(`the pick ${picked.join(", ")} cannot be completed`);
-      const kind = await kindOf(confirm);
-      await press(confirm);
-      return { where: attribute === "data-gem" ? "bank" : "own tokens", kind };
-    }
-    await press(next);
+    const next = await page.evaluate((name) => {
+      const picked = [...document.querySelectorAll("[data-picked]")].map((node) => node.dataset.picked);
+      const enabled = [...document.querySelectorAll(`[${name}]:not([disabled])`)].map((node) =>
+        node.getAttribute(name),
+      );
+      const confirm = document.querySelector("[data-confirm]:not([disabled])") !== null;
+      const fresh = enabled.find((colour) => !picked.includes(colour));
+      if (confirm && (picked.length >= 3 || fresh === undefined)) return "confirm";
+      return fresh ?? enabled[0] ?? `none after ${picked.join(", ")}`;
+    }, attribute);
+    if (next.startsWith("none")) throw new Error(`the pick cannot be completed: ${next}`);
+    const button = await page.$(next === "confirm" ? "[data-confirm]" : `[${attribute}="${next}"]`);
+    const kind = await kindOf(button);
+    await press(button);
+    if (next === "confirm") return { where: attribute === "data-gem" ? "bank" : "own tokens", kind };
   }
   throw new Error("no pick was confirmed after 12 clicks");
 }
@@ -85,8 +81,14 @@ async function pickTokens(page, attribute) {
 export async function clickOneMove(page) {
   const buy = await find(page, "[data-card-id][data-choices]", /\bBuy\b/);
   if (buy !== null) return choose(page, buy, "purchaseCard");
-  if ((await page.$("[data-own-gem]")) !== null) return pickTokens(page, "data-own-gem");
-  if ((await page.$("[data-gem]:not([disabled])")) !== null) return pickTokens(page, "data-gem");
+  const picking = await page.evaluate(() =>
+    document.querySelector("[data-own-gem]") !== null
+      ? "data-own-gem"
+      : document.querySelector("[data-gem]:not([disabled])") !== null
+        ? "data-gem"
+        : undefined,
+  );
+  if (picking !== undefined) return pickTokens(page, picking);
   const thing = await page.$("[data-choices]");
   if (thing !== null) return choose(page, thing);
   const prompt = await page.$(".moves .move-list [data-action-id]");

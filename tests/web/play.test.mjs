@@ -38,9 +38,14 @@ async function openPage({ width = 1280, height = 900, needs = "play" } = {}) {
   const received = [];
   const errors = [];
   const created = [];
+  const sent = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("request", (request) => {
-    if (request.url().endsWith(`${SERVICE}CreateGame`)) created.push(JSON.parse(request.postData() ?? "{}"));
+    const url = request.url();
+    if (!url.includes(SERVICE) || request.method() !== "POST") return;
+    const body = JSON.parse(request.postData() ?? "{}");
+    sent.push({ method: url.slice(url.indexOf(SERVICE) + SERVICE.length), body });
+    if (url.endsWith(`${SERVICE}CreateGame`)) created.push(body);
   });
   page.on("response", (response) => {
     const url = response.url();
@@ -54,7 +59,37 @@ async function openPage({ width = 1280, height = 900, needs = "play" } = {}) {
       );
     }
   });
-  return { page, received, errors, created };
+  return { page, received, errors, created, sent };
+}
+
+/**
+ * The seat keys the page sent: each request that names a seat carries that seat's key, each bot
+ * move the key of the seat that must act, a spectator's request none. Returns how many carried one.
+ */
+async function checkSeatKeys(sent, received) {
+  const responses = await Promise.all(received);
+  const dealt = JSON.parse(responses.find((response) => response.method === "CreateGame").text);
+  const keys = dealt.seatKeys;
+  assert.ok(Array.isArray(keys) && keys.length >= 2 && new Set(keys).size === keys.length, "one key per seat");
+  // The JSON leaves zero values out: no decision kind is none, no seat is seat 0.
+  const actingOf = (view) => (view.pendingDecision?.kind ? (view.pendingDecision.seat ?? 0) : (view.seat ?? 0));
+  let acting = actingOf(dealt.view);
+  let keyed = 0;
+  const views = responses.filter((response) => response.method === "ApplyAction");
+  let applied = 0;
+  for (const { method, body } of sent) {
+    if (method === "GetCatalog" || method === "CreateGame" || method === "ReplayGame") continue;
+    const seat = body.seat ?? (body.bot !== undefined ? acting : undefined);
+    if (seat === undefined) assert.equal(body.seatKey, undefined, `${method} as a spectator sent a key`);
+    else assert.equal(body.seatKey, keys[seat], `${method} for seat ${seat} without its key`);
+    if (body.seatKey !== undefined) keyed += 1;
+    if (method === "ApplyAction") {
+      const view = JSON.parse(views[applied].text).view;
+      applied += 1;
+      acting = actingOf(view);
+    }
+  }
+  return keyed;
 }
 
 /** Every recorded engine response, checked for hidden information; returns how many were checked. */
@@ -154,12 +189,13 @@ describe("a human plays a whole game against a bot by clicking the table", () =>
 
 test("two humans share one screen (hot seat) for a whole game", async () => {
   const opened = await openPage({ needs: "sealed" });
-  const { page, received, errors } = opened;
+  const { page, received, errors, sent } = opened;
   await page.goto(`${engine.url}/?players=2&module=strongholds&seats=human,human&seed=51&delay=0`);
   const moves = await playByClicking(page);
   assert.ok(moves.length > 20, `only ${moves.length} moves`);
   assertMadeOnTheTable(moves);
   assert.equal(await page.$$eval(".final .ranking tbody tr", (rows) => rows.length), 2);
+  assert.ok((await checkSeatKeys(sent, received)) > 20, "each human's moves carried that human's key");
   await checkResponses(received);
   assert.deepEqual(errors, []);
   await page.close();
@@ -202,6 +238,7 @@ test("gems are picked from the bank and confirmed with the keyboard alone", asyn
     await page.keyboard.press("Enter");
   }
   assert.deepEqual(await page.$$eval("[data-picked]", (nodes) => nodes.map((node) => node.dataset.picked)), picked);
+  assert.equal(await page.$("[data-gem]:not([disabled])"), null, "no fourth gem can be picked");
   assert.equal(await page.evaluate(() => document.activeElement?.hasAttribute("data-confirm")), true);
   const turnBefore = await page.$eval("#status", (node) => node.textContent);
   await page.keyboard.press("Enter");
@@ -289,7 +326,7 @@ test("an illegal request shows the server's reason in words", async () => {
 
 test("an exported game replays step by step", async () => {
   const opened = await openPage();
-  const { page, received, errors, created } = opened;
+  const { page, received, errors, created, sent } = opened;
   const downloads = join(ARTEFACTS, "downloads");
   mkdirSync(downloads, { recursive: true });
   const session = await page.createCDPSession();
@@ -312,6 +349,7 @@ test("an exported game replays step by step", async () => {
   assert.equal(created.length, 1);
   assert.equal(created[0].config.seed, undefined, "the page chose no seed");
   assert.equal(created[0].publicDeal, undefined, "the deal is not public");
+  assert.ok((await checkSeatKeys(sent, received)) > 10, "the moves carried their seats' keys");
   const responses = await Promise.all(received);
   const finalView = JSON.parse(responses.findLast((response) => response.method !== "GetCatalog").text).view;
   assert.match(finalView.revealedSeed, /^[0-9]+$/);

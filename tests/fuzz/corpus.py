@@ -67,7 +67,7 @@ def build_corpus(channel: grpc.Channel, rng: random.Random, steps: int = 60, rin
                 if step % 2 == 0:  # half of them with the optional guards
                     request.seat, request.expected_turn = listed.seat, state.turn
                 if step % 15 == 0:  # a handful of positions per game, spread over it
-                    if ring is not None:
+                    if ring is not None and step % 30 == 0:
                         seeds += forged_seeds(ring, state, rng)
                     seeds.append(Seed("ListLegalActions", engine_service_pb2.ListLegalActionsRequest(state=state)))
                     seeds.append(Seed("ApplyAction", request))
@@ -146,8 +146,8 @@ def token_seeds(token: bytes, keys: list[str], acting: int, action: Any) -> list
 
 
 def forged_seeds(ring: KeyRing, state: state_pb2.GameState, rng: random.Random) -> list[Seed]:
-    """Tokens of a forger holding ``ring``: the position sealed as it is, and changed into states no game
-    reaches (a field set to an extreme, a card out of the catalog, bits flipped), each with its seat keys."""
+    """Tokens of a forger holding ``ring``: the position changed into a state no game reaches (a field set to an
+    extreme, a card out of the catalog, bits flipped), with its seat keys, in requests of every RPC taking one."""
     forged = state_pb2.GameState()
     forged.CopyFrom(state)
     change = rng.randrange(3)

@@ -41,7 +41,23 @@ try {
     await page.setViewport({ width: shot.width, height: shot.height, deviceScaleFactor: 1 });
     await page.goto(`${engine.url}/${shot.link}&delay=0`);
     await playByClicking(page, shot.moves);
-    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    // Show a choice in progress: a card's menu, or the first gems of a pick.
+    for (let more = 0; shot.name === "game-orient" && more < 12; more += 1) {
+      const card = await page.$('.market [data-card-id][data-choices="2"]');
+      if (card !== null) {
+        await card.click();
+        break;
+      }
+      await playByClicking(page, 1);
+    }
+    for (let picks = 0; shot.name === "game-trading-posts" && picks < 2; picks += 1) {
+      const colour = await page.evaluate(() => {
+        const picked = [...document.querySelectorAll("[data-picked]")].map((node) => node.dataset.picked);
+        const enabled = [...document.querySelectorAll("[data-gem]:not([disabled])")].map((node) => node.dataset.gem);
+        return enabled.find((name) => !picked.includes(name));
+      });
+      if (colour !== undefined) await page.click(`[data-gem="${colour}"]`);
+    }
     await page.screenshot({ path: `${OUT}${shot.name}.png` });
     await page.close();
     console.log(`docs/screenshots/${shot.name}.png`);

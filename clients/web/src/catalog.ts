@@ -93,10 +93,16 @@ export class CatalogIndex {
     const card = this.cards.get(cardId);
     if (card === undefined) return "an unknown card";
     const bonus = this.bonusText(card);
-    const kind = `${deckName(card.deck)} ${bonus === "no" ? "card with no bonus" : `${bonus} card`}`;
+    const kind =
+      bonus === "no"
+        ? `${deckName(card.deck)} card with no bonus`
+        : card.bonusCount > 1
+          ? `${deckName(card.deck)} card with ${card.bonusCount} ${colorName(card.bonus)} bonuses`
+          : `${deckName(card.deck)} ${bonus} card`;
     const parts = [`${/^[aeiouAEIOU]/.test(kind) ? "an" : "a"} ${kind}`];
     const ability = this.abilityText(card);
-    if (ability !== "") parts.push(ability);
+    // "2 green bonuses" already says what a double bonus is.
+    if (ability !== "" && card.kind !== CardKind.DOUBLE_BONUS) parts.push(ability);
     if (card.points > 0) parts.push(plural(card.points, "point"));
     return `${parts.join(", ")} (cost ${countsText(card.cost)})`;
   }

@@ -12,6 +12,7 @@ const catalog = new CatalogIndex(
       { id: 7, level: 2, deck: 1, bonus: 4, bonusCount: 1, points: 2, kind: 1, cost: { white: 3, blue: 2 } },
       { id: 8, level: 1, deck: 0, bonus: 1, bonusCount: 1, points: 0, kind: 1, cost: { black: 3 } },
       { id: 90, level: 1, deck: 3, bonus: 0, bonusCount: 0, points: 0, kind: 2, cost: { red: 3 } },
+      { id: 95, level: 2, deck: 4, bonus: 3, bonusCount: 2, points: 0, kind: 5, cost: { white: 4, red: 3 } },
     ],
     nobles: [{ id: 4, points: 3, requirement: { red: 4, green: 4 } }],
   }),
@@ -83,6 +84,7 @@ test("cards are told apart by level, bonus, points and cost, never by their id",
   assert.equal(catalog.cardName(7), "a level 2 red card, 2 points (cost 3 white, 2 blue)");
   assert.equal(catalog.cardLabel(8), "a level 1 white card, costs 3 black");
   assert.equal(catalog.cardName(90), "an Orient level 1 card with no bonus, worth 2 gold once (cost 3 red)");
+  assert.equal(catalog.cardName(95), "an Orient level 2 card with 2 green bonuses (cost 4 white, 3 red)");
   assert.doesNotMatch(describer.action(actions.purchase(7)), /\b7\b/);
 });
 

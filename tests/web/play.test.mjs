@@ -50,12 +50,13 @@ async function openPage({ width = 1280, height = 900, needs = "play" } = {}) {
   page.on("response", (response) => {
     const url = response.url();
     if (url.includes(SERVICE) && response.request().method() === "POST") {
+      const method = url.slice(url.indexOf(SERVICE) + SERVICE.length);
+      // A body still unread when a test closes its page is recorded as unread, not thrown later.
       received.push(
-        response.text().then((text) => ({
-          method: url.slice(url.indexOf(SERVICE) + SERVICE.length),
-          status: response.status(),
-          text,
-        })),
+        response.text().then(
+          (text) => ({ method, status: response.status(), text }),
+          (error) => ({ method, status: response.status(), unread: error.message }),
+        ),
       );
     }
   });
@@ -97,8 +98,9 @@ async function checkResponses(received) {
   const responses = await Promise.all(received);
   let lastView;
   const problems = [];
-  for (const { method, status, text } of responses) {
-    if (status !== 200 || method === "GetCatalog") continue;
+  for (const { method, status, text, unread } of responses) {
+    if (unread !== undefined) problems.push(`${method}: the response could not be read (${unread})`);
+    if (status !== 200 || method === "GetCatalog" || unread !== undefined) continue;
     const body = JSON.parse(text);
     problems.push(...leaks(method, body, lastView));
     lastView = body.view ?? lastView;

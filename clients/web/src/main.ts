@@ -1,4 +1,5 @@
 /** Entry point: connect to the engine that served this page, load the catalog, start. */
+import { EngineClient } from "splendor-engine-client";
 import { webConnectTransport } from "splendor-engine-client/web";
 import { App, errorText } from "./app.js";
 import { CatalogIndex } from "./catalog.js";
@@ -9,7 +10,10 @@ async function main(): Promise<void> {
   const status = document.getElementById("status")!;
   const alert = document.getElementById("alert")!;
   // JSON, so that every request and response is readable in the browser's network panel.
-  const engine = connectEngine(webConnectTransport(location.origin, { useBinaryFormat: false }), 60_000);
+  const client = new EngineClient(webConnectTransport(location.origin, { useBinaryFormat: false }), {
+    timeoutMs: 60_000,
+  });
+  const engine = connectEngine(client);
   try {
     const catalog = new CatalogIndex(await engine.catalog());
     const app = new App(root, status, alert, engine, catalog);

@@ -1,7 +1,7 @@
 // A player who plays the web front end by clicking what is on the table, as a person would: a
-// card to buy it (its menu when it offers several choices), the bank's gems one by one and then
-// Confirm, the tokens to give back, a deck, a noble, a city or a card a decision is about, and a
-// prompt (pass, decline) only when nothing on the table is offered.
+// card to buy it (one with an ability first; its menu when it offers several choices), the bank's
+// gems one by one and then Confirm, the tokens to give back, a deck, a noble, a city or a card a
+// decision is about, and a prompt (pass, decline) only when nothing on the table is offered.
 
 /** The first element matching `selector` whose aria-label matches `label` (any when omitted). */
 async function find(page, selector, label) {
@@ -79,7 +79,10 @@ async function pickTokens(page, attribute) {
 
 /** Make one move by clicking; returns where it was made and the action's kind. */
 export async function clickOneMove(page) {
-  const buy = await find(page, "[data-card-id][data-choices]", /\bBuy\b/);
+  // A card with an ability first (the Orient's), so its decisions come up too.
+  const buy =
+    (await find(page, "[data-card-id][data-choices]:has(.ability)", /\bBuy\b/)) ??
+    (await find(page, "[data-card-id][data-choices]", /\bBuy\b/));
   if (buy !== null) return choose(page, buy, "purchaseCard");
   const picking = await page.evaluate(() =>
     document.querySelector("[data-own-gem]") !== null

@@ -143,7 +143,7 @@ function assertMadeOnTheTable(moves) {
 
 describe("a human plays a whole game against a bot by clicking the table", () => {
   for (const game of GAMES) {
-    test(`${game.module}, ${game.players} players`, async () => {
+    test(`${game.module}, ${game.players} players`, async (context) => {
       const opened = await openPage();
       const { page, received, errors, created } = opened;
       const link = `/?players=${game.players}&module=${game.module}&seats=human,greedy&seed=${game.seed}&delay=0`;
@@ -151,10 +151,16 @@ describe("a human plays a whole game against a bot by clicking the table", () =>
       const moves = await playByClicking(page);
       assert.ok(moves.length > 5, `only ${moves.length} moves`);
       const made = assertMadeOnTheTable(moves);
+      context.diagnostic(`${moves.length} moves: ${[...made].sort().join("; ")}`);
       if (game.module === "none")
         assert.ok(
           moves.some(({ where }) => where === "card menu"),
           "a card that could be bought or reserved was bought from its menu",
+        );
+      if (game.module === "orient")
+        assert.ok(
+          made.has("pairCard on card") || made.has("takeFreeCard on card") || made.has("reserveNoble on noble"),
+          `no Orient decision made on the table: ${[...made].join("; ")}`,
         );
       if (game.module === "strongholds")
         assert.ok(made.has("placeStronghold on card"), `no stronghold placed on a card: ${[...made].join("; ")}`);

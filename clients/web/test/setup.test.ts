@@ -2,7 +2,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Module } from "splendor-engine-client";
-import { botSeed, linkOf, moduleValues, setupFromLink, SetupError, strongestPolicy } from "../src/setup.js";
+import {
+  botName,
+  botSeed,
+  linkOf,
+  searches,
+  moduleValues,
+  setupFromLink,
+  SetupError,
+  strongestPolicy,
+} from "../src/setup.js";
 
 const POLICIES = ["random", "greedy", "ismcts"];
 
@@ -63,4 +72,9 @@ test("a bot's seed is fresh for every move, a 64-bit value", () => {
   const seeds = new Set(Array.from({ length: 8 }, () => botSeed()));
   assert.equal(seeds.size, 8);
   for (const seed of seeds) assert.ok(seed >= 0n && seed < 1n << 64n);
+});
+
+test("people call the search bot the strong bot; only it takes a number of iterations", () => {
+  assert.deepEqual(POLICIES.map(botName), ["random", "greedy", "strong"]);
+  assert.deepEqual(POLICIES.map(searches), [false, false, true]);
 });

@@ -7,12 +7,10 @@ import {
   create,
   type GameConfig,
   GameConfigSchema,
-  countsOf,
   type GameView,
   isFinished,
   type LegalAction,
   SplendorError,
-  TOKEN_NAMES,
   type TokenName,
 } from "splendor-engine-client";
 import { type CatalogIndex, plural } from "./catalog.js";
@@ -22,7 +20,8 @@ import type { Engine } from "./engine.js";
 import { closeMenu } from "./choices.js";
 import { type Moves, NO_MOVES, sortMoves } from "./moves.js";
 import { moveButton, section } from "./pieces.js";
-import { canAdd, matching, without } from "./picker.js";
+import { type Picking, pickPanel } from "./pick.js";
+import { without } from "./picker.js";
 import { type GameRecord, recordFromJson, recordToJson, replayableConfig } from "./record.js";
 import { Session } from "./session.js";
 import {
@@ -36,7 +35,7 @@ import {
   setupFromLink,
   strongestPolicy,
 } from "./setup.js";
-import { type Picking, renderPlayers, renderTable } from "./table.js";
+import { renderPlayers, renderTable } from "./table.js";
 
 /** The engine's refusal (or any failure) in words. */
 export function errorText(error: unknown): string {
@@ -319,85 +318,12 @@ export class App {
     return parts.length === 0 ? "" : `Click ${parts.join(", ")}.`;
   }
 
-  /** The pick in progress: the tokens chosen so far, and Confirm once they make a legal move. */
-  private pickPanel(moves: Moves, play: (action: LegalAction) => void): HTMLElement | null {
-    const pick = moves.pick;
-    if (pick === undefined) return null;
-    const picking = this.picking();
-    const complete = matching(pick.options, this.picked);
-    const held = pick.source === "own" ? this.session?.state.view.players[this.session.state.viewer ?? 0] : undefined;
-    return h(
-      "div",
-      { class: "pick", role: "group", "aria-label": pick.source === "bank" ? "gems to take" : "tokens to give back" },
-      held === undefined
-        ? null
-        : h(
-            "div",
-            { class: "gem-buttons", role: "group", "aria-label": "your tokens" },
-            TOKEN_NAMES.map((name) => {
-              const left = countsOf(held.tokens)[name] - this.picked.filter((token) => token === name).length;
-              return left <= 0
-                ? null
-                : h(
-                    "button",
-                    {
-                      type: "button",
-                      class: `chip gem-button gem-${name}`,
-                      "data-own-gem": name,
-                      disabled: !canAdd(pick.options, this.picked, name),
-                      "aria-label": `Give back a ${name} token (you hold ${left})`,
-                      onclick: () => picking.add(name),
-                    },
-                    h("span", { class: "count" }, left),
-                    " ",
-                    h("span", { class: "name" }, name),
-                  );
-            }),
-          ),
-      h(
-        "p",
-        { class: "picked", "aria-live": "polite" },
-        pick.source === "bank" ? "To take: " : "To give back: ",
-        this.picked.length === 0
-          ? "nothing yet"
-          : this.picked.map((name) =>
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: `chip gem-${name}`,
-                  "data-picked": name,
-                  "aria-label": `Put back a ${name}`,
-                  onclick: () => picking.remove(name),
-                },
-                name,
-              ),
-            ),
-      ),
-      h(
-        "p",
-        { class: "pick-actions" },
-        h(
-          "button",
-          {
-            type: "button",
-            class: "primary",
-            "data-confirm": "",
-            "data-action-id": complete?.actionId,
-            "data-action-kind": complete?.action?.kind.case,
-            disabled: complete === undefined,
-            onclick: () => complete !== undefined && play(complete),
-          },
-          complete === undefined ? "Confirm" : `Confirm: ${this.describer([], undefined).action(complete.action)}`,
-        ),
-        " ",
-        h(
-          "button",
-          { type: "button", disabled: this.picked.length === 0, onclick: () => picking.remove("all") },
-          "Clear",
-        ),
-      ),
-    );
+  /** The pick in progress, with your own tokens when giving some back. */
+  private pickPanel(moves: Moves, describer: Describer, play: (action: LegalAction) => void): HTMLElement | null {
+    const state = this.session?.state;
+    if (moves.pick === undefined || state === undefined) return null;
+    const held = state.viewer === undefined ? undefined : state.view.players[state.viewer]?.tokens;
+    return pickPanel(moves.pick, this.picking(), held, describer, play);
   }
 
   /** The pick's changes, each followed by a fresh rendering of the table. */
@@ -462,7 +388,7 @@ export class App {
       if (decision !== undefined && decision.kind !== 0)
         body.push(h("p", { class: "decision" }, describer.decision(decision)));
       else body.push(h("p", { class: "hint" }, this.moveHint(moves)));
-      body.push(this.pickPanel(moves, play));
+      body.push(this.pickPanel(moves, describer, play));
       if (moves.prompts.length > 0)
         body.push(
           h(

@@ -2,21 +2,13 @@
  * The whole table from one seat's view (or a spectator's) and the catalog: nobles or cities,
  * trading posts, the market rows with their decks, the bank, and every player.
  */
-import { countsOf, type GameView, type PlayerState, TOKEN_NAMES, type TokenName } from "splendor-engine-client";
+import { type GameView, type PlayerState, TOKEN_NAMES } from "splendor-engine-client";
 import { BASE_DECKS, type CatalogIndex, deckName, plural } from "./catalog.js";
 import { offerChoices } from "./choices.js";
 import { h } from "./dom.js";
 import type { Moves } from "./moves.js";
 import { cardElement, chips, cityElement, faceDownCard, nobleElement, type Play, section } from "./pieces.js";
-import { canAdd } from "./picker.js";
-
-/** The tokens picked so far (gems from the bank, or tokens to give back), and how to change the pick. */
-export interface Picking {
-  readonly picked: readonly TokenName[];
-  readonly add: (token: TokenName) => void;
-  /** Take one `token` out of the pick, or `"all"` of them. */
-  readonly remove: (token: TokenName | "all") => void;
-}
+import { leftOf, type Picking, tokenButton } from "./pick.js";
 
 export interface TableContext {
   readonly catalog: CatalogIndex;
@@ -303,7 +295,6 @@ function renderBank(context: TableContext): HTMLElement {
   const { view, moves, picking } = context;
   const pick = moves.pick;
   if (pick?.source !== "bank") return section("Bank", "bank", chips(view.bank, "tokens in the bank", true));
-  const bank = countsOf(view.bank);
   return section(
     "Bank",
     "bank picking",
@@ -311,23 +302,10 @@ function renderBank(context: TableContext): HTMLElement {
     h(
       "div",
       { class: "gem-buttons", role: "group", "aria-label": "gems in the bank" },
-      TOKEN_NAMES.map((name) => {
-        const left = bank[name] - picking.picked.filter((token) => token === name).length;
-        const allowed = canAdd(pick.options, picking.picked, name);
-        return h(
-          "button",
-          {
-            type: "button",
-            class: `chip gem-button gem-${name}`,
-            "data-gem": name,
-            disabled: !allowed,
-            "aria-label": `Take a ${name} ${name === "gold" ? "token" : "gem"} (${left} in the bank)`,
-            onclick: () => picking.add(name),
-          },
-          h("span", { class: "count" }, left),
-          " ",
-          h("span", { class: "name" }, name),
-        );
+      TOKEN_NAMES.map((token) => {
+        const left = leftOf(view.bank, picking, token);
+        const label = `Take a ${token} ${token === "gold" ? "token" : "gem"} (${left} in the bank)`;
+        return tokenButton(pick, picking, token, left, "data-gem", label);
       }),
     ),
   );

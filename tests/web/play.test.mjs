@@ -378,6 +378,14 @@ test("an exported game replays step by step", async () => {
     total,
   );
   assert.equal(await page.$$eval(".final .ranking tbody tr", (rows) => rows.length), 2);
+  // The replay, dealt from the revealed seed, ends where the game ended.
+  const replayed = (await Promise.all(received)).filter((response) => response.method === "ReplayGame");
+  const replayedView = JSON.parse(replayed[replayed.length - 1].text).view;
+  assert.equal(replayedView.revealedSeed, finalView.revealedSeed);
+  assert.deepEqual(
+    replayedView.ranking.map((standing) => [standing.seat ?? 0, standing.prestige ?? 0]),
+    finalView.ranking.map((standing) => [standing.seat ?? 0, standing.prestige ?? 0]),
+  );
   await page.click('[data-replay="back"]');
   await page.waitForFunction(
     (count) => document.querySelector("#status")?.textContent === `Replay: action ${count - 1} of ${count}.`,

@@ -322,6 +322,35 @@ test("on a phone-sized screen the table fits the width and is played by clicking
   await page.close();
 });
 
+test("the setup form starts a sealed game from a seed the engine draws", async () => {
+  const opened = await openPage();
+  const { page, errors, created } = opened;
+  await page.goto(`${engine.url}/`);
+  await page.waitForSelector("form.setup");
+  const offered = await page.$$eval('select[name="seat1"] option', (options) =>
+    options.map((node) => node.textContent),
+  );
+  assert.deepEqual(offered.slice(0, 1), ["Human"]);
+  assert.ok(offered.includes("strong bot") && !offered.some((text) => /ismcts/.test(text)), offered.join(", "));
+  await page.select('select[name="players"]', "3");
+  await page.select('select[name="module"]', "cities");
+  await page.select('select[name="seat1"]', "random");
+  await page.select('select[name="seat2"]', "greedy");
+  await page.click('form.setup button[type="submit"]');
+  assert.equal(await settled(page), "ready");
+  assert.equal(created.length, 1);
+  assert.deepEqual(
+    [created[0].config.numPlayers, created[0].config.modules, created[0].config.seed, created[0].publicDeal],
+    [3, ["MODULE_CITIES"], undefined, undefined],
+  );
+  assert.equal(await page.$("[data-public-deal]"), null, "no public deal is announced");
+  const players = await page.$$eval(".player h3", (headings) => headings.map((node) => node.firstChild.textContent));
+  assert.deepEqual(players, ["Player 1 (you)", "Player 2 (random bot)", "Player 3 (greedy bot)"]);
+  assert.equal(new URL(page.url()).search, "?players=3&module=cities&seats=human%2Crandom%2Cgreedy");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("an illegal request shows the server's reason in words", async () => {
   const opened = await openPage({ needs: "page" });
   const { page } = opened;

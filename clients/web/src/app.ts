@@ -24,17 +24,8 @@ import { type Picking, pickPanel } from "./pick.js";
 import { without } from "./picker.js";
 import { type GameRecord, recordFromJson, recordToJson, replayableConfig } from "./record.js";
 import { Session } from "./session.js";
-import {
-  botName,
-  HUMAN,
-  linkOf,
-  MODULES,
-  moduleValues,
-  type Setup,
-  SetupError,
-  setupFromLink,
-  strongestPolicy,
-} from "./setup.js";
+import { botName, HUMAN, linkOf, moduleValues, type Setup, SetupError, setupFromLink } from "./setup.js";
+import { setupForm } from "./setup-form.js";
 import { renderPlayers, renderTable } from "./table.js";
 
 /** The engine's refusal (or any failure) in words. */
@@ -105,89 +96,17 @@ export class App {
     this.session = undefined;
     this.replay = undefined;
     replaceChildren(this.status, "Choose the players and a module, then start.");
-    const policies = this.catalog.botPolicies();
-    const seatSelect = (seat: number): HTMLElement =>
-      h(
-        "label",
-        { class: "field" },
-        `Player ${seat + 1} `,
-        h(
-          "select",
-          { name: `seat${seat}` },
-          h("option", { value: HUMAN, selected: seat === 0 }, "Human"),
-          policies.map((policy) =>
-            h(
-              "option",
-              { value: policy, selected: seat > 0 && policy === strongestPolicy(policies) },
-              `${botName(policy)} bot`,
-            ),
-          ),
-        ),
-      );
-    const form = h(
-      "form",
-      { class: "setup", "aria-labelledby": "setup-title" },
-      h("h2", { id: "setup-title" }, "New game"),
-      h(
-        "label",
-        { class: "field" },
-        "Players ",
-        h(
-          "select",
-          { name: "players" },
-          [2, 3, 4].map((count) => h("option", { value: count }, count)),
-        ),
+    replaceChildren(
+      this.root,
+      setupForm(
+        this.catalog.botPolicies(),
+        (setup) => {
+          history.pushState(null, "", linkOf(setup));
+          void this.startGame(setup).catch((error: unknown) => this.showError(error));
+        },
+        (text) => void this.startReplay(text),
       ),
-      h("fieldset", { class: "seats" }, h("legend", {}, "Seats"), [0, 1, 2, 3].map(seatSelect)),
-      h(
-        "label",
-        { class: "field" },
-        "Module ",
-        h(
-          "select",
-          { name: "module" },
-          MODULES.map((entry) => h("option", { value: entry.key }, entry.label)),
-        ),
-      ),
-      h("button", { type: "submit", class: "primary" }, "Start the game"),
-      h("p", { class: "hint" }, "Or load a game record to replay it: ", this.loadInput()),
     );
-    const syncSeats = (): void => {
-      const players = Number((form.elements.namedItem("players") as HTMLSelectElement).value);
-      form.querySelectorAll<HTMLElement>(".seats label").forEach((label, seat) => {
-        label.hidden = seat >= players;
-      });
-    };
-    form.addEventListener("change", syncSeats);
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const data = new FormData(form);
-      const players = Number(data.get("players"));
-      const setup: Setup = {
-        players,
-        module: String(data.get("module")),
-        seats: Array.from({ length: players }, (_, seat) => String(data.get(`seat${seat}`))),
-        publicSeed: undefined,
-        delayMs: 600,
-        iterations: 0,
-      };
-      history.pushState(null, "", linkOf(setup));
-      void this.startGame(setup).catch((error: unknown) => this.showError(error));
-    });
-    syncSeats();
-    replaceChildren(this.root, form);
-  }
-
-  private loadInput(): HTMLElement {
-    return h("input", {
-      type: "file",
-      accept: "application/json,.json",
-      "aria-label": "Load a game record (JSON) to replay",
-      onchange: (event: Event) => {
-        const file = (event.target as HTMLInputElement).files?.[0];
-        if (file !== undefined) void file.text().then((text) => this.startReplay(text));
-      },
-    });
   }
 
   // A game in progress.

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Final
 
 from engine_service.web import static_site
@@ -28,6 +29,11 @@ HEALTH_PATH: Final = "/healthz"
 ACCEPTED: Final = "application/json, application/proto, application/grpc-web+proto, application/grpc-web+json"
 _CONNECT_TYPES: Final = frozenset({"application/json", "application/proto"})
 _GRPC_WEB_TYPES: Final = frozenset({"application/grpc-web", "application/grpc-web+proto", "application/grpc-web+json"})
+_DISCONNECTED_KEY: Final = "waitress.client_disconnected"
+
+# Has the caller of the request this thread serves hung up? (waitress tells, reading ahead on the
+# connection while the call runs); the observer hands it to the call's ``Call``.
+client_disconnected: ContextVar[Callable[[], bool] | None] = ContextVar("splendor_http_disconnected", default=None)
 
 
 def media_type(content_type: str) -> str:
@@ -78,12 +84,18 @@ def front(
         if not accepted(content_type):
             text = f"unsupported content type {content_type!r}; use one of: {ACCEPTED} (gRPC: the gRPC port)\n"
             return plain(start_response, "415 Unsupported Media Type", text, [("Accept-Post", ACCEPTED), *extra])
-        if not extra:
-            return connect_app(environ, start_response)
+        token = client_disconnected.set(environ.get(_DISCONNECTED_KEY))
+        try:
+            if not extra:
+                return connect_app(environ, start_response)
 
-        def with_cors(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> Callable[..., object]:
-            return start_response(status, headers + extra, exc_info)  # type: ignore[arg-type]
+            def with_cors(
+                status: str, headers: list[tuple[str, str]], exc_info: object = None
+            ) -> Callable[..., object]:
+                return start_response(status, headers + extra, exc_info)  # type: ignore[arg-type]
 
-        return connect_app(environ, with_cors)
+            return connect_app(environ, with_cors)
+        finally:
+            client_disconnected.reset(token)
 
     return app

@@ -6,7 +6,14 @@ error, if any, parse errors included. So an HTTP call is observed exactly like a
 (``engine_service/server/interceptors.py``):
 
 - admission: the same ``--max-concurrent-rpcs`` per process, counting the calls running and
-  those waitress queues for a thread; the rest are refused ``resource_exhausted`` unparsed;
+  those waitress queues for a thread; the rest are refused ``resource_exhausted`` unparsed
+  (the edge, ``edge.py``, refuses most of them before their body is even read);
+- deadlines and cancellation: the call's ``Call`` carries the caller's deadline
+  (``Connect-Timeout-Ms``, gRPC-Web's ``grpc-timeout``), the server's budget
+  (``--max-call-seconds``) and whether the caller hung up; a call whose deadline passed or
+  whose caller left while it queued is answered at once, never run (``expired_in_queue``);
+- framing: an error of the runtime before the handler ran (a gRPC-Web body that is no frame,
+  an unknown compression) is the caller's: ``invalid_argument``, reason ``MALFORMED_FRAMING``;
 - metrics: the same ``grpc_server_*`` series and labels (an HTTP call is the same RPC, so the
   dashboard and the alerts count both transports), the game's series from the API ``Call``,
   and ``splendor_http_calls_total{protocol, codec}`` for the transport split;
@@ -17,6 +24,7 @@ error, if any, parse errors included. So an HTTP call is observed exactly like a
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from contextvars import Token
@@ -30,15 +38,21 @@ from connectrpc.request import RequestContext
 from prometheus_client import Counter
 
 from engine_service.api import METHODS, SERVICE, Call, bind, tracing, unbind
+from engine_service.api.errors import abandoned
 from engine_service.server.admission import REFUSAL_MESSAGE, Admission
 from engine_service.server.call_outcome import LEVELS, OK, GameMetrics, level_for
 from engine_service.server.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from engine_service.server.metrics import Metrics
+from engine_service.server.not_served import record_not_served
 
-from .errors import grpc_name
+from .errors import HandlerError, connect_code, grpc_name
+from .front import client_disconnected
 
 PROTOCOLS: Final = ("connect", "grpc_web")
 CODECS: Final = ("json", "proto")
+MALFORMED_FRAMING: Final = "MALFORMED_FRAMING"
+# The runtime's codes for a request it could not read: the caller's fault, answered invalid_argument.
+_FRAMING_CODES: Final = frozenset({ConnectCode.INTERNAL, ConnectCode.UNIMPLEMENTED})
 
 _calls_counter: list[Counter] = []
 
@@ -110,8 +124,12 @@ class HttpObserver:
         waiting: Callable[[], int],
         access_log: bool,
         log_level: str,
+        max_call_seconds: float = 0.0,
     ) -> None:
         self._game = GameMetrics(metrics)
+        self._budget = max_call_seconds or None
+        self._running: set[Call] = set()  # for cancel_all
+        self._running_lock = threading.Lock()
         self._methods = {method.name: _Method(method.name, metrics) for method in METHODS}
         self._calls = http_calls()
         self._admission = admission
@@ -137,10 +155,16 @@ class HttpObserver:
             self._refused(method, ctx, protocol, codec)
             raise ConnectError(ConnectCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
         method.received.inc()
+        call = _call(method.name, ctx, self._budget)
+        if not call.is_active():  # its deadline passed, or its caller left, while it waited for a thread
+            self._admission.release()
+            self._expired(method, ctx, protocol, codec, call)
+            raise connect_error_of(abandoned(call.deadline_passed()))
         span = None
         if tracing.enabled():
             span = tracing.server_span(SERVICE, method.name, headers.allitems())
-        call = Call(method.name)
+        with self._running_lock:
+            self._running.add(call)
         return _Started(
             method=method, dispatched=dispatched, call=call, token=bind(call), protocol=protocol, codec=codec, span=span
         )
@@ -148,11 +172,28 @@ class HttpObserver:
     def on_end_sync(self, started: _Started, ctx: RequestContext[Any, Any], error: Exception | None) -> None:
         unbind(started.token)
         self._admission.release()
+        with self._running_lock:
+            self._running.discard(started.call)
+        replacement = None
+        if isinstance(error, ConnectError) and not isinstance(error, HandlerError) and error.code in _FRAMING_CODES:
+            replacement = ConnectError(ConnectCode.INVALID_ARGUMENT, f"malformed request: {error.message}")
+            started.call.reason = MALFORMED_FRAMING
+            record_not_served("http", started.method.name, "malformed_framing", logged=False)  # the rpc line logs it
+            error = replacement
         try:
             self._finish(started, ctx, error)
         except Exception:  # observability must never fail a call
             if self._log is not None:
                 self._log.exception("call_observation_failed", method=started.method.name)
+        if replacement is not None:
+            raise replacement  # the runtime answers this one instead
+
+    def cancel_all(self) -> None:
+        """Tell every call still running to stop at its next check (the server is stopping)."""
+        with self._running_lock:
+            running = list(self._running)
+        for call in running:
+            call.cancel()
 
     def _finish(self, started: _Started, ctx: RequestContext[Any, Any], error: Exception | None) -> None:
         method = started.method
@@ -196,9 +237,22 @@ class HttpObserver:
         ctx.response_headers[REQUEST_ID_KEY] = request_id
         return request_id, trace_id
 
+    def _expired(self, method: _Method, ctx: RequestContext[Any, Any], protocol: str, codec: str, call: Call) -> None:
+        code = "DEADLINE_EXCEEDED" if call.deadline_passed() else "CANCELLED"
+        method.handled[code].inc()
+        record_not_served("http", method.name, "expired_in_queue", logged=False)  # the rpc line logs it
+        self._log_unserved(method, ctx, (protocol, codec), code, "EXPIRED_IN_QUEUE")
+
     def _refused(self, method: _Method, ctx: RequestContext[Any, Any], protocol: str, codec: str) -> None:
         code = "RESOURCE_EXHAUSTED"
         method.handled[code].inc()
+        record_not_served("http", method.name, "max_concurrent_rpcs", logged=False)  # the rpc line logs it
+        self._log_unserved(method, ctx, (protocol, codec), code, "MAX_CONCURRENT_RPCS")
+
+    def _log_unserved(
+        self, method: _Method, ctx: RequestContext[Any, Any], transport: tuple[str, str], code: str, reason: str
+    ) -> None:
+        protocol, codec = transport
         request_id, trace_id = self._echo_request_id(ctx)
         if LEVELS["warning"] >= self._min_level:
             fields: dict[str, object] = {
@@ -208,10 +262,30 @@ class HttpObserver:
                 "code": code,
                 "duration_ms": 0.0,
                 "request_id": request_id,
-                "reason": "MAX_CONCURRENT_RPCS",
+                "reason": reason,
                 "protocol": protocol,
                 "codec": codec,
             }
             if trace_id is not None:
                 fields["trace_id"] = trace_id
             self._log.warning("rpc", **fields)
+
+
+def _call(method: str, ctx: RequestContext[Any, Any], budget: float | None) -> Call:
+    """The call's ``Call``: the caller's deadline from its protocol's header, whether it hung up, the budget."""
+    gone = client_disconnected.get()
+
+    def remaining() -> float | None:
+        milliseconds = ctx.timeout_ms
+        return None if milliseconds is None else milliseconds / 1000
+
+    def active() -> bool:
+        milliseconds = ctx.timeout_ms
+        return (milliseconds is None or milliseconds > 0) and not (gone is not None and gone())
+
+    return Call(method, is_active=active, time_remaining=remaining, budget_seconds=budget)
+
+
+def connect_error_of(error: Any) -> ConnectError:
+    """A transport-neutral ``ApiError`` without details (an abandoned call) as a Connect error."""
+    return ConnectError(connect_code(error.code.name), error.message)

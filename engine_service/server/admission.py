@@ -10,7 +10,10 @@ server therefore leaves gRPC's limit off and applies its own, to the engine's ca
 - ``LaneExecutor``, the server's thread pool, runs unary health checks and the refusals on a
   small lane of their own, so they never wait behind engine calls for a thread, and releases
   an admitted call's place when its work item ends, however it ends (a call cancelled before
-  its handler ran included).
+  its handler ran included: the interceptor counts it, ``expired_in_queue``);
+- expensive calls (``engine_service.api.limits.is_expensive``) take one of ``expensive`` slots
+  shared by every transport (``try_expensive``), or are refused RESOURCE_EXHAUSTED at once: so
+  they hold at most that many threads, and cheap calls keep the rest (``--threads``).
 
 The interceptor marks each handler's behaviour with its lane (``on_lane``); the executor
 finds the behaviour among the arguments gRPC submits.
@@ -23,25 +26,39 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Final, TypeVar
 
+from google.protobuf.message import Message
+
+from engine_service.api import Call, Method, invoke
+from engine_service.api.errors import busy
+from engine_service.api.limits import is_expensive
+
 # Lanes: LIGHT runs on the probe threads; ADMITTED counts against the limit until it ends.
 LIGHT: Final = "light"
 ADMITTED: Final = "admitted"
+# The log reason of an expensive call refused for want of a slot.
+EXPENSIVE_CALLS: Final = "MAX_EXPENSIVE_CALLS"
 # Threads for the light lane: health checks and refusals take microseconds.
 LIGHT_THREADS: Final = 2
 REFUSAL_MESSAGE: Final = "Concurrent RPC limit exceeded!"  # gRPC's own words for the same refusal
 _LANE: Final = "_splendor_lane"
+_UNSERVED: Final = "_splendor_unserved"
 # Where gRPC puts the behaviour in ``thread_pool.submit(context.run, in_pool, event, state, behaviour, ...)``.
 _BEHAVIOR_INDEX: Final = 3
 
 Behavior = TypeVar("Behavior", bound=Callable[..., Any])
+Response = TypeVar("Response", bound=Message)
 
 
 class Admission:
-    """At most ``limit`` engine calls admitted at once (running or waiting for a thread); None: no limit."""
+    """At most ``limit`` engine calls admitted at once (running or waiting for a thread); None: no limit.
+    Of those, at most ``expensive`` expensive calls run at once (``try_expensive``), over every transport.
+    """
 
-    def __init__(self, limit: int | None) -> None:
+    def __init__(self, limit: int | None, expensive: int = 1) -> None:
         self.limit = limit
         self.active = 0
+        self.expensive = expensive
+        self.expensive_running = 0
         self._lock = threading.Lock()
 
     def try_admit(self) -> bool:
@@ -54,14 +71,39 @@ class Admission:
             return True
 
     def release(self, _done: object = None) -> None:
+        if self.limit is None:  # try_admit counted nothing
+            return
         with self._lock:
             self.active -= 1
 
+    def try_expensive(self) -> bool:
+        """Take a slot for an expensive call, or False at once when they are all taken."""
+        with self._lock:
+            if self.expensive_running >= self.expensive:
+                return False
+            self.expensive_running += 1
+            return True
 
-def on_lane(behavior: Behavior, lane: str) -> Behavior:
-    """Mark a handler's behaviour with its lane."""
+    def release_expensive(self) -> None:
+        with self._lock:
+            self.expensive_running -= 1
+
+
+def on_lane(behavior: Behavior, lane: str, *, unserved: Callable[[], None] | None = None) -> Behavior:
+    """Mark a handler's behaviour with its lane; ``unserved`` runs once its work item ends, so that the
+    interceptor can count a call gRPC dropped before running it (its caller gone while it queued)."""
     setattr(behavior, _LANE, lane)
+    if unserved is not None:
+        setattr(behavior, _UNSERVED, unserved)
     return behavior
+
+
+def _unserved_of(args: tuple[Any, ...]) -> Callable[[], None] | None:
+    for arg in args:
+        unserved = getattr(arg, _UNSERVED, None)
+        if unserved is not None:
+            return unserved  # type: ignore[no-any-return]
+    return None
 
 
 def _lane_of(args: tuple[Any, ...]) -> str | None:
@@ -91,8 +133,25 @@ class LaneExecutor(ThreadPoolExecutor):
         future = super().submit(fn, *args, **kwargs)
         if lane == ADMITTED:
             future.add_done_callback(self._admission.release)
+            unserved = _unserved_of(args)
+            if unserved is not None:
+                future.add_done_callback(lambda _done: unserved())
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._light.shutdown(wait, cancel_futures=cancel_futures)
         super().shutdown(wait, cancel_futures=cancel_futures)
+
+
+def invoke_admitted(method: Method[Any, Response], request: Any, call: Call, admission: Admission) -> Response:
+    """``invoke``, an expensive call in one of ``admission``'s expensive slots: with none free, it is refused
+    RESOURCE_EXHAUSTED at once (reason ``MAX_EXPENSIVE_CALLS`` in its log line) rather than hold a thread."""
+    if not is_expensive(method.name, request):
+        return invoke(method, request, call)
+    if not admission.try_expensive():
+        call.reason = EXPENSIVE_CALLS
+        raise busy(f"the server runs {admission.expensive} expensive call(s) at once and they are taken: retry later")
+    try:
+        return invoke(method, request, call)
+    finally:
+        admission.release_expensive()

@@ -88,18 +88,23 @@ def build_server(
     initialise_series(metrics, method_labels(SERVED_SERVICES))
     # The concurrency limit is the interceptor's, not gRPC's: gRPC's would count health checks too.
     if admission is None:
-        admission = Admission(settings.max_concurrent_rpcs or None)
+        admission = process_admission(settings)
     interceptor = ObservabilityInterceptor(
-        metrics, admission=admission, access_log=access_log, log_level=settings.log_level
+        metrics,
+        admission=admission,
+        access_log=access_log,
+        log_level=settings.log_level,
+        max_call_seconds=settings.max_call_seconds,
     )
     server = grpc.server(
-        LaneExecutor(settings.workers, admission),
+        # Expensive calls hold at most their slots' threads: the cheap ones keep --threads of their own.
+        LaneExecutor(settings.workers + settings.expensive_calls, admission),
         interceptors=[interceptor],
         options=grpc_server_options(settings, reuse_port=reuse_port),
     )
     if key_ring is None:
         key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-    add_engine_service(server, api_config(settings, key_ring))
+    add_engine_service(server, api_config(settings, key_ring), admission)
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
         health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -109,6 +114,11 @@ def build_server(
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(settings.address)
     return server, port, health_servicer
+
+
+def process_admission(settings: Settings) -> Admission:
+    """The limits of one process, for its gRPC and HTTP servers together: engine calls admitted, expensive slots."""
+    return Admission(settings.max_concurrent_rpcs or None, settings.expensive_calls)
 
 
 def api_config(settings: Settings, key_ring: KeyRing) -> ApiConfig:
@@ -195,7 +205,7 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
     if backend != "upb":
         log.warning("slow_protobuf_backend", backend=backend, expected="upb")
     # One limit on the engine calls of this process, whichever transport brings them.
-    admission = Admission(settings.max_concurrent_rpcs or None)
+    admission = process_admission(settings)
     try:
         server, port, health_servicer = build_server(
             settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission

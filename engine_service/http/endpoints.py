@@ -54,7 +54,7 @@ def _endpoint(
         call = current_call() or Call(method.name)
         call.config = config  # the key ring and bounds the gRPC side uses too
         try:
-            response = invoke_admitted(method, request, call, admission)
+            response = invoke_admitted(method, request, call, admission, queue=False)
         except ApiError as error:
             raise connect_error(error) from None
         if response.ByteSize() > max_message_bytes:  # gRPC's max_send_message_length

@@ -11,9 +11,12 @@ server therefore leaves gRPC's limit off and applies its own, to the engine's ca
   small lane of their own, so they never wait behind engine calls for a thread, and releases
   an admitted call's place when its work item ends, however it ends (a call cancelled before
   its handler ran included: the interceptor counts it, ``expired_in_queue``);
-- expensive calls (``engine_service.api.limits.is_expensive``) take one of ``expensive`` slots
-  shared by every transport (``try_expensive``), or are refused RESOURCE_EXHAUSTED at once: so
-  they hold at most that many threads, and cheap calls keep the rest (``--threads``).
+- expensive calls take one of ``expensive`` slots shared by every transport. Over gRPC, the
+  methods expensive by name (Simulate, ReplayGame) queue on the EXPENSIVE lane, threads of their
+  own, and wait there for a slot while their caller waits; over HTTP, where a call holds its
+  connection's thread, an expensive call (by name or by content: a search move, a view of many
+  events) finds a slot at once or is refused RESOURCE_EXHAUSTED. Either way cheap calls keep
+  ``--threads`` threads that expensive ones never take.
 
 The interceptor marks each handler's behaviour with its lane (``on_lane``); the executor
 finds the behaviour among the arguments gRPC submits.
@@ -29,12 +32,16 @@ from typing import Any, Final, TypeVar
 from google.protobuf.message import Message
 
 from engine_service.api import Call, Method, invoke
-from engine_service.api.errors import busy
-from engine_service.api.limits import is_expensive
+from engine_service.api.errors import abandoned, busy
+from engine_service.api.limits import EXPENSIVE_METHODS, is_expensive
 
-# Lanes: LIGHT runs on the probe threads; ADMITTED counts against the limit until it ends.
+# Lanes: LIGHT runs on the probe threads; ADMITTED counts against the limit until it ends; EXPENSIVE
+# too, on threads of its own.
 LIGHT: Final = "light"
 ADMITTED: Final = "admitted"
+EXPENSIVE: Final = "expensive"
+# How often a call waiting for an expensive slot checks that its caller still waits.
+_SLOT_POLL_SECONDS: Final = 0.05
 # The log reason of an expensive call refused for want of a slot.
 EXPENSIVE_CALLS: Final = "MAX_EXPENSIVE_CALLS"
 # Threads for the light lane: health checks and refusals take microseconds.
@@ -60,6 +67,7 @@ class Admission:
         self.expensive = expensive
         self.expensive_running = 0
         self._lock = threading.Lock()
+        self._slot_freed = threading.Condition(self._lock)
 
     def try_admit(self) -> bool:
         if self.limit is None:
@@ -76,17 +84,21 @@ class Admission:
         with self._lock:
             self.active -= 1
 
-    def try_expensive(self) -> bool:
-        """Take a slot for an expensive call, or False at once when they are all taken."""
-        with self._lock:
-            if self.expensive_running >= self.expensive:
-                return False
+    def try_expensive(self, wait: Callable[[], bool] | None = None) -> bool:
+        """Take a slot for an expensive call: at once, or, with ``wait``, as soon as one frees while
+        ``wait()`` holds (the caller still waits). False without a slot."""
+        with self._slot_freed:
+            while self.expensive_running >= self.expensive:
+                if wait is None or not wait():
+                    return False
+                self._slot_freed.wait(_SLOT_POLL_SECONDS)
             self.expensive_running += 1
             return True
 
     def release_expensive(self) -> None:
-        with self._lock:
+        with self._slot_freed:
             self.expensive_running -= 1
+            self._slot_freed.notify()
 
 
 def on_lane(behavior: Behavior, lane: str, *, unserved: Callable[[], None] | None = None) -> Behavior:
@@ -124,14 +136,20 @@ class LaneExecutor(ThreadPoolExecutor):
     def __init__(self, max_workers: int, admission: Admission, thread_name_prefix: str = "engine") -> None:
         super().__init__(max_workers=max_workers, thread_name_prefix=thread_name_prefix)
         self._light = ThreadPoolExecutor(max_workers=LIGHT_THREADS, thread_name_prefix=f"{thread_name_prefix}-probe")
+        self._expensive = ThreadPoolExecutor(
+            max_workers=admission.expensive, thread_name_prefix=f"{thread_name_prefix}-expensive"
+        )
         self._admission = admission
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         lane = _lane_of(args)
         if lane == LIGHT:
             return self._light.submit(fn, *args, **kwargs)
-        future = super().submit(fn, *args, **kwargs)
-        if lane == ADMITTED:
+        if lane == EXPENSIVE:
+            future = self._expensive.submit(fn, *args, **kwargs)
+        else:
+            future = super().submit(fn, *args, **kwargs)
+        if lane in (ADMITTED, EXPENSIVE):
             future.add_done_callback(self._admission.release)
             unserved = _unserved_of(args)
             if unserved is not None:
@@ -140,15 +158,25 @@ class LaneExecutor(ThreadPoolExecutor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._light.shutdown(wait, cancel_futures=cancel_futures)
+        self._expensive.shutdown(wait, cancel_futures=cancel_futures)
         super().shutdown(wait, cancel_futures=cancel_futures)
 
 
-def invoke_admitted(method: Method[Any, Response], request: Any, call: Call, admission: Admission) -> Response:
-    """``invoke``, an expensive call in one of ``admission``'s expensive slots: with none free, it is refused
-    RESOURCE_EXHAUSTED at once (reason ``MAX_EXPENSIVE_CALLS`` in its log line) rather than hold a thread."""
-    if not is_expensive(method.name, request):
+def invoke_admitted(
+    method: Method[Any, Response], request: Any, call: Call, admission: Admission, *, queue: bool
+) -> Response:
+    """``invoke``, an expensive call in one of ``admission``'s slots.
+
+    ``queue`` (gRPC, on the EXPENSIVE lane): the methods expensive by name wait for a slot while their
+    caller waits. Else (HTTP): a call expensive by name or content takes a free slot or is refused
+    RESOURCE_EXHAUSTED at once (reason ``MAX_EXPENSIVE_CALLS`` in its log line), not holding a thread.
+    """
+    expensive = method.name in EXPENSIVE_METHODS if queue else is_expensive(method.name, request)
+    if not expensive:
         return invoke(method, request, call)
-    if not admission.try_expensive():
+    if not admission.try_expensive(call.is_active if queue else None):
+        if queue:  # the caller stopped waiting first
+            raise abandoned(call.deadline_passed())
         call.reason = EXPENSIVE_CALLS
         raise busy(f"the server runs {admission.expensive} expensive call(s) at once and they are taken: retry later")
     try:

@@ -97,8 +97,8 @@ def build_server(
         max_call_seconds=settings.max_call_seconds,
     )
     server = grpc.server(
-        # Expensive calls hold at most their slots' threads: the cheap ones keep --threads of their own.
-        LaneExecutor(settings.workers + settings.expensive_calls, admission),
+        # Expensive calls run on threads of their own (the EXPENSIVE lane): the cheap ones keep --threads.
+        LaneExecutor(settings.workers, admission),
         interceptors=[interceptor],
         options=grpc_server_options(settings, reuse_port=reuse_port),
     )

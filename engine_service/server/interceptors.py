@@ -26,9 +26,10 @@ from typing import Any, Final
 import grpc
 import structlog
 
-from engine_service.api import Call, bind, tracing, unbind
+from engine_service.api import SERVICE, Call, bind, tracing, unbind
+from engine_service.api.limits import EXPENSIVE_METHODS
 
-from .admission import ADMITTED, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
+from .admission import ADMITTED, EXPENSIVE, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
 from .call_outcome import LEVELS, OK, GameMetrics, level_for
 from .logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from .metrics import Metrics, grpc_type
@@ -137,7 +138,8 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             if not ran[0]:
                 record_not_served("grpc", method.name, "expired_in_queue")
 
-        return self._wrap(method, handler, dispatched, ADMITTED, ran=ran, unserved=unserved)
+        lane = EXPENSIVE if method.name in EXPENSIVE_METHODS and method.service == SERVICE else ADMITTED
+        return self._wrap(method, handler, dispatched, lane, ran=ran, unserved=unserved)
 
     def _wrap(
         self,

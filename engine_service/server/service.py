@@ -29,14 +29,18 @@ def add_engine_service(server: grpc.Server, config: ApiConfig, admission: Admiss
     server.add_registered_method_handlers(SERVICE, handlers)
 
 
-def _grpc_handler(method: Method[Any, Any], config: ApiConfig, admission: Admission) -> grpc.RpcMethodHandler[Any, Any]:
+def _grpc_handler(
+    method: Method[Any, Any], config: ApiConfig, admission: Admission | None = None
+) -> grpc.RpcMethodHandler[Any, Any]:
+    slots = admission or Admission(None)
+
     def behavior(request: Any, context: grpc.ServicerContext) -> Any:
         call = current_call()
         if call is None:  # served without the observability interceptor
             call = Call(method.name, is_active=context.is_active, time_remaining=context.time_remaining)
         call.config = config
         try:
-            return invoke_admitted(method, request, call, admission)
+            return invoke_admitted(method, request, call, slots, queue=True)
         except ApiError as error:
             context.abort_with_status(grpc_status(error))
 

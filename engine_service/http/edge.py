@@ -8,12 +8,11 @@ answer whatever the load is decided here, on the loop thread, in microseconds:
 - admission is decided once a request's headers are read, before its body: over the process's
   limit, or with a ``Content-Length`` over the cap, the call is refused at once in its protocol's
   words (Connect: HTTP 429/413 and a ``resource_exhausted`` JSON error; gRPC-Web: status 8) and
-  the connection closed, the body unread;
+  the connection closed, the body unread. A body being read counts against the limit like a
+  call admitted (``EdgePolicy.reading``), so the bodies in memory are at most the limit's;
 - a request whose headers (or body) are not read within ``header_seconds`` (``body_seconds``) of
   its first byte is dropped, so trickling clients cannot hold connections; at the connection cap,
   the oldest idle connection is closed to make room, and a new one is refused only when none is idle;
-- bodies larger than ``BODY_IN_MEMORY_BYTES`` are spooled to a temporary file while they arrive
-  (waitress's ``inbuf_overflow``), so many slow uploads cost disk, not memory.
 
 Every refusal is counted and logged (``engine_service/server/not_served.py``).
 """
@@ -38,8 +37,6 @@ from engine_service.server.not_served import NO_METHOD, method_label, record_not
 from .cors import CorsPolicy
 from .front import HEALTH_PATH, media_type
 
-# Bodies beyond this wait on disk while they arrive: 400 uploads of 500 KB cost ~26 MB of memory, not 200.
-BODY_IN_MEMORY_BYTES: Final = 64 * 1024
 _SERVICE_PREFIX: Final = "/splendor.v1.EngineService/"
 _GRPC_WEB: Final = "application/grpc-web"
 _GRPC_RESOURCE_EXHAUSTED: Final = "8"
@@ -88,10 +85,11 @@ class EdgePolicy:
         self.max_message_bytes = max_message_bytes
         self.header_seconds = header_seconds
         self.body_seconds = body_seconds
+        self.reading = 0  # engine calls whose body is being read (changed on the loop thread only)
 
     def full(self) -> bool:
         limit = self.admission.limit
-        return limit is not None and self.admission.active + self.waiting() >= limit
+        return limit is not None and self.admission.active + self.waiting() + self.reading >= limit
 
     def check(self, request: Any) -> None:
         """Refuse ``request`` (headers read, body not) when it is too large or the process is full."""
@@ -113,6 +111,15 @@ class EdgePolicy:
             request.error = Refusal(429, "Too Many Requests", REFUSAL_MESSAGE, content_type, cors)
             request.completed = True
             record_not_served("http", method, "max_concurrent_rpcs")
+        elif request.error is None:
+            request.reading = True
+            self.reading += 1
+
+    def done_reading(self, request: Any) -> None:
+        """``request``'s body is read (or never will be): it no longer counts as being read."""
+        if getattr(request, "reading", False):
+            request.reading = False
+            self.reading -= 1
 
 
 class EdgeChannel(HTTPChannel):
@@ -131,6 +138,11 @@ class EdgeChannel(HTTPChannel):
             self.service()
         return more
 
+    def handle_close(self) -> None:
+        if self.request is not None:  # a body cut short: it no longer holds a place
+            self.server.policy.done_reading(self.request)  # type: ignore[attr-defined]
+        super().handle_close()
+
     def parser_class(self, adj: Any) -> HTTPRequestParser:  # type: ignore[override]
         server: Any = self.server
         return _EdgeParser(adj, server.policy)
@@ -147,6 +159,8 @@ class _EdgeParser(HTTPRequestParser):
         if self.headers_finished and not self._checked:
             self._checked = True
             self._policy.check(self)
+        if self.completed:
+            self._policy.done_reading(self)
         return consumed
 
 

@@ -35,7 +35,7 @@ from engine_service.server.settings import Settings
 
 from .codecs import codecs
 from .cors import CorsPolicy
-from .edge import BODY_IN_MEMORY_BYTES, GRPC_WEB_ENVELOPE_BYTES, EdgePolicy, EdgeServer
+from .edge import GRPC_WEB_ENVELOPE_BYTES, EdgePolicy, EdgeServer
 from .endpoints import SERVICE_PATH, endpoints
 from .front import front
 from .observe import HttpObserver
@@ -137,7 +137,7 @@ class HttpServer:
             channel_timeout=IDLE_SECONDS,
             cleanup_interval=1,  # the header and body timeouts are checked this often
             max_request_body_size=max_body,
-            inbuf_overflow=BODY_IN_MEMORY_BYTES,
+            inbuf_overflow=max_body,  # bodies stay in memory (bounded by the limit), never on disk
             channel_request_lookahead=1,  # keeps reading while a call runs, so a disconnect is seen
             asyncore_use_poll=True,  # select() cannot watch more than 1,024 sockets
             asyncore_loop_timeout=_LOOP_TIMEOUT_SECONDS,

@@ -8,11 +8,14 @@ answer whatever the load is decided here, on the loop thread, in microseconds:
 - admission is decided once a request's headers are read, before its body: over the process's
   limit, or with a ``Content-Length`` over the cap, the call is refused at once in its protocol's
   words (Connect: HTTP 429/413 and a ``resource_exhausted`` JSON error; gRPC-Web: status 8) and
-  the connection closed, the body unread. A body being read counts against the limit like a
-  call admitted (``EdgePolicy.reading``), so the bodies in memory are at most the limit's;
+  the connection closed, the body unread. Bodies being read share a budget of bytes
+  (``BODY_BYTES_IN_FLIGHT``, reserved from ``Content-Length``, the cap for a chunked body): a
+  flood of large bodies is refused once it is spent, while small requests (a GetCatalog, a
+  move) still fit;
 - a request whose headers (or body) are not read within ``header_seconds`` (``body_seconds``) of
   its first byte is dropped, so trickling clients cannot hold connections; at the connection cap,
-  the oldest idle connection is closed to make room, and a new one is refused only when none is idle;
+  the oldest idle connection is closed to make room, else the one reading its headers the longest,
+  and a new one is refused only when every connection has a call (or its body) in flight;
 
 Every refusal is counted and logged (``engine_service/server/not_served.py``).
 """
@@ -40,6 +43,9 @@ from .front import HEALTH_PATH, media_type
 _SERVICE_PREFIX: Final = "/splendor.v1.EngineService/"
 _GRPC_WEB: Final = "application/grpc-web"
 _GRPC_RESOURCE_EXHAUSTED: Final = "8"
+# The request bytes being read at once, over every connection: memory for bodies not yet admitted.
+BODY_BYTES_IN_FLIGHT: Final = 32 * 1024 * 1024
+ACCEPT_BATCH: Final = 64  # connections taken in per loop turn
 GRPC_WEB_ENVELOPE_BYTES: Final = 5  # a gRPC-Web body is the message behind a 5-byte frame header
 
 
@@ -85,11 +91,11 @@ class EdgePolicy:
         self.max_message_bytes = max_message_bytes
         self.header_seconds = header_seconds
         self.body_seconds = body_seconds
-        self.reading = 0  # engine calls whose body is being read (changed on the loop thread only)
+        self.reading_bytes = 0  # reserved by the bodies being read (changed on the loop thread only)
 
     def full(self) -> bool:
         limit = self.admission.limit
-        return limit is not None and self.admission.active + self.waiting() + self.reading >= limit
+        return limit is not None and self.admission.active + self.waiting() >= limit
 
     def check(self, request: Any) -> None:
         """Refuse ``request`` (headers read, body not) when it is too large or the process is full."""
@@ -107,19 +113,29 @@ class EdgePolicy:
             request.error = Refusal(413, "Payload Too Large", message, content_type, cors)
             request.completed = True
             record_not_served("http", method, "request_too_large")
-        elif request.error is None and self.full():
+        elif request.error is not None:
+            return
+        elif self.full():
             request.error = Refusal(429, "Too Many Requests", REFUSAL_MESSAGE, content_type, cors)
             request.completed = True
             record_not_served("http", method, "max_concurrent_rpcs")
-        elif request.error is None:
-            request.reading = True
-            self.reading += 1
+        else:
+            reserved = self.max_message_bytes + framing if request.chunked else request.content_length
+            if self.reading_bytes + reserved > BODY_BYTES_IN_FLIGHT:
+                message = "the server is reading as many request bytes as it holds: retry later"
+                request.error = Refusal(429, "Too Many Requests", message, content_type, cors)
+                request.completed = True
+                record_not_served("http", method, "bodies_in_flight")
+                return
+            request.reserved_bytes = reserved
+            self.reading_bytes += reserved
 
     def done_reading(self, request: Any) -> None:
-        """``request``'s body is read (or never will be): it no longer counts as being read."""
-        if getattr(request, "reading", False):
-            request.reading = False
-            self.reading -= 1
+        """``request``'s body is read (or never will be): its bytes no longer count as being read."""
+        reserved = getattr(request, "reserved_bytes", 0)
+        if reserved:
+            request.reserved_bytes = 0
+            self.reading_bytes -= reserved
 
 
 class EdgeChannel(HTTPChannel):
@@ -205,18 +221,33 @@ class EdgeServer(TcpWSGIServer):
     active_channels: Any  # fileno -> channel (waitress's stubs type it as one channel)
 
     def handle_accept(self) -> None:
-        if len(self.active_channels) >= self.adj.connection_limit and not self._close_oldest_idle():
-            try:
-                accepted = self.accept()
-            except OSError:
+        # Many at a time: one accept per loop turn (each turn walks every connection) made a burst of a
+        # thousand connections take seconds to take in, and a probe behind it waited as long.
+        for _ in range(ACCEPT_BATCH):
+            if not self._accept_one():
                 return
-            if accepted is not None:  # no room: refused at once rather than left in the backlog
-                conn = accepted[0]
-                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
-                conn.close()
-                record_not_served("http", NO_METHOD, "connection_limit")
-            return
-        super().handle_accept()
+
+    def _accept_one(self) -> bool:
+        """Take in one waiting connection (False: none waits); at the cap, make room or refuse it at once."""
+        try:
+            accepted = self.accept()
+        except OSError:
+            return False
+        if accepted is None:
+            return False
+        conn, addr = accepted
+        if len(self.active_channels) >= self.adj.connection_limit and not self._make_room():
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            conn.close()  # a reset, at once, rather than a wait in the backlog
+            record_not_served("http", NO_METHOD, "connection_limit")
+            return True
+        try:
+            self.set_socket_options(conn)
+        except OSError:  # the peer is already gone
+            conn.close()
+            return True
+        self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)  # type: ignore[attr-defined]
+        return True
 
     def readable(self) -> bool:
         # Always accept: the cap is applied in handle_accept, with a fast refusal, never by leaving
@@ -227,13 +258,19 @@ class EdgeServer(TcpWSGIServer):
             self.maintenance(int(now))
         return bool(self.accepting)
 
-    def _close_oldest_idle(self) -> bool:
-        idle = [channel for channel in self.active_channels.values() if _idle(channel)]
-        if not idle:
-            return False
-        oldest = min(idle, key=lambda channel: channel.last_activity)
-        oldest.handle_close()
-        return True
+    def _make_room(self) -> bool:
+        """Close the oldest idle connection, else the one reading its headers the longest; False if none."""
+        channels = list(self.active_channels.values())
+        idle = [channel for channel in channels if _idle(channel)]
+        if idle:
+            min(idle, key=lambda channel: channel.last_activity).handle_close()
+            return True
+        slow = [channel for channel in channels if _reading_headers(channel)]
+        if slow:
+            min(slow, key=lambda channel: channel.request_began).handle_close()
+            record_not_served("http", NO_METHOD, "connection_limit")
+            return True
+        return False
 
     def maintenance(self, now: int) -> None:
         super().maintenance(now)
@@ -251,6 +288,10 @@ class EdgeServer(TcpWSGIServer):
                 method = method_label((request.path or "").removeprefix(_SERVICE_PREFIX))
                 record_not_served("http", method, "body_timeout")
                 channel.will_close = True
+
+
+def _reading_headers(channel: Any) -> bool:
+    return not channel.requests and channel.request is not None and not channel.request.headers_finished
 
 
 def _idle(channel: Any) -> bool:

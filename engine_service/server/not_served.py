@@ -3,8 +3,8 @@
 The per-call ``rpc`` line and ``grpc_server_*`` series count the calls a handler saw. These are
 the others, which would otherwise leave no trace: a call whose caller gave up while it waited
 for a thread (``expired_in_queue``), a refusal before the request was read (``max_concurrent_rpcs``,
-``request_too_large``), a connection closed for reading too slowly (``header_timeout``,
-``body_timeout``) or over the connection cap (``connection_limit``), a body that is not a
+``request_too_large``, ``bodies_in_flight``: the bytes being read at once are at their budget),
+a connection closed for reading too slowly (``header_timeout``, ``body_timeout``) or over the connection cap (``connection_limit``), a body that is not a
 request of the transport's framing (``malformed_framing``, a client error: it answers
 INVALID_ARGUMENT and is not in the availability objective).
 
@@ -26,6 +26,7 @@ REASONS: Final = (
     "expired_in_queue",
     "max_concurrent_rpcs",
     "request_too_large",
+    "bodies_in_flight",
     "header_timeout",
     "body_timeout",
     "connection_limit",

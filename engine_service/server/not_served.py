@@ -4,9 +4,10 @@ The per-call ``rpc`` line and ``grpc_server_*`` series count the calls a handler
 the others, which would otherwise leave no trace: a call whose caller gave up while it waited
 for a thread (``expired_in_queue``), a refusal before the request was read (``max_concurrent_rpcs``,
 ``request_too_large``, ``bodies_in_flight``: the bytes being read at once are at their budget),
-a connection closed for reading too slowly (``header_timeout``, ``body_timeout``) or over the connection cap (``connection_limit``), a body that is not a
-request of the transport's framing (``malformed_framing``, a client error: it answers
-INVALID_ARGUMENT and is not in the availability objective).
+a connection closed for reading too slowly (``header_timeout``, ``body_timeout``) or over the
+connection cap (``connection_limit``), a body that is not a request of the transport's framing
+(``malformed_framing``, a client error: it answers INVALID_ARGUMENT and is not in the
+availability objective).
 
 ``splendor_calls_not_served_total{transport, method, reason}``, one ``call_not_served`` warning line each.
 """

@@ -106,7 +106,13 @@ class HttpAnswer:
 
 
 def http_post(
-    port: int, method: str, body: bytes, content_type: str, headers: dict[str, str] | None = None, timeout: float = 30
+    port: int,
+    method: str,
+    body: bytes,
+    content_type: str,
+    *,
+    headers: dict[str, str] | None = None,
+    timeout: float = 30,
 ) -> HttpAnswer:
     started = time.monotonic()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)

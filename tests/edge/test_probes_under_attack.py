@@ -94,7 +94,10 @@ def test_probes_answer_and_memory_stays_under_the_limit_during_a_flood_of_large_
 
         def upload() -> int:
             with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-                head = f"POST /splendor.v1.EngineService/CreateGame HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                head = (
+                    "POST /splendor.v1.EngineService/CreateGame HTTP/1.1\r\nHost: x\r\n"
+                    f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                )
                 try:
                     sock.sendall(head.encode() + body)
                     return len(sock.recv(64))

@@ -69,12 +69,13 @@ def http_port(server: Server) -> int:
 
 
 def maximal_simulate() -> engine_service_pb2.SimulateRequest:
-    """The most work one Simulate may ask for: 200 greedy playouts of up to 1,000 actions (~18 s of CPU unbounded)."""
+    """A small request for a lot of work: 1,000 greedy 4-player playouts (seconds of CPU; the server's budget
+    stops it)."""
     return engine_service_pb2.SimulateRequest(
-        state=state_to_proto(dealt(2, seed=1)),
+        state=state_to_proto(dealt(4, seed=1)),
         policies=[bots_pb2.BotChoice(policy="greedy", seed=1)],
-        playouts=200,
-        max_actions=1000,
+        playouts=1000,
+        max_actions=200,
     )
 
 

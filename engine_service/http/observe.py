@@ -52,7 +52,7 @@ PROTOCOLS: Final = ("connect", "grpc_web")
 CODECS: Final = ("json", "proto")
 MALFORMED_FRAMING: Final = "MALFORMED_FRAMING"
 # The runtime's codes for a request it could not read: the caller's fault, answered invalid_argument.
-_FRAMING_CODES: Final = frozenset({ConnectCode.INTERNAL, ConnectCode.UNIMPLEMENTED})
+_FRAMING_CODES: Final = frozenset({ConnectCode.INTERNAL, ConnectCode.UNIMPLEMENTED, ConnectCode.INVALID_ARGUMENT})
 
 _calls_counter: list[Counter] = []
 
@@ -176,7 +176,7 @@ class HttpObserver:
             self._running.discard(started.call)
         replacement = None
         if isinstance(error, ConnectError) and not isinstance(error, HandlerError) and error.code in _FRAMING_CODES:
-            replacement = ConnectError(ConnectCode.INVALID_ARGUMENT, f"malformed request: {error.message}")
+            replacement = ConnectError(ConnectCode.INVALID_ARGUMENT, error.message)
             started.call.reason = MALFORMED_FRAMING
             record_not_served("http", started.method.name, "malformed_framing", logged=False)  # the rpc line logs it
             error = replacement

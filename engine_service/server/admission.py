@@ -24,6 +24,7 @@ finds the behaviour among the arguments gRPC submits.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -101,16 +102,17 @@ class Admission:
             self._slot_freed.notify()
 
 
-def on_lane(behavior: Behavior, lane: str, *, unserved: Callable[[], None] | None = None) -> Behavior:
-    """Mark a handler's behaviour with its lane; ``unserved`` runs once its work item ends, so that the
-    interceptor can count a call gRPC dropped before running it (its caller gone while it queued)."""
+def on_lane(behavior: Behavior, lane: str, *, unserved: Callable[[float | None], None] | None = None) -> Behavior:
+    """Mark a handler's behaviour with its lane; ``unserved`` runs once its work item ends, with the call's
+    deadline (``time.time()`` seconds; None: none), so that the interceptor can count a call gRPC dropped
+    before running it (its caller gone while it queued)."""
     setattr(behavior, _LANE, lane)
     if unserved is not None:
         setattr(behavior, _UNSERVED, unserved)
     return behavior
 
 
-def _unserved_of(args: tuple[Any, ...]) -> Callable[[], None] | None:
+def _unserved_of(args: tuple[Any, ...]) -> Callable[[float | None], None] | None:
     for arg in args:
         unserved = getattr(arg, _UNSERVED, None)
         if unserved is not None:
@@ -128,6 +130,15 @@ def _lane_of(args: tuple[Any, ...]) -> str | None:
         if lane is not None:
             return str(lane)
     return None
+
+
+def _deadline_of(args: tuple[Any, ...]) -> float | None:
+    """The call's deadline from gRPC's request event (``args[1]``), if this gRPC version exposes it."""
+    details = getattr(args[1], "call_details", None) if len(args) > 1 else None
+    deadline = getattr(details, "deadline", None)
+    if not isinstance(deadline, float) or math.isinf(deadline):
+        return None
+    return deadline
 
 
 class LaneExecutor(ThreadPoolExecutor):
@@ -153,7 +164,8 @@ class LaneExecutor(ThreadPoolExecutor):
             future.add_done_callback(self._admission.release)
             unserved = _unserved_of(args)
             if unserved is not None:
-                future.add_done_callback(lambda _done: unserved())
+                deadline = _deadline_of(args)
+                future.add_done_callback(lambda _done: unserved(deadline))
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:

@@ -134,9 +134,10 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             return _refusal(handler)
         ran = [False]
 
-        def unserved() -> None:  # gRPC dropped the call before its behaviour ran: its caller went away
+        def unserved(deadline: float | None) -> None:  # gRPC dropped the call before its behaviour ran
             if not ran[0]:
-                record_not_served("grpc", method.name, "expired_in_queue")
+                expired = deadline is not None and time.time() >= deadline
+                record_not_served("grpc", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
 
         lane = EXPENSIVE if method.name in EXPENSIVE_METHODS and method.service == SERVICE else ADMITTED
         return self._wrap(method, handler, dispatched, lane, ran=ran, unserved=unserved)
@@ -149,7 +150,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         lane: str | None,
         *,
         ran: list[bool] | None = None,
-        unserved: Callable[[], None] | None = None,
+        unserved: Callable[[float | None], None] | None = None,
     ) -> grpc.RpcMethodHandler[Any, Any]:
         deserializer = handler.request_deserializer
         serializer = handler.response_serializer
@@ -352,7 +353,7 @@ def _span_attributes(code: str) -> dict[str, object]:
     return {"rpc.system": "grpc", "rpc.grpc.status_code": grpc.StatusCode[code].value[0]}
 
 
-def _laned(behavior: Behavior, lane: str | None, unserved: Callable[[], None] | None = None) -> Behavior:
+def _laned(behavior: Behavior, lane: str | None, unserved: Callable[[float | None], None] | None = None) -> Behavior:
     return on_lane(behavior, lane, unserved=unserved) if lane is not None else behavior
 
 

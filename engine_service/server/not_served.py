@@ -1,13 +1,17 @@
 """Calls the server never served: counted and logged by why, for every transport.
 
 The per-call ``rpc`` line and ``grpc_server_*`` series count the calls a handler saw. These are
-the others, which would otherwise leave no trace: a call whose caller gave up while it waited
-for a thread (``expired_in_queue``), a refusal before the request was read (``max_concurrent_rpcs``,
-``request_too_large``, ``bodies_in_flight``: the bytes being read at once are at their budget),
-a connection closed for reading too slowly (``header_timeout``, ``body_timeout``) or over the
-connection cap (``connection_limit``), a body that is not a request of the transport's framing
-(``malformed_framing``, a client error: it answers INVALID_ARGUMENT and is not in the
-availability objective).
+the others, which would otherwise leave no trace:
+
+- ``expired_in_queue``: the caller's deadline passed while the call waited for a thread;
+  ``cancelled_in_queue``: it hung up first (or gRPC refused its message, over
+  ``--max-request-bytes``, before reading it);
+- refused before the request was read: ``max_concurrent_rpcs``, ``request_too_large``,
+  ``bodies_in_flight`` (the bytes being read at once are at their budget);
+- a connection closed for reading too slowly (``header_timeout``, ``body_timeout``) or over the
+  connection cap (``connection_limit``);
+- ``malformed_framing``: a body that is not a request of the transport's framing, a client error
+  (INVALID_ARGUMENT) kept out of the availability objective.
 
 ``splendor_calls_not_served_total{transport, method, reason}``, one ``call_not_served`` warning line each.
 """
@@ -25,6 +29,7 @@ from engine_service.api import METHODS
 TRANSPORTS: Final = ("grpc", "http")
 REASONS: Final = (
     "expired_in_queue",
+    "cancelled_in_queue",
     "max_concurrent_rpcs",
     "request_too_large",
     "bodies_in_flight",

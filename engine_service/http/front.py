@@ -1,7 +1,7 @@
 """The WSGI application in front of the Connect runtime: health, CORS and the HTTP refusals.
 
 - ``GET /healthz``: 200 ``SERVING`` while the server serves, 503 ``NOT_SERVING`` once it
-  drains (the orchestrator's HTTP probe);
+  drains, 503 ``STUCK`` when it makes no progress (the orchestrator's liveness probe);
 - any other ``GET``/``HEAD`` outside the service: the web front end's files
   (``engine_service.web``: ``/`` is its page);
 - ``OPTIONS``: CORS preflight (``cors.py``);
@@ -46,7 +46,11 @@ def accepted(content_type: str) -> bool:
 
 
 def front(
-    connect_app: WSGIApplication, paths: Iterable[str], cors: CorsPolicy, serving: Callable[[], bool]
+    connect_app: WSGIApplication,
+    paths: Iterable[str],
+    cors: CorsPolicy,
+    serving: Callable[[], bool],
+    stuck: Callable[[], bool] = lambda: False,
 ) -> WSGIApplication:
     """The server's WSGI application around ``connect_app``, which serves ``paths``."""
     known = frozenset(paths)
@@ -61,9 +65,11 @@ def front(
         method = environ["REQUEST_METHOD"]
         origin = environ.get("HTTP_ORIGIN")
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
-            if serving():
-                return plain(start_response, "200 OK", "SERVING\n", [])
-            return plain(start_response, "503 Service Unavailable", "NOT_SERVING\n", [])
+            if not serving():
+                return plain(start_response, "503 Service Unavailable", "NOT_SERVING\n", [])
+            if stuck():
+                return plain(start_response, "503 Service Unavailable", "STUCK\n", [])
+            return plain(start_response, "200 OK", "SERVING\n", [])
         if method in ("GET", "HEAD") and path not in known:
             return static_site().wsgi(environ, start_response)  # the web front end (engine_service.web)
         if method == "OPTIONS":

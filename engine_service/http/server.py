@@ -46,6 +46,8 @@ IDLE_SECONDS: Final = 120
 # Open connections per process; at the cap the oldest idle one is closed, else the new one is refused.
 CONNECTION_LIMIT: Final = 1000
 BACKLOG: Final = 1024
+# Liveness fails when calls are admitted and none has ended for this long: far above --max-call-seconds.
+STUCK_SECONDS: Final = 60.0
 HEADER_SECONDS: Final = 10.0  # a request's headers must arrive within this of its first byte
 BODY_SECONDS: Final = 30.0  # and its body within this (1 MiB at ~35 KB/s)
 _DRAIN_POLL_SECONDS: Final = 0.02
@@ -128,7 +130,7 @@ class HttpServer:
             endpoints=table, interceptors=[observer], read_max_bytes=settings.max_request_bytes, codecs=codecs()
         )
         cors = CorsPolicy(settings.http_cors_origins)
-        app = front(connect_app, table, cors, lambda: self._serving)
+        app = front(connect_app, table, cors, lambda: self._serving, lambda: admission.stuck(STUCK_SECONDS))
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # queueing is normal under load
         max_body = settings.max_request_bytes + GRPC_WEB_ENVELOPE_BYTES
         adjustments = Adjustments(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Final, TypeVar
@@ -60,13 +61,22 @@ Response = TypeVar("Response", bound=Message)
 class Admission:
     """At most ``limit`` engine calls admitted at once (running or waiting for a thread); None: no limit.
     Of those, at most ``expensive`` expensive calls run at once (``try_expensive``), over every transport.
+
+    It also tells the probes how the process is: ``on_saturation(True)`` when a call is refused for the
+    limit, ``on_saturation(False)`` once a place is free again (readiness); ``stuck`` when calls are
+    admitted and none has ended for a long time (liveness).
     """
 
-    def __init__(self, limit: int | None, expensive: int = 1) -> None:
+    def __init__(
+        self, limit: int | None, expensive: int = 1, on_saturation: Callable[[bool], None] | None = None
+    ) -> None:
         self.limit = limit
         self.active = 0
         self.expensive = expensive
         self.expensive_running = 0
+        self.on_saturation = on_saturation
+        self.saturated = False
+        self._progress = time.monotonic()  # when a call last ended, or the first was admitted
         self._lock = threading.Lock()
         self._slot_freed = threading.Condition(self._lock)
 
@@ -75,15 +85,32 @@ class Admission:
             return True
         with self._lock:
             if self.active >= self.limit:
-                return False
-            self.active += 1
-            return True
+                changed = not self.saturated
+                self.saturated = True
+            else:
+                if not self.active:
+                    self._progress = time.monotonic()
+                self.active += 1
+                return True
+        if changed and self.on_saturation is not None:
+            self.on_saturation(True)
+        return False
 
     def release(self, _done: object = None) -> None:
         if self.limit is None:  # try_admit counted nothing
             return
         with self._lock:
             self.active -= 1
+            self._progress = time.monotonic()
+            changed = self.saturated and self.active < self.limit
+            if changed:
+                self.saturated = False
+        if changed and self.on_saturation is not None:
+            self.on_saturation(False)
+
+    def stuck(self, after_seconds: float) -> bool:
+        """Calls are admitted and none has ended for ``after_seconds``: the process makes no progress."""
+        return self.active > 0 and time.monotonic() - self._progress > after_seconds
 
     def try_expensive(self, wait: Callable[[], bool] | None = None) -> bool:
         """Take a slot for an expensive call: at once, or, with ``wait``, as soon as one frees while

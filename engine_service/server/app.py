@@ -39,6 +39,7 @@ from .metrics import (
     metrics_host,
     multiprocess_dir,
 )
+from .not_served import not_served
 from .service import add_engine_service
 from .settings import Settings, grpc_server_options
 from .telemetry import otlp_endpoint, start_tracing
@@ -86,6 +87,7 @@ def build_server(
         access_log = structlog.is_configured()
     metrics = get_metrics()
     initialise_series(metrics, method_labels(SERVED_SERVICES))
+    not_served()  # its series at zero from start-up, like every other
     # The concurrency limit is the interceptor's, not gRPC's: gRPC's would count health checks too.
     if admission is None:
         admission = process_admission(settings)
@@ -108,12 +110,21 @@ def build_server(
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
         health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+    admission.on_saturation = partial(_report_saturation, health_servicer)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if extra_generic_handlers:
         server.add_generic_rpc_handlers(tuple(extra_generic_handlers))
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(settings.address)
     return server, port, health_servicer
+
+
+def _report_saturation(health_servicer: health.HealthServicer, saturated: bool) -> None:
+    """Readiness: the engine service is NOT_SERVING while the process refuses calls for its limit, so
+    the orchestrator sends new calls elsewhere; "" (the process, for start-up) stays SERVING. Ignored
+    once the server drains."""
+    status = health_pb2.HealthCheckResponse.NOT_SERVING if saturated else health_pb2.HealthCheckResponse.SERVING
+    health_servicer.set(SERVICE_NAME, status)
 
 
 def process_admission(settings: Settings) -> Admission:

@@ -11,7 +11,8 @@ error, if any, parse errors included. So an HTTP call is observed exactly like a
 - deadlines and cancellation: the call's ``Call`` carries the caller's deadline
   (``Connect-Timeout-Ms``, gRPC-Web's ``grpc-timeout``), the server's budget
   (``--max-call-seconds``) and whether the caller hung up; a call whose deadline passed or
-  whose caller left while it queued is answered at once, never run (``expired_in_queue``);
+  whose caller left while it queued is answered at once, never run, and counted like gRPC's
+  (``expired_in_queue``, ``cancelled_in_queue``: not in ``grpc_server_*``);
 - framing: an error of the runtime before the handler ran (a gRPC-Web body that is no frame,
   an unknown compression) is the caller's: ``invalid_argument``, reason ``MALFORMED_FRAMING``;
 - metrics: the same ``grpc_server_*`` series and labels (an HTTP call is the same RPC, so the
@@ -107,6 +108,7 @@ class _Started:
     protocol: str
     codec: str
     span: tracing.ServerSpan | None
+    framing_error: bool = False  # the runtime could not read the request: logged with MALFORMED_FRAMING
 
 
 class HttpObserver:
@@ -149,17 +151,17 @@ class HttpObserver:
         method = self._methods[ctx.method.name]
         headers = ctx.request_headers
         protocol, codec = protocol_and_codec(headers.get("content-type", ""))
-        method.started.inc()
         self._calls.labels(protocol, codec).inc()
+        call = _call(method.name, ctx, self._budget)
+        if not call.is_active():  # its deadline passed, or its caller left, while it waited for a thread
+            expired = call.deadline_passed()
+            record_not_served("http", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
+            raise connect_error_of(abandoned(expired))
+        method.started.inc()
         if not self._admit():
             self._refused(method, ctx, protocol, codec)
             raise ConnectError(ConnectCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
         method.received.inc()
-        call = _call(method.name, ctx, self._budget)
-        if not call.is_active():  # its deadline passed, or its caller left, while it waited for a thread
-            self._admission.release()
-            self._expired(method, ctx, protocol, codec, call)
-            raise connect_error_of(abandoned(call.deadline_passed()))
         span = None
         if tracing.enabled():
             span = tracing.server_span(SERVICE, method.name, headers.allitems())
@@ -177,7 +179,7 @@ class HttpObserver:
         replacement = None
         if isinstance(error, ConnectError) and not isinstance(error, HandlerError) and error.code in _FRAMING_CODES:
             replacement = ConnectError(ConnectCode.INVALID_ARGUMENT, error.message)
-            started.call.reason = MALFORMED_FRAMING
+            started.framing_error = True
             record_not_served("http", started.method.name, "malformed_framing", logged=False)  # the rpc line logs it
             error = replacement
         try:
@@ -230,6 +232,8 @@ class HttpObserver:
             if self._min_level <= LEVELS["debug"] and ctx.client_address is not None:
                 fields["peer"] = ctx.client_address
             fields.update(call.log_fields())
+            if started.framing_error:
+                fields["reason"] = MALFORMED_FRAMING
             getattr(self._log, level)("rpc", **fields)
 
     def _echo_request_id(self, ctx: RequestContext[Any, Any]) -> tuple[str, str | None]:
@@ -237,22 +241,10 @@ class HttpObserver:
         ctx.response_headers[REQUEST_ID_KEY] = request_id
         return request_id, trace_id
 
-    def _expired(self, method: _Method, ctx: RequestContext[Any, Any], protocol: str, codec: str, call: Call) -> None:
-        code = "DEADLINE_EXCEEDED" if call.deadline_passed() else "CANCELLED"
-        method.handled[code].inc()
-        record_not_served("http", method.name, "expired_in_queue", logged=False)  # the rpc line logs it
-        self._log_unserved(method, ctx, (protocol, codec), code, "EXPIRED_IN_QUEUE")
-
     def _refused(self, method: _Method, ctx: RequestContext[Any, Any], protocol: str, codec: str) -> None:
         code = "RESOURCE_EXHAUSTED"
+        reason = "MAX_CONCURRENT_RPCS"
         method.handled[code].inc()
-        record_not_served("http", method.name, "max_concurrent_rpcs", logged=False)  # the rpc line logs it
-        self._log_unserved(method, ctx, (protocol, codec), code, "MAX_CONCURRENT_RPCS")
-
-    def _log_unserved(
-        self, method: _Method, ctx: RequestContext[Any, Any], transport: tuple[str, str], code: str, reason: str
-    ) -> None:
-        protocol, codec = transport
         request_id, trace_id = self._echo_request_id(ctx)
         if LEVELS["warning"] >= self._min_level:
             fields: dict[str, object] = {

@@ -327,7 +327,6 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             handled = self._metrics.handled.labels(*method.labels, code)
             method.handled[code] = handled
         handled.inc()
-        record_not_served("grpc", method.name, "max_concurrent_rpcs", logged=False)  # the rpc line logs it
         if tracing.enabled():
             span = tracing.server_span(method.service, method.name, details.invocation_metadata or (), current=False)
             if span is not None:

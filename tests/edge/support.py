@@ -127,6 +127,24 @@ def http_post(
     return answer
 
 
+def headers_only(port: int, method: str, content_type: str, content_length: int) -> HttpAnswer:
+    """Send a request's headers and no body, and read the answer: only a server that decides from the
+    headers alone answers at all (the body never comes)."""
+    started = time.monotonic()
+    head = (
+        f"POST {SERVICE_PATH}/{method} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}\r\n"
+        f"Content-Length: {content_length}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(head.encode())
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        body = response.read()
+        answer = HttpAnswer(response.status, {k.lower(): v for k, v in response.getheaders()}, body, 0.0)
+    answer.seconds = time.monotonic() - started
+    return answer
+
+
 # Probes.
 
 

@@ -12,7 +12,14 @@ import grpc
 import pytest
 from splendor.v1 import engine_service_pb2
 
-from tests.edge.support import REFUSAL_SECONDS, http_port, http_post, maximal_simulate, wait_for_started
+from tests.edge.support import (
+    REFUSAL_SECONDS,
+    headers_only,
+    http_port,
+    http_post,
+    maximal_simulate,
+    wait_for_started,
+)
 from tests.ops.support import ENGINE, Server, delta, stub
 from tests.ops.test_shutdown import slow_view_request
 
@@ -41,8 +48,8 @@ def test_over_the_limit_http_and_grpc_refuse_within_0_2s(limited: Server) -> Non
     with pytest.raises(grpc.RpcError) as refused:
         engine.GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5)
     grpc_seconds = time.monotonic() - started
-    answer = http_post(http_port(limited), "GetCatalog", b"{}", "application/json", timeout=5)
-    web = http_post(http_port(limited), "GetCatalog", b"\0\0\0\0\0", "application/grpc-web+proto", timeout=5)
+    answer = headers_only(http_port(limited), "GetCatalog", "application/json", 2)  # decided before the body
+    web = headers_only(http_port(limited), "GetCatalog", "application/grpc-web+proto", 5)
     after = limited.scrape()
     busy.cancel()
     channel.close()
@@ -52,8 +59,12 @@ def test_over_the_limit_http_and_grpc_refuse_within_0_2s(limited: Server) -> Non
     assert answer.status == 429 and answer.json()["code"] == "resource_exhausted", answer
     assert answer.seconds < REFUSAL_SECONDS, answer.seconds
     assert web.status == 200 and web.grpc_status() == "8" and web.seconds < REFUSAL_SECONDS, web
+    # gRPC refuses once the call is dispatched: an answered call, in grpc_server_handled_total. The HTTP edge
+    # refuses before the runtime sees the request: in splendor_calls_not_served_total only.
+    catalog = {"grpc_service": ENGINE, "grpc_method": "GetCatalog"}
+    assert delta(before, after, "grpc_server_handled_total", grpc_code="RESOURCE_EXHAUSTED", **catalog) == 1
     refusals = {"reason": "max_concurrent_rpcs", "method": "GetCatalog"}
-    assert delta(before, after, NOT_SERVED, transport="grpc", **refusals) == 1
+    assert delta(before, after, NOT_SERVED, transport="grpc", **refusals) == 0
     assert delta(before, after, NOT_SERVED, transport="http", **refusals) == 2
     lines = limited.wait_for(lambda: [e for e in limited.events("call_not_served") if e["transport"] == "http"])
     assert {line["reason"] for line in lines} == {"max_concurrent_rpcs"}
@@ -90,8 +101,7 @@ def test_calls_that_expire_in_the_thread_queue_are_counted_and_logged() -> None:
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read_and_counted(limited: Server) -> None:
     before = limited.scrape()
-    body = b"{}" + b" " * (1 << 20)  # over the 1 MiB default
-    answer = http_post(http_port(limited), "CreateGame", body, "application/json", timeout=5)
+    answer = headers_only(http_port(limited), "CreateGame", "application/json", (1 << 20) + 1)  # over 1 MiB
     after = limited.scrape()
     assert answer.status == 413 and answer.json()["code"] == "resource_exhausted", answer
     too_large = {"transport": "http", "method": "CreateGame", "reason": "request_too_large"}
@@ -128,3 +138,4 @@ def test_malformed_grpc_web_framing_is_invalid_argument_and_spares_the_availabil
     assert delta(before, after, NOT_SERVED, **framing) == 1
     line = limited.call_log(request_id)
     assert line["code"] == "INVALID_ARGUMENT" and line["reason"] == "MALFORMED_FRAMING" and line["level"] == "info"
+    assert delta(before, after, "splendor_rejections_total") == 0, "not a rejection of the game's rules"

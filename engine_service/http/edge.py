@@ -237,9 +237,9 @@ class EdgeServer(TcpWSGIServer):
             return False
         conn, addr = accepted
         if len(self.active_channels) >= self.adj.connection_limit and not self._make_room():
+            record_not_served("http", NO_METHOD, "connection_limit")
             conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
             conn.close()  # a reset, at once, rather than a wait in the backlog
-            record_not_served("http", NO_METHOD, "connection_limit")
             return True
         try:
             self.set_socket_options(conn)
@@ -267,8 +267,8 @@ class EdgeServer(TcpWSGIServer):
             return True
         slow = [channel for channel in channels if _reading_headers(channel)]
         if slow:
-            min(slow, key=lambda channel: channel.request_began).handle_close()
             record_not_served("http", NO_METHOD, "connection_limit")
+            min(slow, key=lambda channel: channel.request_began).handle_close()
             return True
         return False
 

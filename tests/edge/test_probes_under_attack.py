@@ -24,7 +24,7 @@ from tests.edge.support import (
     raise_open_files,
     trickle,
 )
-from tests.ops.support import Server
+from tests.ops.support import Server, stub
 
 pytestmark = pytest.mark.e2e
 
@@ -84,6 +84,21 @@ def test_probes_answer_during_four_maximal_http_simulate_calls(server: Server) -
     # One runs (in the process's expensive slot, within its time budget); the others are refused at once.
     statuses = sorted(answer.grpc_status() for answer in answers)
     assert statuses.count("8") == 3 and statuses[0] in {"0", "4"}, statuses
+
+
+def test_probes_answer_during_six_grpc_simulate_calls(server: Server) -> None:
+    """Over gRPC the expensive calls queue on a lane of their own: the cheap ones never wait behind them."""
+    channel = server.channel()
+    calls = [stub(channel).Simulate.future(maximal_simulate(), timeout=60) for _ in range(6)]
+    try:
+        with probing(server) as times:
+            time.sleep(ATTACK_SECONDS)
+        assert sum(call.running() for call in calls) == 6, "the six must be in flight (one running, five queued)"
+    finally:
+        for call in calls:
+            call.cancel()
+        channel.close()
+    assert_probes_answered(times)
 
 
 def test_probes_answer_and_memory_stays_under_the_limit_during_a_flood_of_large_bodies() -> None:

@@ -1,10 +1,11 @@
-"""Refusals are fast and every call not served leaves a trace: over the limit, HTTP and gRPC refuse within
-0.2 s; calls that expired while queued, edge refusals and malformed framing are counted in
-``splendor_calls_not_served_total`` and logged; framing errors are the caller's (INVALID_ARGUMENT), never
-INTERNAL or UNIMPLEMENTED, so they do not burn the availability objective."""
+"""Refusals are fast and every call not served leaves a trace: over the limit, HTTP and gRPC refuse
+within 0.2 s (the median of 5 each; none over 1 s); calls that expired while queued, edge refusals and
+malformed framing are counted in ``splendor_calls_not_served_total`` and logged; framing errors are the
+caller's (INVALID_ARGUMENT), never INTERNAL or UNIMPLEMENTED, so they spare the availability objective."""
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Iterator
 
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.e2e
 
 NOT_SERVED = "splendor_calls_not_served_total"
 QUEUED_CALLS = 5
+ATTEMPTS = 5  # refusals timed per transport
 
 
 @pytest.fixture(scope="module")
@@ -44,28 +46,37 @@ def test_over_the_limit_http_and_grpc_refuse_within_0_2s(limited: Server) -> Non
     wait_for_started(limited, "Simulate", 1)
     before = limited.scrape()
 
-    started = time.monotonic()
-    with pytest.raises(grpc.RpcError) as refused:
-        engine.GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5)
-    grpc_seconds = time.monotonic() - started
-    answer = headers_only(http_port(limited), "GetCatalog", "application/json", 2)  # decided before the body
-    web = headers_only(http_port(limited), "GetCatalog", "application/grpc-web+proto", 5)
+    grpc_seconds = []
+    codes = []
+    for _ in range(ATTEMPTS):
+        started = time.monotonic()
+        try:
+            engine.GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5)
+            codes.append("OK")
+        except grpc.RpcError as error:
+            codes.append(error.code().name)
+        grpc_seconds.append(time.monotonic() - started)
+    answers = [headers_only(http_port(limited), "GetCatalog", "application/json", 2) for _ in range(ATTEMPTS)]
+    webs = [headers_only(http_port(limited), "GetCatalog", "application/grpc-web+proto", 5) for _ in range(ATTEMPTS)]
     after = limited.scrape()
     busy.cancel()
     channel.close()
 
-    assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert grpc_seconds < REFUSAL_SECONDS, grpc_seconds
-    assert answer.status == 429 and answer.json()["code"] == "resource_exhausted", answer
-    assert answer.seconds < REFUSAL_SECONDS, answer.seconds
-    assert web.status == 200 and web.grpc_status() == "8" and web.seconds < REFUSAL_SECONDS, web
+    # The median refusal within 0.2 s, and none slower than 1 s (a loaded machine may pause one).
+    assert codes == ["RESOURCE_EXHAUSTED"] * ATTEMPTS
+    assert statistics.median(grpc_seconds) < REFUSAL_SECONDS and max(grpc_seconds) < 1.0, grpc_seconds
+    assert all(a.status == 429 and a.json()["code"] == "resource_exhausted" for a in answers), answers
+    assert all(web.status == 200 and web.grpc_status() == "8" for web in webs), webs
+    for replies in (answers, webs):
+        seconds = [reply.seconds for reply in replies]
+        assert statistics.median(seconds) < REFUSAL_SECONDS and max(seconds) < 1.0, seconds
     # gRPC refuses once the call is dispatched: an answered call, in grpc_server_handled_total. The HTTP edge
     # refuses before the runtime sees the request: in splendor_calls_not_served_total only.
     catalog = {"grpc_service": ENGINE, "grpc_method": "GetCatalog"}
-    assert delta(before, after, "grpc_server_handled_total", grpc_code="RESOURCE_EXHAUSTED", **catalog) == 1
+    assert delta(before, after, "grpc_server_handled_total", grpc_code="RESOURCE_EXHAUSTED", **catalog) == ATTEMPTS
     refusals = {"reason": "max_concurrent_rpcs", "method": "GetCatalog"}
     assert delta(before, after, NOT_SERVED, transport="grpc", **refusals) == 0
-    assert delta(before, after, NOT_SERVED, transport="http", **refusals) == 2
+    assert delta(before, after, NOT_SERVED, transport="http", **refusals) == 2 * ATTEMPTS
     lines = limited.wait_for(lambda: [e for e in limited.events("call_not_served") if e["transport"] == "http"])
     assert {line["reason"] for line in lines} == {"max_concurrent_rpcs"}
 

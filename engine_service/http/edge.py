@@ -119,6 +119,7 @@ class EdgePolicy:
             request.error = Refusal(429, "Too Many Requests", REFUSAL_MESSAGE, content_type, cors)
             request.completed = True
             record_not_served("http", method, "max_concurrent_rpcs")
+            self.admission.refused()  # readiness: the process is saturated
         else:
             reserved = self.max_message_bytes + framing if request.chunked else request.content_length
             if self.reading_bytes + reserved > BODY_BYTES_IN_FLIGHT:

@@ -84,17 +84,21 @@ class Admission:
         if self.limit is None:
             return True
         with self._lock:
-            if self.active >= self.limit:
-                changed = not self.saturated
-                self.saturated = True
-            else:
+            if self.active < self.limit:
                 if not self.active:
                     self._progress = time.monotonic()
                 self.active += 1
                 return True
+        self.refused()
+        return False
+
+    def refused(self) -> None:
+        """A call was refused for the limit (here, or by the HTTP edge before its body): saturated."""
+        with self._lock:
+            changed = not self.saturated
+            self.saturated = True
         if changed and self.on_saturation is not None:
             self.on_saturation(True)
-        return False
 
     def release(self, _done: object = None) -> None:
         if self.limit is None:  # try_admit counted nothing

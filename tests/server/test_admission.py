@@ -140,3 +140,13 @@ def test_stuck_only_when_calls_are_admitted_and_none_ended_for_the_period() -> N
     assert admission.stuck(0.0) and not admission.stuck(60.0)
     admission.release()
     assert not admission.stuck(0.0)
+
+
+def test_a_refusal_by_the_http_edge_reports_saturation_too() -> None:
+    reports: list[bool] = []
+    admission = Admission(1, on_saturation=reports.append)
+    assert admission.try_admit()
+    admission.refused()
+    admission.refused()
+    admission.release()
+    assert reports == [True, False]

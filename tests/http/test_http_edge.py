@@ -12,6 +12,7 @@ import pytest
 
 from engine_service.http import HttpServer
 from engine_service.http import server as http_server_module
+from engine_service.server.admission import Admission
 from engine_service.server.not_served import not_served
 from engine_service.server.settings import Settings
 
@@ -127,3 +128,22 @@ def test_at_the_cap_with_every_connection_busy_a_new_one_is_refused_at_once(pati
         for sock in busy:
             sock.close()
     assert count("unknown", "connection_limit") == before + 1
+
+
+def test_healthz_reports_a_process_stuck_when_admitted_calls_make_no_progress(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(http_server_module, "STUCK_SECONDS", 0.05)
+    admission = Admission(10)
+    server = HttpServer(Settings(address="127.0.0.1:0", http_address="127.0.0.1:0"), admission=admission)
+    server.start()
+    try:
+        assert healthz(server.port).startswith(b"HTTP/1.1 200")
+        assert admission.try_admit()  # a call that never ends
+        time.sleep(0.1)
+        reply = healthz(server.port)
+        assert reply.startswith(b"HTTP/1.1 503") and reply.endswith(b"STUCK\n")
+        admission.release()  # it ended: progress
+        assert healthz(server.port).startswith(b"HTTP/1.1 200")
+    finally:
+        server.stop()

@@ -3,7 +3,8 @@
 A transport creates one ``Call`` per request (``bind`` makes it the current one for the
 handler's thread), the handler fills it in as it goes, and the transport's observability
 reads it afterwards: it never has to look into requests or error statuses again. It also
-tells a long handler whether its caller is still waiting.
+tells a long handler whether it should go on: its caller is still waiting (the transport's
+deadline, a disconnect) and the server's own time budget for the call is not spent.
 
 Only public facts go in: seats, turns, action kinds, reasons, counts. Never a state, a
 card, the seed or an error message (a malformed state's message may quote its cards).
@@ -11,6 +12,7 @@ card, the seed or an error message (a malformed state's message may quote its ca
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextvars import ContextVar, Token
 from typing import Final
@@ -64,11 +66,35 @@ class Call:
         *,
         is_active: Callable[[], bool] = _always_active,
         time_remaining: Callable[[], float | None] = _no_deadline,
+        budget_seconds: float | None = None,
     ) -> None:
         self.method = method
         # Is the caller still waiting, and how long it will wait (None: no deadline)?
-        self.is_active = is_active
-        self.time_remaining = time_remaining
+        self._caller_active = is_active
+        self._caller_remaining = time_remaining
+        # The server's own limit on the call's work (--max-call-seconds), whatever the caller allows.
+        self._budget_ends: float | None = None if budget_seconds is None else time.monotonic() + budget_seconds
+        self._cancelled = False
+
+    def is_active(self) -> bool:
+        """Should the handler go on: not cancelled, within the server's budget, and the caller still waiting?"""
+        if self._cancelled:
+            return False
+        if self._budget_ends is not None and time.monotonic() >= self._budget_ends:
+            return False
+        return self._caller_active()
+
+    def time_remaining(self) -> float | None:
+        """Seconds left before the caller's deadline or the server's budget, whichever comes first (None: neither)."""
+        caller = self._caller_remaining()
+        if self._budget_ends is None:
+            return caller
+        own = self._budget_ends - time.monotonic()
+        return own if caller is None else min(own, caller)
+
+    def cancel(self) -> None:
+        """The caller went away (a transport noticed): the handler stops at its next check."""
+        self._cancelled = True
 
     @property
     def settings(self) -> ApiConfig:
@@ -80,7 +106,9 @@ class Call:
         return {name: value for name, value in vars(self).items() if name in _LOGGED and value is not None}
 
     def deadline_passed(self) -> bool:
-        """For a caller that stopped waiting: was it its deadline (else it cancelled)?"""
+        """For a call told to stop: was it a deadline or the server's budget (else the caller cancelled)?"""
+        if self._cancelled:
+            return False
         remaining = self.time_remaining()
         return remaining is not None and remaining <= 0
 

@@ -29,6 +29,7 @@ paths of the request, e.g. ``state.players[1].tokens`` or ``action.take_gems.col
 | DEADLINE_EXCEEDED,  | a long call (ReplayGame) stopped because its caller stopped waiting; no reason |
 | CANCELLED           |         |
 | INTERNAL            | a bug in the service; logged, no details |
+| RESOURCE_EXHAUSTED  | the server is busy (``busy``): its slots for expensive calls are taken; not run, no reason |
 
 Field paths for rule refusals of an action (FAILED_PRECONDITION) point at the part
 of the action at fault (``_ACTION_FIELDS``); a refusal of the whole move
@@ -78,6 +79,7 @@ class Code(Enum):
     PERMISSION_DENIED = 7
     FAILED_PRECONDITION = 9
     INTERNAL = 13
+    RESOURCE_EXHAUSTED = 8  # the server is busy: the call was not run (retry later)
 
 
 class FieldViolation(NamedTuple):
@@ -280,3 +282,8 @@ def internal_error() -> ApiError:
 def abandoned(deadline_passed: bool) -> ApiError:
     """For a call whose caller stopped waiting (deadline or cancellation): work stops early."""
     return ApiError(Code.DEADLINE_EXCEEDED if deadline_passed else Code.CANCELLED, None, "the client stopped waiting")
+
+
+def busy(message: str) -> ApiError:
+    """For a call the server had no room to run (its expensive calls' slots taken): nothing was done."""
+    return ApiError(Code.RESOURCE_EXHAUSTED, None, message)

@@ -1,4 +1,5 @@
-"""The bounds of the calls whose work and answer grow with their input: ReplayGame and GetPlayerView.
+"""The bounds of the calls whose work and answer grow with their input: ReplayGame and GetPlayerView,
+and which calls are expensive (``is_expensive``): those the transports run in their own few slots.
 
 Every other request is bounded by the largest request the transport accepts and by the state's
 own bounds (``engine_service.codec.bounds``), and its answer by the state and one move's events.
@@ -6,9 +7,12 @@ own bounds (``engine_service.codec.bounds``), and its answer by the state and on
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from google.protobuf.message import Message
 from splendor.v1 import engine_service_pb2
 
+from .bot_choice import SEARCH_POLICIES
 from .call import Call
 from .errors import REPLAY_TOO_LONG, RESPONSE_TOO_LARGE, refusal
 
@@ -29,3 +33,23 @@ def check_size(response: Message, call: Call, field: str) -> None:
     if size > limit:
         message = f"the response would exceed {limit} bytes, the largest message the service sends"
         raise refusal(RESPONSE_TOO_LARGE, message, field=field, metadata={"limit": str(limit)})
+
+
+# Calls whose cost grows with a count the caller picks (playouts, actions): always expensive.
+EXPENSIVE_METHODS: Final = frozenset({"Simulate", "ReplayGame"})
+# A view redacting more events than this takes tens of milliseconds or more (1 MiB of events: seconds).
+EXPENSIVE_VIEW_EVENTS: Final = 5_000
+
+
+def is_expensive(method: str, request: Any) -> bool:
+    """Can this call take far more than a move's worth of CPU: Simulate, ReplayGame, a server-side search
+    move, a view of many events? (A request that is not a message, e.g. undecodable bytes, is cheap.)"""
+    if method in EXPENSIVE_METHODS:
+        return True
+    if not isinstance(request, Message):
+        return False
+    if method == "ApplyAction":
+        return request.HasField("bot") and request.bot.policy in SEARCH_POLICIES  # type: ignore[attr-defined]
+    if method == "GetPlayerView":
+        return len(request.events) > EXPENSIVE_VIEW_EVENTS  # type: ignore[attr-defined]
+    return False

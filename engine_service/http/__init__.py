@@ -9,6 +9,8 @@ Browsers and ``curl`` call it with plain HTTP/1.1 POSTs.
 - ``endpoints.py``: the method table as Connect endpoints;
 - ``observe.py``: admission, metrics and the per-call log line, as a Connect interceptor;
 - ``front.py``: what comes before Connect: ``/healthz``, CORS, 404/405/415;
+- ``edge.py``: what waitress's event-loop thread decides before any handler thread: probes,
+  refusals before the body is read, slow clients, the connection cap;
 - ``cors.py``: the CORS policy (``--http-cors-origin``);
 - ``server.py``: the listener: start, drain, stop.
 """

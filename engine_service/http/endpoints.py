@@ -1,7 +1,9 @@
 """The API's method table as Connect endpoints, with the message-size limit on responses.
 
-Each endpoint runs the API handler with the ``Call`` the observer bound (``observe.py``) and
-turns an ``ApiError`` into a Connect error. Requests are parsed by the runtime with the
+Each endpoint runs the API handler with the ``Call`` the observer bound (``observe.py``), an
+expensive call in one of the process's expensive slots, and turns an ``ApiError`` into a
+Connect error (a ``HandlerError``: the observer tells the handler's errors from the runtime's).
+ Requests are parsed by the runtime with the
 ``google.protobuf`` codecs (binary and JSON, unknown JSON fields refused), so a message
 means the same over every transport.
 """
@@ -13,14 +15,14 @@ from typing import Any, Final
 
 from connectrpc._server_shared import EndpointUnarySync  # the type EndpointSync.unary returns
 from connectrpc.code import Code as ConnectCode
-from connectrpc.errors import ConnectError
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
 from connectrpc.server import EndpointSync
 
-from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call, invoke
+from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call
+from engine_service.server.admission import Admission, invoke_admitted
 
-from .errors import connect_error
+from .errors import HandlerError, connect_error
 
 SERVICE_PATH: Final = f"/{SERVICE}"
 
@@ -36,22 +38,28 @@ def method_info(method: Method[Any, Any]) -> MethodInfo[Any, Any]:
     )
 
 
-def endpoints(max_message_bytes: int, config: ApiConfig) -> dict[str, EndpointUnarySync[Any, Any]]:
-    """``/splendor.v1.EngineService/ApplyAction`` -> its endpoint, for every method, with the server's config."""
-    return {method.full_name: _endpoint(method, max_message_bytes, config) for method in METHODS}
+def endpoints(
+    max_message_bytes: int, config: ApiConfig, admission: Admission | None = None
+) -> dict[str, EndpointUnarySync[Any, Any]]:
+    """``/splendor.v1.EngineService/ApplyAction`` -> its endpoint, for every method, with the server's config
+    and the process's admission (its expensive slots, shared with gRPC)."""
+    admission = admission or Admission(None)
+    return {method.full_name: _endpoint(method, max_message_bytes, config, admission) for method in METHODS}
 
 
-def _endpoint(method: Method[Any, Any], max_message_bytes: int, config: ApiConfig) -> EndpointUnarySync[Any, Any]:
+def _endpoint(
+    method: Method[Any, Any], max_message_bytes: int, config: ApiConfig, admission: Admission
+) -> EndpointUnarySync[Any, Any]:
     def function(request: Any, ctx: RequestContext[Any, Any]) -> Any:
         call = current_call() or Call(method.name)
         call.config = config  # the key ring and bounds the gRPC side uses too
         try:
-            response = invoke(method, request, call)
+            response = invoke_admitted(method, request, call, admission, queue=False)
         except ApiError as error:
             raise connect_error(error) from None
         if response.ByteSize() > max_message_bytes:  # gRPC's max_send_message_length
             message = f"the response is larger than the server's limit of {max_message_bytes} bytes"
-            raise ConnectError(ConnectCode.RESOURCE_EXHAUSTED, message)
+            raise HandlerError(ConnectCode.RESOURCE_EXHAUSTED, message)
         return response
 
     handler: Callable[[Any, RequestContext[Any, Any]], Any] = function

@@ -34,11 +34,16 @@ def grpc_name(code: ConnectCode) -> str:
     return _CANCELLED if code is ConnectCode.CANCELED else code.name
 
 
-def connect_error(error: ApiError) -> ConnectError:
+class HandlerError(ConnectError):
+    """An error the service's handler answered (every other ``ConnectError`` is the runtime's: the
+    request's framing, encoding or compression, found before the handler ran)."""
+
+
+def connect_error(error: ApiError) -> HandlerError:
     """The Connect error for ``error``, with the gRPC adapter's details."""
     status = status_pb2.Status.FromString(_status_bytes(error))
     details = [ErrorDetail(Any(type_url=detail.type_url, value=detail.value)) for detail in status.details]
-    return ConnectError(connect_code(error.code.name), error.message, details)
+    return HandlerError(connect_code(error.code.name), error.message, details)
 
 
 def _status_bytes(error: ApiError) -> bytes:

@@ -1,7 +1,7 @@
 """The WSGI application in front of the Connect runtime: health, CORS and the HTTP refusals.
 
 - ``GET /healthz``: 200 ``SERVING`` while the server serves, 503 ``NOT_SERVING`` once it
-  drains (the orchestrator's HTTP probe);
+  drains, 503 ``STUCK`` when it makes no progress (the orchestrator's liveness probe);
 - any other ``GET``/``HEAD`` outside the service: the web front end's files
   (``engine_service.web``: ``/`` is its page);
 - ``OPTIONS``: CORS preflight (``cors.py``);
@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Final
 
 from engine_service.web import static_site
@@ -28,6 +29,11 @@ HEALTH_PATH: Final = "/healthz"
 ACCEPTED: Final = "application/json, application/proto, application/grpc-web+proto, application/grpc-web+json"
 _CONNECT_TYPES: Final = frozenset({"application/json", "application/proto"})
 _GRPC_WEB_TYPES: Final = frozenset({"application/grpc-web", "application/grpc-web+proto", "application/grpc-web+json"})
+_DISCONNECTED_KEY: Final = "waitress.client_disconnected"
+
+# Has the caller of the request this thread serves hung up? (waitress tells, reading ahead on the
+# connection while the call runs); the observer hands it to the call's ``Call``.
+client_disconnected: ContextVar[Callable[[], bool] | None] = ContextVar("splendor_http_disconnected", default=None)
 
 
 def media_type(content_type: str) -> str:
@@ -40,7 +46,11 @@ def accepted(content_type: str) -> bool:
 
 
 def front(
-    connect_app: WSGIApplication, paths: Iterable[str], cors: CorsPolicy, serving: Callable[[], bool]
+    connect_app: WSGIApplication,
+    paths: Iterable[str],
+    cors: CorsPolicy,
+    serving: Callable[[], bool],
+    stuck: Callable[[], bool] = lambda: False,
 ) -> WSGIApplication:
     """The server's WSGI application around ``connect_app``, which serves ``paths``."""
     known = frozenset(paths)
@@ -55,9 +65,11 @@ def front(
         method = environ["REQUEST_METHOD"]
         origin = environ.get("HTTP_ORIGIN")
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
-            if serving():
-                return plain(start_response, "200 OK", "SERVING\n", [])
-            return plain(start_response, "503 Service Unavailable", "NOT_SERVING\n", [])
+            if not serving():
+                return plain(start_response, "503 Service Unavailable", "NOT_SERVING\n", [])
+            if stuck():
+                return plain(start_response, "503 Service Unavailable", "STUCK\n", [])
+            return plain(start_response, "200 OK", "SERVING\n", [])
         if method in ("GET", "HEAD") and path not in known:
             return static_site().wsgi(environ, start_response)  # the web front end (engine_service.web)
         if method == "OPTIONS":
@@ -78,12 +90,18 @@ def front(
         if not accepted(content_type):
             text = f"unsupported content type {content_type!r}; use one of: {ACCEPTED} (gRPC: the gRPC port)\n"
             return plain(start_response, "415 Unsupported Media Type", text, [("Accept-Post", ACCEPTED), *extra])
-        if not extra:
-            return connect_app(environ, start_response)
+        token = client_disconnected.set(environ.get(_DISCONNECTED_KEY))
+        try:
+            if not extra:
+                return connect_app(environ, start_response)
 
-        def with_cors(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> Callable[..., object]:
-            return start_response(status, headers + extra, exc_info)  # type: ignore[arg-type]
+            def with_cors(
+                status: str, headers: list[tuple[str, str]], exc_info: object = None
+            ) -> Callable[..., object]:
+                return start_response(status, headers + extra, exc_info)  # type: ignore[arg-type]
 
-        return connect_app(environ, with_cors)
+            return connect_app(environ, with_cors)
+        finally:
+            client_disconnected.reset(token)
 
     return app

@@ -6,7 +6,15 @@ error, if any, parse errors included. So an HTTP call is observed exactly like a
 (``engine_service/server/interceptors.py``):
 
 - admission: the same ``--max-concurrent-rpcs`` per process, counting the calls running and
-  those waitress queues for a thread; the rest are refused ``resource_exhausted`` unparsed;
+  those waitress queues for a thread; the rest are refused ``resource_exhausted`` unparsed
+  (the edge, ``edge.py``, refuses most of them before their body is even read);
+- deadlines and cancellation: the call's ``Call`` carries the caller's deadline
+  (``Connect-Timeout-Ms``, gRPC-Web's ``grpc-timeout``), the server's budget
+  (``--max-call-seconds``) and whether the caller hung up; a call whose deadline passed or
+  whose caller left while it queued is answered at once, never run, and counted like gRPC's
+  (``expired_in_queue``, ``cancelled_in_queue``: not in ``grpc_server_*``);
+- framing: an error of the runtime before the handler ran (a gRPC-Web body that is no frame,
+  an unknown compression) is the caller's: ``invalid_argument``, reason ``MALFORMED_FRAMING``;
 - metrics: the same ``grpc_server_*`` series and labels (an HTTP call is the same RPC, so the
   dashboard and the alerts count both transports), the game's series from the API ``Call``,
   and ``splendor_http_calls_total{protocol, codec}`` for the transport split;
@@ -17,6 +25,7 @@ error, if any, parse errors included. So an HTTP call is observed exactly like a
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from contextvars import Token
@@ -30,15 +39,21 @@ from connectrpc.request import RequestContext
 from prometheus_client import Counter
 
 from engine_service.api import METHODS, SERVICE, Call, bind, tracing, unbind
+from engine_service.api.errors import abandoned
 from engine_service.server.admission import REFUSAL_MESSAGE, Admission
 from engine_service.server.call_outcome import LEVELS, OK, GameMetrics, level_for
 from engine_service.server.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from engine_service.server.metrics import Metrics
+from engine_service.server.not_served import record_not_served
 
-from .errors import grpc_name
+from .errors import HandlerError, connect_code, grpc_name
+from .front import client_disconnected
 
 PROTOCOLS: Final = ("connect", "grpc_web")
 CODECS: Final = ("json", "proto")
+MALFORMED_FRAMING: Final = "MALFORMED_FRAMING"
+# The runtime's codes for a request it could not read: the caller's fault, answered invalid_argument.
+_FRAMING_CODES: Final = frozenset({ConnectCode.INTERNAL, ConnectCode.UNIMPLEMENTED, ConnectCode.INVALID_ARGUMENT})
 
 _calls_counter: list[Counter] = []
 
@@ -93,6 +108,7 @@ class _Started:
     protocol: str
     codec: str
     span: tracing.ServerSpan | None
+    framing_error: bool = False  # the runtime could not read the request: logged with MALFORMED_FRAMING
 
 
 class HttpObserver:
@@ -110,8 +126,12 @@ class HttpObserver:
         waiting: Callable[[], int],
         access_log: bool,
         log_level: str,
+        max_call_seconds: float = 0.0,
     ) -> None:
         self._game = GameMetrics(metrics)
+        self._budget = max_call_seconds or None
+        self._running: set[Call] = set()  # for cancel_all
+        self._running_lock = threading.Lock()
         self._methods = {method.name: _Method(method.name, metrics) for method in METHODS}
         self._calls = http_calls()
         self._admission = admission
@@ -131,8 +151,13 @@ class HttpObserver:
         method = self._methods[ctx.method.name]
         headers = ctx.request_headers
         protocol, codec = protocol_and_codec(headers.get("content-type", ""))
-        method.started.inc()
         self._calls.labels(protocol, codec).inc()
+        call = _call(method.name, ctx, self._budget)
+        if not call.is_active():  # its deadline passed, or its caller left, while it waited for a thread
+            expired = call.deadline_passed()
+            record_not_served("http", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
+            raise connect_error_of(abandoned(expired))
+        method.started.inc()
         if not self._admit():
             self._refused(method, ctx, protocol, codec)
             raise ConnectError(ConnectCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
@@ -140,7 +165,8 @@ class HttpObserver:
         span = None
         if tracing.enabled():
             span = tracing.server_span(SERVICE, method.name, headers.allitems())
-        call = Call(method.name)
+        with self._running_lock:
+            self._running.add(call)
         return _Started(
             method=method, dispatched=dispatched, call=call, token=bind(call), protocol=protocol, codec=codec, span=span
         )
@@ -148,11 +174,28 @@ class HttpObserver:
     def on_end_sync(self, started: _Started, ctx: RequestContext[Any, Any], error: Exception | None) -> None:
         unbind(started.token)
         self._admission.release()
+        with self._running_lock:
+            self._running.discard(started.call)
+        replacement = None
+        if isinstance(error, ConnectError) and not isinstance(error, HandlerError) and error.code in _FRAMING_CODES:
+            replacement = ConnectError(ConnectCode.INVALID_ARGUMENT, error.message)
+            started.framing_error = True
+            record_not_served("http", started.method.name, "malformed_framing", logged=False)  # the rpc line logs it
+            error = replacement
         try:
             self._finish(started, ctx, error)
         except Exception:  # observability must never fail a call
             if self._log is not None:
                 self._log.exception("call_observation_failed", method=started.method.name)
+        if replacement is not None:
+            raise replacement  # the runtime answers this one instead
+
+    def cancel_all(self) -> None:
+        """Tell every call still running to stop at its next check (the server is stopping)."""
+        with self._running_lock:
+            running = list(self._running)
+        for call in running:
+            call.cancel()
 
     def _finish(self, started: _Started, ctx: RequestContext[Any, Any], error: Exception | None) -> None:
         method = started.method
@@ -189,6 +232,8 @@ class HttpObserver:
             if self._min_level <= LEVELS["debug"] and ctx.client_address is not None:
                 fields["peer"] = ctx.client_address
             fields.update(call.log_fields())
+            if started.framing_error:
+                fields["reason"] = MALFORMED_FRAMING
             getattr(self._log, level)("rpc", **fields)
 
     def _echo_request_id(self, ctx: RequestContext[Any, Any]) -> tuple[str, str | None]:
@@ -198,6 +243,7 @@ class HttpObserver:
 
     def _refused(self, method: _Method, ctx: RequestContext[Any, Any], protocol: str, codec: str) -> None:
         code = "RESOURCE_EXHAUSTED"
+        reason = "MAX_CONCURRENT_RPCS"
         method.handled[code].inc()
         request_id, trace_id = self._echo_request_id(ctx)
         if LEVELS["warning"] >= self._min_level:
@@ -208,10 +254,30 @@ class HttpObserver:
                 "code": code,
                 "duration_ms": 0.0,
                 "request_id": request_id,
-                "reason": "MAX_CONCURRENT_RPCS",
+                "reason": reason,
                 "protocol": protocol,
                 "codec": codec,
             }
             if trace_id is not None:
                 fields["trace_id"] = trace_id
             self._log.warning("rpc", **fields)
+
+
+def _call(method: str, ctx: RequestContext[Any, Any], budget: float | None) -> Call:
+    """The call's ``Call``: the caller's deadline from its protocol's header, whether it hung up, the budget."""
+    gone = client_disconnected.get()
+
+    def remaining() -> float | None:
+        milliseconds = ctx.timeout_ms
+        return None if milliseconds is None else milliseconds / 1000
+
+    def active() -> bool:
+        milliseconds = ctx.timeout_ms
+        return (milliseconds is None or milliseconds > 0) and not (gone is not None and gone())
+
+    return Call(method, is_active=active, time_remaining=remaining, budget_seconds=budget)
+
+
+def connect_error_of(error: Any) -> ConnectError:
+    """A transport-neutral ``ApiError`` without details (an abandoned call) as a Connect error."""
+    return ConnectError(connect_code(error.code.name), error.message)

@@ -6,8 +6,10 @@ faster granian serves ASGI in-process only through an embedded mode its authors 
 experimental, and binds its own sockets. waitress serves a socket bound here, so worker
 processes share the port with SO_REUSEPORT as the gRPC side does, and drains cleanly.
 
-Limits: requests over ``--max-message-bytes`` get ``resource_exhausted`` from the runtime
-before they are parsed; bodies over twice that are refused by waitress (413) unread.
+The edge (``edge.py``) decides on waitress's event-loop thread what must not wait for a
+handler thread: ``/healthz``, refusals before the body is read (over the concurrency limit,
+or a ``Content-Length`` over ``--max-request-bytes``), slow header and body reads, the
+connection cap. Handler threads: ``--threads`` for cheap calls plus one per expensive slot.
 Keep-alive connections idle for ``IDLE_SECONDS`` are closed.
 """
 
@@ -21,7 +23,9 @@ from typing import Any, Final
 
 import structlog
 from connectrpc.server import ConnectWSGIApplication
-from waitress.server import create_server
+from waitress import wasyncore
+from waitress.adjustments import Adjustments
+from waitress.task import ThreadedTaskDispatcher
 
 from engine_service.api import ApiConfig
 from engine_service.sealing import KeyRing, load_key_ring
@@ -31,6 +35,7 @@ from engine_service.server.settings import Settings
 
 from .codecs import codecs
 from .cors import CorsPolicy
+from .edge import GRPC_WEB_ENVELOPE_BYTES, EdgePolicy, EdgeServer
 from .endpoints import SERVICE_PATH, endpoints
 from .front import front
 from .observe import HttpObserver
@@ -38,9 +43,17 @@ from .observe import HttpObserver
 log = structlog.get_logger(__name__)
 
 IDLE_SECONDS: Final = 120
-CONNECTION_LIMIT: Final = 1000  # open connections per process; more wait in the listen backlog
+# Open connections per process; at the cap the oldest idle one is closed, else the new one is refused.
+CONNECTION_LIMIT: Final = 1000
 BACKLOG: Final = 1024
+# Liveness fails when calls are admitted and none has ended for this long: far above --max-call-seconds.
+STUCK_SECONDS: Final = 60.0
+HEADER_SECONDS: Final = 10.0  # a request's headers must arrive within this of its first byte
+BODY_SECONDS: Final = 30.0  # and its body within this (1 MiB at ~35 KB/s)
 _DRAIN_POLL_SECONDS: Final = 0.02
+_LOOP_TIMEOUT_SECONDS: Final = 0.5
+# After the drain, calls still running are cancelled and given this long to notice before the sockets close.
+_STOP_SECONDS: Final = 5.0
 
 
 class _EngineServiceApp(ConnectWSGIApplication):
@@ -103,31 +116,66 @@ class HttpServer:
         self._socket = bind_socket(settings.http_address, reuse_port=reuse_port)
         self.port: int = self._socket.getsockname()[1]
         if admission is None:
-            admission = Admission(settings.max_concurrent_rpcs or None)
+            admission = Admission(settings.max_concurrent_rpcs or None, settings.expensive_calls)
         self._observer = observer = HttpObserver(
             get_metrics(),
             admission=admission,
             waiting=self._waiting,
             access_log=access_log,
             log_level=settings.log_level,
+            max_call_seconds=settings.max_call_seconds,
         )
-        table = endpoints(settings.max_message_bytes, config)
+        table = endpoints(settings.max_message_bytes, config, admission)
         connect_app = _EngineServiceApp(
             endpoints=table, interceptors=[observer], read_max_bytes=settings.max_request_bytes, codecs=codecs()
         )
-        app = front(connect_app, table, CorsPolicy(settings.http_cors_origins), lambda: self._serving)
+        cors = CorsPolicy(settings.http_cors_origins)
+        app = front(connect_app, table, cors, lambda: self._serving, lambda: admission.stuck(STUCK_SECONDS))
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # queueing is normal under load
-        self._server: Any = create_server(
-            app,
-            sockets=[self._socket],
-            threads=settings.workers,
+        max_body = settings.max_request_bytes + GRPC_WEB_ENVELOPE_BYTES
+        adjustments = Adjustments(
+            threads=settings.workers + settings.expensive_calls,
             connection_limit=CONNECTION_LIMIT,
             channel_timeout=IDLE_SECONDS,
-            max_request_body_size=2 * settings.max_request_bytes + 5,
+            cleanup_interval=1,  # the header and body timeouts are checked this often
+            max_request_body_size=max_body,
+            inbuf_overflow=max_body,  # bodies stay in memory (bounded by the limit), never on disk
+            channel_request_lookahead=1,  # keeps reading while a call runs, so a disconnect is seen
+            asyncore_use_poll=True,  # select() cannot watch more than 1,024 sockets
+            asyncore_loop_timeout=_LOOP_TIMEOUT_SECONDS,
             expose_tracebacks=False,
             ident="splendor-engine",
         )
-        self._thread = threading.Thread(target=self._server.run, name="http", daemon=True)
+        dispatcher = ThreadedTaskDispatcher()
+        dispatcher.set_thread_count(adjustments.threads)
+        policy = EdgePolicy(
+            admission,
+            self._waiting,
+            cors,
+            max_message_bytes=settings.max_request_bytes,
+            header_seconds=HEADER_SECONDS,
+            body_seconds=BODY_SECONDS,
+        )
+        sock = self._socket
+        self._server: Any = EdgeServer(
+            app,
+            policy,
+            map={},
+            _sock=sock,
+            dispatcher=dispatcher,
+            adj=adjustments,
+            bind_socket=False,
+            sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
+        )
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="http", daemon=True)
+
+    def _loop(self) -> None:
+        """waitress's event loop, until ``stop``: the sockets are closed only once it has ended."""
+        server = self._server
+        server.loop_thread = threading.get_ident()
+        while not self._stopping.is_set():
+            wasyncore.loop(timeout=_LOOP_TIMEOUT_SECONDS, map=server._map, use_poll=True, count=1)
 
     def _waiting(self) -> int:
         return len(self._server.task_dispatcher.queue)
@@ -152,9 +200,14 @@ class HttpServer:
         self.stop()
 
     def stop(self) -> None:
+        """Stop the loop, cancel the calls still running, wait for the handler threads, then close the sockets:
+        in that order, so no thread touches a socket or the loop's wake-up pipe after it is closed."""
         self._serving = False
-        self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
+        self._stopping.set()
+        self._server.pull_trigger()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        self._observer.cancel_all()
+        self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=_STOP_SECONDS)
         self._server.close()
-        asyncore = self._server.asyncore
-        asyncore.close_all(self._server._map)
-        self._thread.join(timeout=5)
+        wasyncore.close_all(self._server._map)

@@ -39,6 +39,7 @@ from .metrics import (
     metrics_host,
     multiprocess_dir,
 )
+from .not_served import not_served
 from .service import add_engine_service
 from .settings import Settings, grpc_server_options
 from .telemetry import otlp_endpoint, start_tracing
@@ -86,29 +87,49 @@ def build_server(
         access_log = structlog.is_configured()
     metrics = get_metrics()
     initialise_series(metrics, method_labels(SERVED_SERVICES))
+    not_served()  # its series at zero from start-up, like every other
     # The concurrency limit is the interceptor's, not gRPC's: gRPC's would count health checks too.
     if admission is None:
-        admission = Admission(settings.max_concurrent_rpcs or None)
+        admission = process_admission(settings)
     interceptor = ObservabilityInterceptor(
-        metrics, admission=admission, access_log=access_log, log_level=settings.log_level
+        metrics,
+        admission=admission,
+        access_log=access_log,
+        log_level=settings.log_level,
+        max_call_seconds=settings.max_call_seconds,
     )
     server = grpc.server(
+        # Expensive calls run on threads of their own (the EXPENSIVE lane): the cheap ones keep --threads.
         LaneExecutor(settings.workers, admission),
         interceptors=[interceptor],
         options=grpc_server_options(settings, reuse_port=reuse_port),
     )
     if key_ring is None:
         key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-    add_engine_service(server, api_config(settings, key_ring))
+    add_engine_service(server, api_config(settings, key_ring), admission)
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
         health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+    admission.on_saturation = partial(_report_saturation, health_servicer)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if extra_generic_handlers:
         server.add_generic_rpc_handlers(tuple(extra_generic_handlers))
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(settings.address)
     return server, port, health_servicer
+
+
+def _report_saturation(health_servicer: health.HealthServicer, saturated: bool) -> None:
+    """Readiness: the engine service is NOT_SERVING while the process refuses calls for its limit, so
+    the orchestrator sends new calls elsewhere; "" (the process, for start-up) stays SERVING. Ignored
+    once the server drains."""
+    status = health_pb2.HealthCheckResponse.NOT_SERVING if saturated else health_pb2.HealthCheckResponse.SERVING
+    health_servicer.set(SERVICE_NAME, status)
+
+
+def process_admission(settings: Settings) -> Admission:
+    """The limits of one process, for its gRPC and HTTP servers together: engine calls admitted, expensive slots."""
+    return Admission(settings.max_concurrent_rpcs or None, settings.expensive_calls)
 
 
 def api_config(settings: Settings, key_ring: KeyRing) -> ApiConfig:
@@ -195,7 +216,7 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
     if backend != "upb":
         log.warning("slow_protobuf_backend", backend=backend, expected="upb")
     # One limit on the engine calls of this process, whichever transport brings them.
-    admission = Admission(settings.max_concurrent_rpcs or None)
+    admission = process_admission(settings)
     try:
         server, port, health_servicer = build_server(
             settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission

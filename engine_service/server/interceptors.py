@@ -26,12 +26,14 @@ from typing import Any, Final
 import grpc
 import structlog
 
-from engine_service.api import Call, bind, tracing, unbind
+from engine_service.api import SERVICE, Call, bind, tracing, unbind
+from engine_service.api.limits import EXPENSIVE_METHODS
 
-from .admission import ADMITTED, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
+from .admission import ADMITTED, EXPENSIVE, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
 from .call_outcome import LEVELS, OK, GameMetrics, level_for
 from .logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from .metrics import Metrics, grpc_type
+from .not_served import record_not_served
 
 # Methods logged at debug level when they succeed: probes and tooling, not game traffic.
 QUIET_SERVICES: Final = frozenset({"grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"})
@@ -97,13 +99,14 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         admission: Admission | None = None,
         access_log: bool = True,
         log_level: str = "info",
+        max_call_seconds: float = 0.0,
     ) -> None:
         self._metrics = metrics
         self._game = GameMetrics(metrics)
         self._methods: dict[str, _Method] = {}
         self._admission = admission or Admission(None)
-        # Admitted calls carry the ADMITTED lane (their place is released when they end) only under a limit.
-        self._admitted_lane = ADMITTED if self._admission.limit is not None else None
+        # The server's budget for each engine call (--max-call-seconds; None: the caller's deadline only).
+        self._budget = max_call_seconds or None
         self._min_level = LEVELS[log_level] if access_log else 100
         self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None
         self._pid = os.getpid()
@@ -129,10 +132,25 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         if not self._admission.try_admit():
             self._refused(method, handler_call_details)
             return _refusal(handler)
-        return self._wrap(method, handler, dispatched, self._admitted_lane)
+        ran = [False]
+
+        def unserved(deadline: float | None) -> None:  # gRPC dropped the call before its behaviour ran
+            if not ran[0]:
+                expired = deadline is not None and time.time() >= deadline
+                record_not_served("grpc", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
+
+        lane = EXPENSIVE if method.name in EXPENSIVE_METHODS and method.service == SERVICE else ADMITTED
+        return self._wrap(method, handler, dispatched, lane, ran=ran, unserved=unserved)
 
     def _wrap(
-        self, method: _Method, handler: grpc.RpcMethodHandler[Any, Any], dispatched: float, lane: str | None
+        self,
+        method: _Method,
+        handler: grpc.RpcMethodHandler[Any, Any],
+        dispatched: float,
+        lane: str | None,
+        *,
+        ran: list[bool] | None = None,
+        unserved: Callable[[float | None], None] | None = None,
     ) -> grpc.RpcMethodHandler[Any, Any]:
         deserializer = handler.request_deserializer
         serializer = handler.response_serializer
@@ -140,9 +158,12 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             behavior = handler.unary_unary
 
             def unary_unary(request: Any, context: grpc.ServicerContext) -> Any:
+                if ran is not None:
+                    ran[0] = True
                 return self._unary(method, behavior, request, context, dispatched=dispatched)
 
-            return grpc.unary_unary_rpc_method_handler(_laned(unary_unary, lane), deserializer, serializer)
+            laned = _laned(unary_unary, lane, unserved)
+            return grpc.unary_unary_rpc_method_handler(laned, deserializer, serializer)
         if handler.unary_stream is not None:
             streamer = handler.unary_stream
 
@@ -187,7 +208,12 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         method.started.inc()
         if received:
             method.received.inc()
-        call = Call(method.name, is_active=context.is_active, time_remaining=context.time_remaining)
+        call = Call(
+            method.name,
+            is_active=context.is_active,
+            time_remaining=context.time_remaining,
+            budget_seconds=None if method.quiet else self._budget,
+        )
         span = (
             tracing.server_span(method.service, method.name, context.invocation_metadata())
             if tracing.enabled()
@@ -326,8 +352,8 @@ def _span_attributes(code: str) -> dict[str, object]:
     return {"rpc.system": "grpc", "rpc.grpc.status_code": grpc.StatusCode[code].value[0]}
 
 
-def _laned(behavior: Behavior, lane: str | None) -> Behavior:
-    return on_lane(behavior, lane) if lane is not None else behavior
+def _laned(behavior: Behavior, lane: str | None, unserved: Callable[[float | None], None] | None = None) -> Behavior:
+    return on_lane(behavior, lane, unserved=unserved) if lane is not None else behavior
 
 
 def _refusal(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:

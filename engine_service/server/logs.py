@@ -152,6 +152,7 @@ def configure_logging(level: str, log_format: str = "auto", stream: TextIO | Non
     every other line at once. Call ``flush_logs`` before the process exits.
     """
     global _writer  # noqa: PLW0603 (one output per process)
+    quiet_grpc_core(level)
     out = sys.stdout if stream is None else stream
     processors: list[structlog.typing.Processor] = [structlog.processors.add_log_level, utc_timestamp]
     if json_output(log_format, out):
@@ -172,6 +173,16 @@ def configure_logging(level: str, log_format: str = "auto", stream: TextIO | Non
         cache_logger_on_first_use=True,
     )
     atexit.register(flush_logs)
+
+
+GRPC_VERBOSITY: Final = "GRPC_VERBOSITY"
+
+
+def quiet_grpc_core(level: str) -> None:
+    """gRPC's core logs to stderr on its own; its info lines (a "Got goaway" each time a client hangs up)
+    show only at ``--log-level debug``, else its errors only. Read when gRPC starts: call this first.
+    An operator's own ``GRPC_VERBOSITY`` wins."""
+    os.environ.setdefault(GRPC_VERBOSITY, "INFO" if level == "debug" else "ERROR")
 
 
 def flush_logs() -> None:

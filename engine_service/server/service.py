@@ -14,26 +14,33 @@ from typing import Any
 
 import grpc
 
-from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call, invoke
+from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call
 
+from .admission import Admission, invoke_admitted
 from .errors import grpc_status
 
 
-def add_engine_service(server: grpc.Server, config: ApiConfig) -> None:
-    """Register every method of the table on ``server``, its calls configured by ``config``."""
-    handlers = {method.name: _grpc_handler(method, config) for method in METHODS}
+def add_engine_service(server: grpc.Server, config: ApiConfig, admission: Admission | None = None) -> None:
+    """Register every method of the table on ``server``, its calls configured by ``config``, its expensive
+    calls in ``admission``'s slots (shared with the HTTP server of the process)."""
+    admission = admission or Admission(None)
+    handlers = {method.name: _grpc_handler(method, config, admission) for method in METHODS}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
     server.add_registered_method_handlers(SERVICE, handlers)
 
 
-def _grpc_handler(method: Method[Any, Any], config: ApiConfig) -> grpc.RpcMethodHandler[Any, Any]:
+def _grpc_handler(
+    method: Method[Any, Any], config: ApiConfig, admission: Admission | None = None
+) -> grpc.RpcMethodHandler[Any, Any]:
+    slots = admission or Admission(None)
+
     def behavior(request: Any, context: grpc.ServicerContext) -> Any:
         call = current_call()
         if call is None:  # served without the observability interceptor
             call = Call(method.name, is_active=context.is_active, time_remaining=context.time_remaining)
         call.config = config
         try:
-            return invoke(method, request, call)
+            return invoke_admitted(method, request, call, slots, queue=True)
         except ApiError as error:
             context.abort_with_status(grpc_status(error))
 

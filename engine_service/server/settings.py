@@ -38,6 +38,8 @@ ENV: Final = {
     "otlp_endpoint": "SPLENDOR_OTLP_ENDPOINT",
     "http_address": "SPLENDOR_HTTP_ADDRESS",
     "http_cors_origins": "SPLENDOR_HTTP_CORS_ORIGINS",
+    "max_call_seconds": "SPLENDOR_MAX_CALL_SECONDS",
+    "expensive_calls": "SPLENDOR_EXPENSIVE_CALLS",
     "sealing_keys_file": "SPLENDOR_SEALING_KEYS_FILE",
     "sealing_keys": "SPLENDOR_SEALING_KEYS",
     "seat_keys": "SPLENDOR_SEAT_KEYS",
@@ -79,6 +81,12 @@ class Settings:
     http_address: str = "localhost:8080"
     # Browser origins allowed to call across origins (CORS); "*": any; none: same-origin only.
     http_cors_origins: tuple[str, ...] = ()
+    # The server's time budget for one engine call, whatever the caller's deadline: the long loops (Simulate,
+    # ReplayGame, a server-side bot's search) stop there with DEADLINE_EXCEEDED. 0: the caller's deadline only.
+    max_call_seconds: float = 5.0
+    # Expensive calls (Simulate, ReplayGame, server-side bot moves, views of many events) running at once per
+    # process, on threads of their own, so cheap calls keep the --threads pool; the rest wait their turn.
+    expensive_calls: int = 1
     # The key ring that seals game tokens (format: engine_service/sealing/keyring.py): a file, or the
     # ring itself in the environment variable (no flag: a command line is visible to every user). At
     # most one; with neither, the server generates a key at start-up that only its own processes share.
@@ -119,6 +127,10 @@ class Settings:
             raise ValueError("processes must be positive")
         if self.max_concurrent_rpcs < 0:
             raise ValueError("max_concurrent_rpcs must not be negative (0: no limit)")
+        if self.max_call_seconds < 0:
+            raise ValueError("max_call_seconds must not be negative (0: no budget)")
+        if self.expensive_calls <= 0:
+            raise ValueError("expensive_calls must be positive")
         if self.keepalive_time_seconds <= 0 or self.keepalive_timeout_seconds <= 0:
             raise ValueError("keepalive time and timeout must be positive")
         if self.min_ping_interval_seconds < 0:
@@ -168,6 +180,8 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
         otlp_endpoint=get("otlp_endpoint", base.otlp_endpoint),
         http_address=get("http_address", base.http_address),
         http_cors_origins=tuple(origin for origin in get("http_cors_origins", "").split(",") if origin),
+        max_call_seconds=float(get("max_call_seconds", base.max_call_seconds)),
+        expensive_calls=int(get("expensive_calls", base.expensive_calls)),
         sealing_keys_file=get("sealing_keys_file", base.sealing_keys_file),
         sealing_keys=get("sealing_keys", base.sealing_keys),
         seat_keys=flag("seat_keys", base.seat_keys),

@@ -158,9 +158,11 @@ def test_health_is_answered_while_engine_calls_are_shed(saturable: Server) -> No
     health: Any = health_pb2_grpc.HealthStub(channels[2])
     engine = stub(channels[2])
     probes = []
+    readiness = []
     shed = []
     for n in range(3):
-        probes.append(health.Check(health_pb2.HealthCheckRequest(service=ENGINE), timeout=5).status)
+        probes.append(health.Check(health_pb2.HealthCheckRequest(service=""), timeout=5).status)
+        readiness.append(health.Check(health_pb2.HealthCheckRequest(service=ENGINE), timeout=5).status)
         shed.append(
             outcome(
                 lambda n=n: engine.GetCatalog(
@@ -170,7 +172,11 @@ def test_health_is_answered_while_engine_calls_are_shed(saturable: Server) -> No
         )
     during = saturable.scrape()
     assert delta(before, during, "grpc_server_handled_total", **view) == 0, "the busy calls must still be running"
-    assert probes == [health_pb2.HealthCheckResponse.SERVING] * 3
+    # Liveness ("", the process) stays SERVING; readiness (the engine) is NOT_SERVING once the process
+    # refuses calls for its limit (after the first refusal), so new calls go to other replicas.
+    serving, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+    assert probes == [serving] * 3
+    assert readiness == [serving, not_serving, not_serving]
     assert codes(shed) == ["RESOURCE_EXHAUSTED"] * 3
     assert [future.result().view.num_players for future in busy] == [4, 4]
 
@@ -180,12 +186,13 @@ def test_health_is_answered_while_engine_calls_are_shed(saturable: Server) -> No
     assert delta(before, after, "grpc_server_handled_total", **catalog, grpc_code="RESOURCE_EXHAUSTED") == 3
     assert delta(before, after, "grpc_server_started_total", **catalog) == 3
     check = {"grpc_service": "grpc.health.v1.Health", "grpc_method": "Check"}
-    assert delta(before, after, "grpc_server_handled_total", **check, grpc_code="OK") == 3
+    assert delta(before, after, "grpc_server_handled_total", **check, grpc_code="OK") == 6
     assert delta(before, after, "grpc_server_handled_total", **check, grpc_code="RESOURCE_EXHAUSTED") == 0
     for n in range(3):
         line = saturable.call_log(f"shed-{n}")
         assert (line["code"], line["level"], line["reason"]) == ("RESOURCE_EXHAUSTED", "warning", "MAX_CONCURRENT_RPCS")
-    # The places of the busy calls are free again.
+    # The places of the busy calls are free again, and the engine is ready again.
     assert engine.GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5).catalog.cards
+    assert health.Check(health_pb2.HealthCheckRequest(service=ENGINE), timeout=5).status == serving
     for channel in channels:
         channel.close()

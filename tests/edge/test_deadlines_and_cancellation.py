@@ -1,0 +1,106 @@
+"""Deadlines and cancellation on every transport: a search move with a 1 s deadline ends within 1.5 s over
+gRPC, Connect and gRPC-Web (its best move so far, or DEADLINE_EXCEEDED); a call whose caller hung up stops
+within 1 s; the server's own budget (--max-call-seconds, 5 s by default) ends a call nobody bounded."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from tests.edge.support import frame, http_port, http_post, ismcts_move, maximal_simulate
+from tests.ops.support import Server, stub
+
+pytestmark = pytest.mark.e2e
+
+DEADLINE_SECONDS = 1.0
+ENDS_WITHIN_SECONDS = 1.5
+STOPS_WITHIN_SECONDS = 1.0  # after the caller hangs up
+HANG_UP_AFTER_SECONDS = 0.5
+BUDGET_SECONDS = 5.0  # the default --max-call-seconds
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with Server() as running:
+        yield running
+        assert running.stop() == 0
+
+
+def test_a_search_move_with_a_1s_deadline_ends_within_1_5s_over_grpc(server: Server) -> None:
+    channel = server.channel()
+    started = time.monotonic()
+    try:
+        stub(channel).ApplyAction(ismcts_move(), timeout=DEADLINE_SECONDS)
+        code = grpc.StatusCode.OK
+    except grpc.RpcError as error:
+        code = error.code()
+    elapsed = time.monotonic() - started
+    channel.close()
+    assert code in (grpc.StatusCode.OK, grpc.StatusCode.DEADLINE_EXCEEDED)
+    assert elapsed < ENDS_WITHIN_SECONDS, elapsed
+
+
+def test_a_search_move_with_a_1s_deadline_ends_within_1_5s_over_connect(server: Server) -> None:
+    answer = http_post(
+        http_port(server),
+        "ApplyAction",
+        ismcts_move().SerializeToString(),
+        "application/proto",
+        headers={"Connect-Timeout-Ms": str(int(DEADLINE_SECONDS * 1000)), "X-Request-Id": "connect-deadline"},
+    )
+    assert answer.status in (200, 504), answer  # OK, or deadline_exceeded (HTTP 504 in Connect)
+    assert answer.seconds < ENDS_WITHIN_SECONDS, answer.seconds
+    line = server.call_log("connect-deadline")
+    assert line["code"] in ("OK", "DEADLINE_EXCEEDED") and line["duration_ms"] < ENDS_WITHIN_SECONDS * 1000
+
+
+def test_a_search_move_with_a_1s_deadline_ends_within_1_5s_over_grpc_web(server: Server) -> None:
+    answer = http_post(
+        http_port(server),
+        "ApplyAction",
+        frame(ismcts_move().SerializeToString()),
+        "application/grpc-web+proto",
+        headers={"Grpc-Timeout": f"{int(DEADLINE_SECONDS * 1000)}m", "X-Request-Id": "grpc-web-deadline"},
+    )
+    assert answer.status == 200 and answer.grpc_status() in ("0", "4"), answer
+    assert answer.seconds < ENDS_WITHIN_SECONDS, answer.seconds
+    assert server.call_log("grpc-web-deadline")["code"] in ("OK", "DEADLINE_EXCEEDED")
+
+
+def test_an_http_call_whose_caller_hung_up_stops_within_1s(server: Server) -> None:
+    body = maximal_simulate().SerializeToString()
+    head = (
+        "POST /splendor.v1.EngineService/Simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/proto\r\n"
+        f"X-Request-Id: hung-up-http\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", http_port(server)), timeout=5) as sock:
+        sock.sendall(head.encode() + body)
+        time.sleep(HANG_UP_AFTER_SECONDS)
+    line = server.call_log("hung-up-http", timeout=BUDGET_SECONDS + 5)
+    assert line["code"] == "CANCELLED"
+    assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
+
+
+def test_a_grpc_call_whose_caller_cancelled_stops_within_1s(server: Server) -> None:
+    channel = server.channel()
+    future = stub(channel).Simulate.future(maximal_simulate(), metadata=[("x-request-id", "hung-up-grpc")])
+    time.sleep(HANG_UP_AFTER_SECONDS)
+    future.cancel()
+    line = server.call_log("hung-up-grpc", timeout=BUDGET_SECONDS + 5)
+    channel.close()
+    assert line["code"] == "CANCELLED"
+    assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
+
+
+def test_the_servers_budget_ends_a_call_without_a_deadline(server: Server) -> None:
+    channel = server.channel()
+    with pytest.raises(grpc.RpcError) as stopped:
+        stub(channel).Simulate(maximal_simulate(), metadata=[("x-request-id", "over-budget")], timeout=60)
+    channel.close()
+    assert stopped.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    line = server.call_log("over-budget")
+    assert BUDGET_SECONDS * 1000 <= line["duration_ms"] < (BUDGET_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line

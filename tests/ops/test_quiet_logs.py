@@ -1,0 +1,116 @@
+"""Quiet logs (issue 22): gRPC's core says nothing below an error unless asked for debug, and a SIGTERM
+after heavy HTTP traffic stops without a traceback (the "Bad file descriptor" race at shutdown)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from splendor.v1 import engine_service_pb2
+
+from engine_service.http import HttpServer
+from engine_service.server.logs import GRPC_VERBOSITY, quiet_grpc_core
+from engine_service.server.settings import Settings
+from tests.edge.support import frame, http_port, maximal_simulate
+from tests.ops.support import Server, stub
+
+CLIENTS = 6
+
+
+@pytest.fixture
+def no_verbosity(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv(GRPC_VERBOSITY, "unset")  # recorded, so that the test's own value is undone after it
+    monkeypatch.delenv(GRPC_VERBOSITY)
+    yield
+
+
+@pytest.mark.parametrize(("level", "verbosity"), [("debug", "INFO"), ("info", "ERROR"), ("warning", "ERROR")])
+def test_grpc_core_lines_below_error_show_only_at_debug(no_verbosity: None, level: str, verbosity: str) -> None:
+    quiet_grpc_core(level)
+    assert os.environ[GRPC_VERBOSITY] == verbosity
+
+
+def test_an_operators_grpc_verbosity_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(GRPC_VERBOSITY, "DEBUG")
+    quiet_grpc_core("info")
+    assert os.environ[GRPC_VERBOSITY] == "DEBUG"
+
+
+def connect_and_leave(server: Server, times: int) -> None:
+    """Clients that make a call and hang up, the way a client's disconnect reaches the server."""
+    for _ in range(times):
+        channel = server.channel()
+        stub(channel).GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=10)
+        channel.close()
+
+
+@pytest.mark.e2e
+def test_clients_hanging_up_leave_no_grpc_core_lines_at_info() -> None:
+    with Server() as server:
+        connect_and_leave(server, 5)
+        time.sleep(0.5)
+        assert server.stop() == 0
+    assert server.stderr == []
+
+
+@pytest.mark.e2e
+def test_at_debug_the_grpc_core_speaks() -> None:
+    with Server("--log-level", "debug") as server:
+        connect_and_leave(server, 1)
+        assert server.stop() == 0
+    assert server.stderr != []
+
+
+def test_a_late_handler_thread_cannot_write_to_the_closed_wake_up_pipe() -> None:
+    http_server = HttpServer(Settings(address="127.0.0.1:0", http_address="127.0.0.1:0"))
+    http_server.start()
+    http_server.stop()
+    # What a handler thread finishing after stop() does last: before the fix, OSError EBADF here
+    # (or, the descriptor's number reused, a byte written into another file).
+    http_server._server.pull_trigger()
+
+
+@pytest.mark.e2e
+def test_sigterm_after_heavy_http_traffic_stops_cleanly() -> None:
+    with Server("--grace-seconds", "1") as server:
+        port = http_port(server)
+        stop = threading.Event()
+        simulate = frame(maximal_simulate().SerializeToString())
+
+        def traffic(index: int) -> None:
+            while not stop.is_set():
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                try:
+                    if index == 0:  # a long call still running at SIGTERM
+                        conn.request("POST", "/splendor.v1.EngineService/Simulate", simulate, GRPC_WEB)
+                    else:
+                        conn.request("POST", "/splendor.v1.EngineService/GetCatalog", b"{}", JSON)
+                    conn.getresponse().read()
+                except OSError:
+                    return  # the server went away: the end of the traffic
+                finally:
+                    conn.close()
+
+        clients = [threading.Thread(target=traffic, args=(index,), daemon=True) for index in range(CLIENTS)]
+        for client in clients:
+            client.start()
+        time.sleep(2.0)
+        server.process.send_signal(signal.SIGTERM)
+        code = server.process.wait(timeout=30)
+        stop.set()
+        for client in clients:
+            client.join(timeout=15)
+        server.stop()
+    assert code == 0
+    assert not [line for line in server.stderr if "Traceback" in line or "Bad file descriptor" in line]
+    assert [entry for entry in server.logs if entry["level"] == "error"] == []
+    assert server.events("server_stopped")
+
+
+GRPC_WEB = {"Content-Type": "application/grpc-web+proto"}
+JSON = {"Content-Type": "application/json"}

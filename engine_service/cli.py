@@ -73,6 +73,13 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         "stops at half of the call's remaining deadline",
         type=int,
     )
+    add(
+        "--max-call-seconds",
+        "max_call_seconds",
+        "server time budget of one engine call in seconds (DEADLINE_EXCEEDED beyond); 0: the caller's deadline only",
+        type=float,
+    )
+    add("--expensive-calls", "expensive_calls", "expensive calls (Simulate, ReplayGame, searches) at once", type=int)
     add("--grace-seconds", "grace_seconds", "time calls in flight get to finish on shutdown", type=float)
     add("--metrics-port", "metrics_port", "port of the Prometheus /metrics endpoint; 0 disables it", type=int)
     add("--log-level", "log_level", "log level", choices=LOG_LEVELS)
@@ -193,6 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_request_bytes=args.max_request_bytes,
             max_replay_actions=args.max_replay_actions,
             max_bot_iterations=args.max_bot_iterations,
+            max_call_seconds=args.max_call_seconds,
+            expensive_calls=args.expensive_calls,
             workers=args.workers,
             grace_seconds=args.grace_seconds,
             log_level=args.log_level,

@@ -27,7 +27,6 @@ from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.task import ThreadedTaskDispatcher
 
-from engine_service.api import ApiConfig
 from engine_service.sealing import KeyRing, load_key_ring
 from engine_service.server.admission import Admission
 from engine_service.server.metrics import get_metrics
@@ -107,9 +106,7 @@ class HttpServer:
     ) -> None:
         if key_ring is None:  # the gRPC side must share it: pass the one the server loaded
             key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-        config = ApiConfig(
-            key_ring, settings.max_replay_actions, settings.max_message_bytes, settings.max_bot_iterations
-        )
+        config = settings.api_config(key_ring)
         if access_log is None:
             access_log = structlog.is_configured()
         self._serving = False

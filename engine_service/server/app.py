@@ -24,7 +24,6 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from splendor.v1 import engine_service_pb2
 
-from engine_service.api import ApiConfig
 from engine_service.sealing import EXAMPLE_KEYS, KeyRing, load_key_ring
 
 from .admission import Admission, LaneExecutor
@@ -106,7 +105,7 @@ def build_server(
     )
     if key_ring is None:
         key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-    add_engine_service(server, api_config(settings, key_ring), admission)
+    add_engine_service(server, settings.api_config(key_ring), admission)
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
         health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -130,11 +129,6 @@ def _report_saturation(health_servicer: health.HealthServicer, saturated: bool) 
 def process_admission(settings: Settings) -> Admission:
     """The limits of one process, for its gRPC and HTTP servers together: engine calls admitted, expensive slots."""
     return Admission(settings.max_concurrent_rpcs or None, settings.expensive_calls)
-
-
-def api_config(settings: Settings, key_ring: KeyRing) -> ApiConfig:
-    """What the handlers need from the settings: the key ring, the replay bound, the largest response, the bot bound."""
-    return ApiConfig(key_ring, settings.max_replay_actions, settings.max_message_bytes, settings.max_bot_iterations)
 
 
 def warn_about_key_ring(key_ring: KeyRing) -> None:

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from engine_service.api.config import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_MAX_REPLAY_ACTIONS
+from engine_service.api.config import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_MAX_REPLAY_ACTIONS, ApiConfig
+from engine_service.sealing import KeyRing
 
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 # auto: console when stdout is a terminal, JSON lines otherwise.
@@ -105,6 +106,12 @@ class Settings:
     max_replay_actions: int = DEFAULT_MAX_REPLAY_ACTIONS
     # The most ISMCTS iterations a server-side bot move may ask for (INVALID_BOT_CHOICE beyond).
     max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS
+
+    def api_config(self, key_ring: KeyRing) -> ApiConfig:
+        """What the handlers of either transport read: the key ring, the replay, response and bot bounds, seat keys."""
+        return ApiConfig(
+            key_ring, self.max_replay_actions, self.max_message_bytes, self.max_bot_iterations, self.seat_keys
+        )
 
     def __post_init__(self) -> None:
         if self.max_message_bytes <= 0 or self.max_request_bytes <= 0:

@@ -106,24 +106,24 @@ def test_grpc_web_with_json_messages(http_port: int) -> None:
 
 
 def test_a_token_sealed_over_grpc_is_played_over_connect_and_back(ports: Ports) -> None:
-    """Sealed games cross transports: both listeners of a process share the one key ring."""
+    """Sealed games cross transports: both listeners of a process share the one key ring (tokens and seat keys)."""
     with grpc.insecure_channel(f"127.0.0.1:{ports.grpc}") as channel:
         stub = engine_service_pb2_grpc.EngineServiceStub(channel)
-        created = stub.CreateGame(
-            pb.CreateGameRequest(config=config_pb2.GameConfig(num_players=2, seed=5), sealed=True, seat=0)
-        )
+        config = config_pb2.GameConfig(num_players=2, first_seat=0)
+        created = stub.CreateGame(pb.CreateGameRequest(config=config, sealed=True, seat=0))
         assert created.sealed_state and not created.HasField("state")
+        key = created.seat_keys[0]
         listed = connect_proto(
             ports.http,
             "ListLegalActions",
-            pb.ListLegalActionsRequest(sealed_state=created.sealed_state, seat=0),
+            pb.ListLegalActionsRequest(sealed_state=created.sealed_state, seat=0, seat_key=key),
             pb.ListLegalActionsResponse,
         )
         assert isinstance(listed, pb.ListLegalActionsResponse), listed
-        request = pb.ApplyActionRequest(sealed_state=created.sealed_state, seat=0)
+        request = pb.ApplyActionRequest(sealed_state=created.sealed_state, seat=0, seat_key=key)
         request.action.action_id = listed.actions[0].action_id
         applied = connect_proto(ports.http, "ApplyAction", request, pb.ApplyActionResponse)
         assert isinstance(applied, pb.ApplyActionResponse), applied
         assert applied.sealed_state_binding.step == 1
-        back = stub.GetPlayerView(pb.GetPlayerViewRequest(sealed_state=applied.sealed_state, seat=0))
+        back = stub.GetPlayerView(pb.GetPlayerViewRequest(sealed_state=applied.sealed_state, seat=0, seat_key=key))
         assert back.view.turn == 1 or back.view.HasField("pending")

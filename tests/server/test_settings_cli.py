@@ -6,7 +6,7 @@ import pytest
 
 from engine_service import cli
 from engine_service.sealing import KeyRing
-from engine_service.server.app import api_config, bound_address
+from engine_service.server.app import bound_address
 from engine_service.server.settings import Settings, defaults_from_env, grpc_server_options
 
 
@@ -131,6 +131,7 @@ def test_bound_address_reports_the_real_port() -> None:
 
 
 def test_the_handlers_get_the_bounds_of_the_settings() -> None:
-    settings = Settings(max_replay_actions=9, max_message_bytes=5000, max_bot_iterations=12)
-    config = api_config(settings, KeyRing.generate())
+    settings = Settings(max_replay_actions=9, max_message_bytes=5000, max_bot_iterations=12, seat_keys=False)
+    config = settings.api_config(KeyRing.generate())
     assert (config.max_replay_actions, config.max_response_bytes, config.max_bot_iterations) == (9, 5000, 12)
+    assert config.seat_keys is False

@@ -49,7 +49,7 @@ def policy_for(
     if choice.iterations > most:
         message = f"at most {most} iterations a move, not {choice.iterations}"
         raise _invalid(message, f"{field}.iterations")
-    settings = SearchSettings()
+    settings = SearchSettings(keep_going=call.is_active)  # a caller that hung up stops the search
     if choice.iterations:
         settings = settings._replace(iterations=choice.iterations)
     remaining = call.time_remaining()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from engine_service.rules import Action, GameState, action_id, apply, legal_actions
@@ -36,6 +37,9 @@ class SearchSettings(NamedTuple):
     playout_depth: int = 8  # plies of playout after the new node before the position is scored
     playout_epsilon: float = 0.15  # chance of a uniformly random playout move instead of the greedy one
     lead_scale: float = LEAD_SCALE  # prestige lead worth a reward of 0.73 when a playout is cut off
+    # Asked after every iteration: False stops the search with the best move so far (a server's call
+    # whose caller hung up or whose budget ran out); None: never asked.
+    keep_going: Callable[[], bool] | None = None
 
 
 class _Node:
@@ -65,6 +69,8 @@ def search(state: GameState, settings: SearchSettings, rng: random.Random) -> Ac
         sample = determinize(state, seat, rng.getrandbits(_SEED_BITS))
         _iterate(root, sample, settings, rng)
         if deadline is not None and time.perf_counter() >= deadline:
+            break
+        if settings.keep_going is not None and not settings.keep_going():
             break
     by_id = {action_id(action): action for action in legal}
     best = max(

@@ -96,6 +96,18 @@ def test_a_grpc_call_whose_caller_cancelled_stops_within_1s(server: Server) -> N
     assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
 
 
+def test_a_search_move_whose_caller_cancelled_stops_within_1s(server: Server) -> None:
+    """The search asks the call after every iteration: without a deadline it would run its budget out."""
+    channel = server.channel()
+    future = stub(channel).ApplyAction.future(ismcts_move(), metadata=[("x-request-id", "hung-up-search")])
+    time.sleep(HANG_UP_AFTER_SECONDS)
+    future.cancel()
+    line = server.call_log("hung-up-search", timeout=BUDGET_SECONDS + 5)
+    channel.close()
+    assert line["code"] == "CANCELLED"
+    assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
+
+
 def test_the_servers_budget_ends_a_call_without_a_deadline(server: Server) -> None:
     channel = server.channel()
     with pytest.raises(grpc.RpcError) as stopped:

@@ -1,0 +1,120 @@
+"""Running one block against the documentation's server, and saying what went wrong if it fails."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from tests.docs.blocks import ROOT, Block
+from tests.docs.server import DocServer
+from tests.docs.sessions import Step, output_matches, steps_of
+
+BLOCK_SECONDS = 120  # a block still running then fails: an example must end
+STATUS_MARK = "\x1edoc-test status "
+TYPESCRIPT_DIR = ROOT / "clients" / "typescript"
+
+
+class DocBlockFailed(AssertionError):
+    """A documented block did not run as shown."""
+
+
+def scratch_directory(path: Path) -> Path:
+    """A working directory that sees the checkout (``.venv/bin/...``, ``benchmarks/...``) but keeps what a
+    block writes (``game.json``) out of it."""
+    for entry in ROOT.iterdir():
+        if entry.name not in {".git"} and not (path / entry.name).exists():
+            (path / entry.name).symlink_to(entry)
+    return path
+
+
+def run_python(block: Block, server: DocServer, cwd: Path) -> None:
+    completed = _run([sys.executable, "-"], server.localise(block.text), cwd)
+    if completed.returncode != 0:
+        raise DocBlockFailed(f"{block.name}: exit {completed.returncode}\n{completed.stdout}")
+
+
+def run_shell(block: Block, server: DocServer, cwd: Path) -> None:
+    steps = [Step(server.localise(step.command), server.localise(step.shown)) for step in steps_of(block.text)]
+    script = "exec 2>&1\n" + "".join(f"{step.command}\nprintf '\\n{STATUS_MARK}%d\\n' $?\n" for step in steps)
+    completed = _run(["bash", "--noprofile", "--norc"], script, cwd)
+    outputs = completed.stdout.split(STATUS_MARK)
+    for index, step in enumerate(steps):
+        if index + 1 >= len(outputs):
+            raise DocBlockFailed(f"{block.name}: the session stopped before `{step.command}`\n{completed.stdout}")
+        output = outputs[index].split("\n", 1)[1] if index else outputs[0]
+        status = int(outputs[index + 1].split("\n", 1)[0])
+        shown_and_matching = bool(step.shown.strip()) and output_matches(step.shown, output)
+        if step.shown.strip() and not shown_and_matching:
+            raise DocBlockFailed(f"{block.name}: `{step.command}` printed\n{output}\nwhere the docs show\n{step.shown}")
+        if status != 0 and not shown_and_matching:
+            raise DocBlockFailed(f"{block.name}: `{step.command}` exited {status}\n{output}")
+
+
+def typescript_runner() -> Path | None:
+    """``tsx`` from the TypeScript client's dependencies, once ``npm ci`` installed them."""
+    tsx = TYPESCRIPT_DIR / "node_modules" / ".bin" / "tsx"
+    return tsx if tsx.exists() and shutil.which("node") else None
+
+
+def run_typescript(block: Block, server: DocServer, tsx: Path) -> None:
+    """Run the block as a module inside the package, so ``splendor-engine-client`` names it."""
+    folder = TYPESCRIPT_DIR / ".doc-test"
+    folder.mkdir(exist_ok=True)
+    script = folder / f"block_{block.line}.ts"
+    script.write_text(server.localise(block.text), encoding="utf-8")
+    try:
+        completed = _run([str(tsx), str(script)], "", TYPESCRIPT_DIR)
+    finally:
+        script.unlink()
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    if completed.returncode != 0:
+        raise DocBlockFailed(f"{block.name}: exit {completed.returncode}\n{completed.stdout}")
+
+
+def check_data(block: Block) -> None:
+    try:
+        if block.language == "yaml":
+            list(yaml.safe_load_all(block.text))
+        else:
+            _parse_json(block.text)
+    except (ValueError, yaml.YAMLError) as error:
+        raise DocBlockFailed(f"{block.name}: not valid {block.language}: {error}") from error
+
+
+def _parse_json(text: str) -> None:
+    """One JSON document, or one per line (a log)."""
+    try:
+        json.loads(text)
+    except ValueError:
+        for line in text.splitlines():
+            if line.strip():
+                json.loads(line)
+
+
+def _environment() -> dict[str, str]:
+    """The reader's shell with the checkout's environment active: ``splendor-tournament`` is ``.venv``'s."""
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+def _run(command: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            command,
+            input=stdin,
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=BLOCK_SECONDS,
+            check=False,
+            env=_environment(),
+        )
+    except subprocess.TimeoutExpired as error:
+        raise DocBlockFailed(f"{command[0]}: still running after {BLOCK_SECONDS} s: an example must end") from error

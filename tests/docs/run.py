@@ -34,7 +34,7 @@ def scratch_directory(path: Path) -> Path:
 
 
 def run_python(block: Block, server: DocServer, cwd: Path) -> None:
-    completed = _run([sys.executable, "-"], server.localise(block.text), cwd)
+    completed = _run([sys.executable, "-"], server.localise(block.text), cwd, server)
     if completed.returncode != 0:
         raise DocBlockFailed(f"{block.name}: exit {completed.returncode}\n{completed.stdout}")
 
@@ -42,7 +42,7 @@ def run_python(block: Block, server: DocServer, cwd: Path) -> None:
 def run_shell(block: Block, server: DocServer, cwd: Path) -> None:
     steps = [Step(server.localise(step.command), server.localise(step.shown)) for step in steps_of(block.text)]
     script = "exec 2>&1\n" + "".join(f"{step.command}\nprintf '\\n{STATUS_MARK}%d\\n' $?\n" for step in steps)
-    completed = _run(["bash", "--noprofile", "--norc"], script, cwd)
+    completed = _run(["bash", "--noprofile", "--norc"], script, cwd, server)
     outputs = completed.stdout.split(STATUS_MARK)
     for index, step in enumerate(steps):
         if index + 1 >= len(outputs):
@@ -69,7 +69,7 @@ def run_typescript(block: Block, server: DocServer, tsx: Path) -> None:
     script = folder / f"block_{block.line}.ts"
     script.write_text(server.localise(block.text), encoding="utf-8")
     try:
-        completed = _run([str(tsx), str(script)], "", TYPESCRIPT_DIR)
+        completed = _run([str(tsx), str(script)], "", TYPESCRIPT_DIR, server)
     finally:
         script.unlink()
         if not any(folder.iterdir()):
@@ -98,12 +98,14 @@ def _parse_json(text: str) -> None:
                 json.loads(line)
 
 
-def _environment() -> dict[str, str]:
-    """The reader's shell with the checkout's environment active: ``splendor-tournament`` is ``.venv``'s."""
-    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+def _environment(server: DocServer) -> dict[str, str]:
+    """The reader's shell with the checkout's environment active (``splendor-tournament`` is ``.venv``'s),
+    and the clients' default address (``SPLENDOR_ADDRESS``) the test server's."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    return {**os.environ, "PATH": path, "SPLENDOR_ADDRESS": f"127.0.0.1:{server.grpc_port}"}
 
 
-def _run(command: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _run(command: list[str], stdin: str, cwd: Path, server: DocServer) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(
             command,
@@ -114,7 +116,7 @@ def _run(command: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProce
             text=True,
             timeout=BLOCK_SECONDS,
             check=False,
-            env=_environment(),
+            env=_environment(server),
         )
     except subprocess.TimeoutExpired as error:
         raise DocBlockFailed(f"{command[0]}: still running after {BLOCK_SECONDS} s: an example must end") from error

@@ -16,8 +16,9 @@ that is shown but not run (it starts a server that never exits, it needs a brows
 
 Normalisation, so that a reader's copy and the test's run say the same: ``localhost:50051`` (and
 ``127.0.0.1:50051``), ``localhost:8080`` and ``localhost:9464`` become the test server's gRPC, HTTP
-and metrics ports on 127.0.0.1, and ``SPLENDOR_ADDRESS`` (the clients' default) its gRPC address; in expected output ``...`` stands for any text (output trimmed),
-whitespace is not compared, and 128-bit hex ids (game ids, request ids) compare equal.
+and metrics ports on 127.0.0.1, and ``SPLENDOR_ADDRESS`` (the clients' default) its gRPC address.
+In expected output ``...`` stands for any text (output trimmed), whitespace is not compared, and
+128-bit hex ids (game ids, request ids) compare equal.
 
 One server is started for the session (``conftest.py``); each file's blocks run in order in one
 scratch directory, so a later block may read a file an earlier one wrote.

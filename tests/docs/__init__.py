@@ -11,8 +11,9 @@ How each block is checked, by the fence's language:
 - ``text``: literal text (a log sample, a table printed by a tool); shown, never run.
 - anything else must be marked as an illustration.
 
-Marking: ``<!-- doc-test: illustration: why -->`` on the line right before the fence marks a block
-that is shown but not run (it starts a server that never exits, it needs a browser...). Few are.
+Marking: ``<!-- doc-test: illustration: why -->`` right before the fence (blank lines between are
+allowed, as prettier writes them) marks a block that is shown but not run (it starts a server that
+never exits, it needs a browser...). Few are.
 
 Normalisation, so that a reader's copy and the test's run say the same: ``localhost:50051`` (and
 ``127.0.0.1:50051``), ``localhost:8080`` and ``localhost:9464`` become the test server's gRPC, HTTP

@@ -55,7 +55,7 @@ def blocks_of(path: Path) -> list[Block]:
         while end < len(lines) and lines[end].strip() != fence:
             end += 1
         body = [line.removeprefix(indent) for line in lines[index + 1 : end]]
-        marked = MARKER.match(lines[index - 1]) if index > 0 else None
+        marked = _marker_before(lines, index)
         found.append(
             Block(
                 path,
@@ -69,8 +69,19 @@ def blocks_of(path: Path) -> list[Block]:
     return found
 
 
+def _marker_before(lines: list[str], fence: int) -> re.Match[str] | None:
+    """The marker on the last non-blank line before the fence (prettier puts a blank line between)."""
+    before = fence - 1
+    while before >= 0 and not lines[before].strip():
+        before -= 1
+    return MARKER.match(lines[before]) if before >= 0 else None
+
+
 def _marks_next_fence(lines: list[str], index: int) -> bool:
-    return bool(MARKER.match(lines[index])) and index + 1 < len(lines) and bool(FENCE.match(lines[index + 1]))
+    after = index + 1
+    while after < len(lines) and not lines[after].strip():
+        after += 1
+    return bool(MARKER.match(lines[index])) and after < len(lines) and bool(FENCE.match(lines[after]))
 
 
 def all_blocks(root: Path = ROOT) -> list[Block]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -106,17 +108,30 @@ def _environment(server: DocServer) -> dict[str, str]:
 
 
 def _run(command: list[str], stdin: str, cwd: Path, server: DocServer) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            command,
-            input=stdin,
-            cwd=cwd,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            timeout=BLOCK_SECONDS,
-            check=False,
-            env=_environment(server),
-        )
-    except subprocess.TimeoutExpired as error:
-        raise DocBlockFailed(f"{command[0]}: still running after {BLOCK_SECONDS} s: an example must end") from error
+    """Run ``command`` in a session of its own, so that on a timeout everything it started ends too
+    (a block that starts a server in the background must not outlive its test)."""
+    with subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        cwd=cwd,
+        text=True,
+        env=_environment(server),
+        start_new_session=True,
+    ) as process:
+        try:
+            output, _ = process.communicate(stdin, timeout=BLOCK_SECONDS)
+        except subprocess.TimeoutExpired as error:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise DocBlockFailed(f"{command[0]}: still running after {BLOCK_SECONDS} s: an example must end") from error
+        finally:
+            _end_leftovers(process.pid)
+    return subprocess.CompletedProcess(command, process.returncode, output)
+
+
+def _end_leftovers(session: int) -> None:
+    """End what a block left running in the background (its session's processes)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(session, signal.SIGKILL)

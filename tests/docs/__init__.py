@@ -2,11 +2,13 @@
 
 How each block is checked, by the fence's language:
 
-- ``python``: run as a script (``.venv``'s interpreter), which must exit 0 within the time limit.
+- ``python``: run as a script (``.venv``'s interpreter), which must exit 0 within the time limit,
+  after the Python blocks before it in the same document (a page's examples build on each other).
 - ``sh``, ``console``, ``shell``, ``bash``: with ``$ `` prompts, a session: each command runs in one
   bash, in order, and the lines under it are its expected output; without prompts, every line is a
   command. A command must exit 0, unless its expected output is shown and matches (a refusal).
-- ``ts``, ``typescript``: run with ``tsx`` inside ``clients/typescript`` (skipped until ``npm ci`` ran there).
+- ``ts``, ``typescript``: run with ``tsx`` inside ``clients/typescript``, ``splendor-engine-client`` imported
+  from its sources (skipped until ``npm ci`` ran there).
 - ``json``, ``yaml``: parsed (a JSON block may also be one document per line).
 - ``text``: literal text (a log sample, a table printed by a tool); shown, never run.
 - anything else must be marked as an illustration.

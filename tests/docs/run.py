@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -35,8 +36,10 @@ def scratch_directory(path: Path) -> Path:
     return path
 
 
-def run_python(block: Block, server: DocServer, cwd: Path) -> None:
-    completed = _run([sys.executable, "-"], server.localise(block.text), cwd, server)
+def run_python(block: Block, server: DocServer, cwd: Path, earlier: str = "") -> None:
+    """Run the block after ``earlier``, the Python blocks before it in its document (a page's
+    examples build on each other, as when a reader pastes them into one session)."""
+    completed = _run([sys.executable, "-"], server.localise(earlier + block.text), cwd, server)
     if completed.returncode != 0:
         raise DocBlockFailed(f"{block.name}: exit {completed.returncode}\n{completed.stdout}")
 
@@ -69,7 +72,7 @@ def run_typescript(block: Block, server: DocServer, tsx: Path) -> None:
     folder = TYPESCRIPT_DIR / ".doc-test"
     folder.mkdir(exist_ok=True)
     script = folder / f"block_{block.line}.ts"
-    script.write_text(server.localise(block.text), encoding="utf-8")
+    script.write_text(server.localise(_from_source(block.text)), encoding="utf-8")
     try:
         completed = _run([str(tsx), str(script)], "", TYPESCRIPT_DIR, server)
     finally:
@@ -78,6 +81,13 @@ def run_typescript(block: Block, server: DocServer, tsx: Path) -> None:
             folder.rmdir()
     if completed.returncode != 0:
         raise DocBlockFailed(f"{block.name}: exit {completed.returncode}\n{completed.stdout}")
+
+
+def _from_source(text: str) -> str:
+    """The package's entry points imported from its sources, so a block runs against the code as it
+    is, not a stale ``dist/``."""
+    text = re.sub(r'"splendor-engine-client/(node|web)"', r'"../src/\1.ts"', text)
+    return text.replace('"splendor-engine-client"', '"../src/index.ts"')
 
 
 def check_data(block: Block) -> None:

@@ -14,12 +14,24 @@ from tests.docs.server import DocServer
 BLOCKS = all_blocks()
 
 
+def python_before(block: Block) -> str:
+    """The Python blocks of the block's document that come before it and are run."""
+    return "".join(
+        earlier.text + "\n"
+        for earlier in BLOCKS
+        if earlier.path == block.path
+        and earlier.line < block.line
+        and earlier.language in PYTHON
+        and earlier.illustration is None
+    )
+
+
 @pytest.mark.parametrize("block", BLOCKS, ids=[block.name for block in BLOCKS])
 def test_documented_block(block: Block, doc_server: DocServer, scratch_for: Callable[[Path], Path]) -> None:
     if block.illustration is not None:
         pytest.skip(f"illustration: {block.illustration}")
     if block.language in PYTHON:
-        run_python(block, doc_server, scratch_for(block.path))
+        run_python(block, doc_server, scratch_for(block.path), python_before(block))
     elif block.language in SHELL:
         run_shell(block, doc_server, scratch_for(block.path))
     elif block.language in TYPESCRIPT:

@@ -1,0 +1,44 @@
+"""One engine for every documented block, a scratch directory per document, and the runner's counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.docs.blocks import all_blocks
+from tests.docs.run import scratch_directory
+from tests.docs.server import DocServer, running_server
+
+
+@pytest.fixture(scope="session")
+def doc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocServer]:
+    with running_server(tmp_path_factory.mktemp("doc-server") / "server.log") as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def scratch_for(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """The working directory of a document's blocks: the same one for every block of it, in order."""
+    made: dict[Path, Path] = {}
+
+    def scratch(document: Path) -> Path:
+        if document not in made:
+            made[document] = scratch_directory(tmp_path_factory.mktemp(document.stem))
+        return made[document]
+
+    return scratch
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many documented blocks ran and how many are marked illustration."""
+    ran = [r for r in terminalreporter.stats.get("passed", []) if "test_documented_block" in r.nodeid]
+    if not ran:
+        return
+    kinds = Counter(block.language or "(none)" for block in all_blocks() if block.illustration is None)
+    illustrations = sum(block.illustration is not None for block in all_blocks())
+    terminalreporter.write_line(
+        f"doc-test: {len(ran)} blocks passed; {illustrations} marked illustration; by language: {dict(kinds)}"
+    )

@@ -1,0 +1,71 @@
+"""The doc-test runner itself: what it extracts, what it compares, and that a wrong block fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.docs.blocks import ROOT, Block, blocks_of
+from tests.docs.run import DocBlockFailed, run_python, run_shell
+from tests.docs.server import DocServer
+from tests.docs.sessions import output_matches, steps_of
+
+NO_SERVER = DocServer(grpc_port=1, http_port=2, metrics_port=3)
+
+
+def test_an_ellipsis_in_shown_output_stands_for_any_text() -> None:
+    assert output_matches('{"seat":1,...}', '{"seat": 1, "turn": 0, "bank": {}}')
+
+
+def test_shown_output_that_differs_does_not_match() -> None:
+    assert not output_matches('{"seat":1}', '{"seat":0}')
+
+
+def test_whitespace_and_hex_ids_are_not_compared() -> None:
+    shown = '{"gameId": "1abba872f5a2c162a0f40764726fbe2d"}'
+    assert output_matches(shown, '{\n   "gameId": "0123456789abcdef0123456789abcdef"\n}')
+
+
+def test_documented_addresses_become_the_test_servers() -> None:
+    text = "localhost:50051 127.0.0.1:8080 localhost:9464"
+    assert NO_SERVER.localise(text) == "127.0.0.1:1 127.0.0.1:2 127.0.0.1:3"
+
+
+def test_a_session_joins_continuation_lines_and_keeps_output_per_command() -> None:
+    steps = steps_of("$ echo a \\\n    b\na b\n$ true\n")
+    assert [(step.command, step.shown) for step in steps] == [("echo a \\\n    b", "a b"), ("true", "")]
+
+
+def test_a_marker_before_a_fence_marks_it_with_its_reason(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("<!-- doc-test: illustration: never exits -->\n\n```sh\nmake serve\n```\n\n```sh\nls\n```\n")
+    assert [(block.language, block.illustration) for block in blocks_of(page)] == [
+        ("sh", "never exits"),
+        ("sh", None),
+    ]
+
+
+def test_a_marker_that_precedes_no_fence_is_an_error(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("<!-- doc-test: illustration: lost -->\nSome prose.\n")
+    with pytest.raises(ValueError, match="right before a fence"):
+        blocks_of(page)
+
+
+def test_a_session_whose_output_differs_from_the_page_fails(tmp_path: Path) -> None:
+    block = Block(ROOT / "page.md", 1, "console", "$ echo 41\n42\n", None)
+    with pytest.raises(DocBlockFailed, match="where the docs show"):
+        run_shell(block, NO_SERVER, tmp_path)
+
+
+def test_a_failing_command_with_no_output_shown_fails(tmp_path: Path) -> None:
+    block = Block(ROOT / "page.md", 1, "sh", "false\n", None)
+    with pytest.raises(DocBlockFailed, match="exited 1"):
+        run_shell(block, NO_SERVER, tmp_path)
+
+
+def test_a_python_block_that_raises_fails(tmp_path: Path) -> None:
+    block = Block(ROOT / "page.md", 1, "python", "raise SystemExit('broken example')\n", None)
+    with pytest.raises(DocBlockFailed, match="broken example"):
+        run_python(block, NO_SERVER, tmp_path)

@@ -4,7 +4,8 @@ The stable ids (``Catalog.action_id_ranges``) number every action of every modul
 of them, where the base game uses the first 370. A policy's output layer is as wide as
 its action space, so ``ActionSpace.for_ruleset`` keeps only the ranges of the base game
 and the module in play (370 for the base game), and maps each index to its stable id
-(``stable_ids``) and back (``index_of``).
+(``stable_ids``) and back (``index_of``). An answer the core shares between modules
+(``decline``, id 389) is kept whenever a module is in play.
 """
 
 from __future__ import annotations
@@ -44,11 +45,13 @@ class ActionSpace:
     @classmethod
     def for_ruleset(cls, module: str | None, id_count: int) -> ActionSpace:
         """The base game's ids and the ranges of ``module`` (its package's ``action_ids``), in id order."""
-        from engine_service.rules import module_named  # noqa: PLC0415  (the ranges are the rules core's)
+        from engine_service.rules import id_layout, module_named, registered_modules  # noqa: PLC0415  (the core's ranges)
 
         ids = list(range(BASE_ID_COUNT))
         if module is not None:
-            for id_range in module_named(module).action_ids:
+            owned = {id_range.offset for other in registered_modules() for id_range in other.action_ids}
+            shared = [id_range for id_range in id_layout().ranges if id_range.offset >= BASE_ID_COUNT]
+            for id_range in [*module_named(module).action_ids, *(r for r in shared if r.offset not in owned)]:
                 ids += range(id_range.offset, id_range.offset + id_range.size)
         return cls(sorted(ids), id_count)
 

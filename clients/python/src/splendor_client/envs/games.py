@@ -58,6 +58,7 @@ class Game(Protocol):
     action_count: int  # stable action ids: the catalog's action_id_count
     acting_seat: int | None  # None once the game is over
     winners: tuple[int, ...]
+    applied: int  # actions applied since the deal, every seat's and decisions included
 
     def reset(self, seed: int) -> None: ...
 
@@ -104,6 +105,7 @@ class LocalGame:
         self._policies: dict[str, Any] = {}  # one policy object per name, reseeded for every move
         self.acting_seat: int | None = None
         self.winners: tuple[int, ...] = ()
+        self.applied = 0
 
     @property
     def state(self) -> Any:
@@ -116,12 +118,14 @@ class LocalGame:
             ruleset.num_players, seed, modules=ruleset.modules, turn_limit=ruleset.turn_limit
         )
         self._set(self._rules.new_game(config)[0])
+        self.applied = 0
 
     def _set(self, state: Any) -> None:
         self._state = state
         self._legal = {}
-        self.acting_seat = None if state.end_reason is not None else state.acting_seat
-        self.winners = state.winners
+        over = state.end_reason is not None
+        self.acting_seat = None if over else state.acting_seat
+        self.winners = state.winners if over else ()
 
     def write_observation(self, seat: int, out: NDArray[np.float32]) -> None:
         rules = self._rules
@@ -131,8 +135,8 @@ class LocalGame:
         if seat != self.acting_seat:
             return ()
         if not self._legal:
-            action_id = self._rules.action_id
-            self._legal = {action_id(action): action for action in self._rules.legal_actions(self._state)}
+            actions = self._rules.legal_actions(self._state)
+            self._legal = dict(zip(map(self._rules.action_id, actions), actions))
         return tuple(self._legal)
 
     def play(self, action_id: int) -> bool:
@@ -143,6 +147,7 @@ class LocalGame:
         if action is None:
             return False
         self._set(self._rules.apply(self._state, action)[0])
+        self.applied += 1
         return True
 
     def check_policy(self, policy: str) -> None:
@@ -155,6 +160,7 @@ class LocalGame:
             chooser = self._policies[policy] = self._bots.make_policy(policy, seed)
         chooser.reseed(seed)
         self._set(self._rules.apply(self._state, chooser.choose(self._state))[0])
+        self.applied += 1
 
     def view(self, seat: int) -> view_pb2.GameView:
         from engine_service.codec.view import fill_view  # noqa: PLC0415  (the engine's own codec, as the server writes)
@@ -185,6 +191,7 @@ class RemoteGame:
         self._observation: Any = None  # the last response's observation (of the seat that must act)
         self.acting_seat: int | None = None
         self.winners: tuple[int, ...] = ()
+        self.applied = 0
 
     def reset(self, seed: int) -> None:
         ruleset = self.ruleset
@@ -194,6 +201,7 @@ class RemoteGame:
         self._observation = None
         self.acting_seat = self._state.seat  # a freshly dealt game waits for no decision
         self.winners = ()
+        self.applied = 0
 
     def _observation_of(self, seat: int) -> Any:
         observation = self._observation
@@ -219,6 +227,7 @@ class RemoteGame:
         self._observation = response.observation if response.HasField("observation") else None
         self.acting_seat = response.acting_seat if response.HasField("acting_seat") else None
         self.winners = tuple(response.view.winners)
+        self.applied += 1
 
     def play(self, action_id: int) -> bool:
         if self.acting_seat is None:

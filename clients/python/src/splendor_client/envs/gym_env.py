@@ -96,7 +96,9 @@ class SplendorEnv(gymnasium.Env[ObsType, np.int64]):
         game = self.game
         while game.acting_seat is not None and game.acting_seat != self.seat:
             seat = game.acting_seat
-            self.opponents[seat].move(game, seat, self.observer, int(self.np_random.integers(2**63)))
+            # 63 random bits from the env's generator (raw: the cheapest draw, taken once per opponent move).
+            seed = int(self.np_random.bit_generator.random_raw()) >> 1
+            self.opponents[seat].move(game, seat, self.observer, seed)
 
     def _reward(self) -> float:
         if self.game.acting_seat is not None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import re
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -43,3 +45,17 @@ def test_the_wilson_interval_holds_the_share() -> None:
     low, high = _example().wilson(17, 20)
     assert low < 17 / 20 < high
     assert np.isclose(low, 0.6396, atol=1e-3) and np.isclose(high, 0.9476, atol=1e-3)
+
+
+def test_the_learning_curve_script_prints_a_row_per_checkpoint() -> None:
+    completed = subprocess.run(
+        [sys.executable, "learning_curve.py", "--checkpoints", "256", "--games", "2"],
+        cwd=EXAMPLE.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    rows = [line for line in completed.stdout.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert [row.split("|")[1].strip() for row in rows] == ["0", "1024"]  # one rollout of n_steps covers 256
+    assert completed.stdout.rstrip().endswith("illegal actions during training: 0")

@@ -83,14 +83,14 @@ def seat_order(seat: int, num_players: int) -> list[int]:
     return [(seat + offset) % num_players for offset in range(num_players)]
 
 
-def _market_shape(module: str | None) -> tuple[int, ...]:
+def market_shape(module: str | None) -> tuple[int, ...]:
     """Face-up slots per market row."""
     extra = () if module is None else tuple(spec.slots for spec in module_named(module).decks)
     return (MARKET_SLOTS,) * BASE_DECKS + extra
 
 
 def _base_slices(module: str | None, num_players: int) -> list[tuple[str, int, str]]:
-    shape = _market_shape(module)
+    shape = market_shape(module)
     slices = [
         ("bank", TOKEN_KINDS, "tokens in the bank: white, blue, green, red, black, gold"),
         ("deck_sizes", len(shape), "cards left in each deck, by deck id"),
@@ -157,9 +157,9 @@ def _card_values(card_id: int) -> tuple[float, ...]:
 
 
 # Each card's and noble's values computed once: an observation copies them (it is written at every learner step).
-_CARD_VALUES: Final = tuple(_card_values(card_id) for card_id in range(len(CARDS)))
+CARD_VALUES: Final = tuple(_card_values(card_id) for card_id in range(len(CARDS)))
 _NO_CARD: Final = (0.0,) * CARD_FEATURES
-_NOBLE_VALUES: Final = tuple(
+NOBLE_VALUES: Final = tuple(
     tuple(float(value) for value in (1.0, noble.points, *noble.requirement)) for noble in NOBLES
 )
 _NO_NOBLE: Final = (0.0,) * NOBLE_FEATURES
@@ -176,16 +176,16 @@ def encode_view(view: GameView) -> tuple[float, ...]:
     order = seat_order(seat, players)
     relative = {actual: index for index, actual in enumerate(order)}
     out: list[float] = list(view.bank)
-    shape = _market_shape(module)
+    shape = market_shape(module)
     sizes = list(view.deck_sizes) + [0] * len(shape)
     out += sizes[: len(shape)]
     for row, slots in enumerate(shape):
         cards = view.market[row] if row < len(view.market) else ()
         for slot in range(slots):
             card_id = cards[slot] if slot < len(cards) else None
-            out += _NO_CARD if card_id is None else _CARD_VALUES[card_id]
+            out += _NO_CARD if card_id is None else CARD_VALUES[card_id]
     for slot in range(players + 1):
-        out += _NOBLE_VALUES[view.nobles[slot]] if slot < len(view.nobles) else _NO_NOBLE
+        out += NOBLE_VALUES[view.nobles[slot]] if slot < len(view.nobles) else _NO_NOBLE
     over = view.end_reason is not None
     out += [view.turn, float(view.final_round), float(over), view.passes_in_a_row]
     turn_seat = [0.0] * players
@@ -205,7 +205,7 @@ def encode_view(view: GameView) -> tuple[float, ...]:
         for slot in range(RESERVE_LIMIT):
             if slot < len(player.reserved):
                 reserved = player.reserved[slot]
-                out += _NO_CARD if reserved.card_id is None else _CARD_VALUES[reserved.card_id]
+                out += _NO_CARD if reserved.card_id is None else CARD_VALUES[reserved.card_id]
                 decks = [0.0] * MAX_DECKS
                 decks[reserved.deck] = 1.0
                 out += [float(reserved.card_id is None), *decks]

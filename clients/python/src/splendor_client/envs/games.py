@@ -22,6 +22,7 @@ from splendor.v1 import bots_pb2, catalog_pb2, engine_service_pb2, view_pb2
 
 from ..client import EngineClient, game_config
 from ..errors import RuleRejected
+from .observation_writer import ObservationWriter
 
 POLICY_KINDS = ("random", "greedy", "ismcts")
 
@@ -98,7 +99,8 @@ class LocalGame:
         self._rules: Any = rules
         self._bots: Any = bots
         self.ruleset = ruleset
-        self.observation_length = rules.observation_layout(ruleset.modules, ruleset.num_players).length
+        self._writer = ObservationWriter(ruleset.modules, ruleset.num_players)
+        self.observation_length = self._writer.length
         self.action_count = rules.ACTION_ID_COUNT
         self._state: Any = None
         self._legal: dict[int, Any] = {}  # the acting seat's legal actions by id, once listed
@@ -128,8 +130,7 @@ class LocalGame:
         self.winners = state.winners if over else ()
 
     def write_observation(self, seat: int, out: NDArray[np.float32]) -> None:
-        rules = self._rules
-        out[:] = rules.encode_view(rules.view_for(self._state, seat))
+        self._writer.write(self._state, seat, out)
 
     def legal_ids(self, seat: int) -> Sequence[int]:
         if seat != self.acting_seat:

@@ -6,10 +6,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from splendor_client import EngineClient
+from splendor_client import EngineClient, connect
 from splendor_client.envs import SplendorEnv
 from splendor_client.envs.observer import ObsType
 
+from engine_service.server.app import build_server, start
+from engine_service.server.settings import Settings
+
+MAX_ITERATIONS = 20  # the bounded server's max_bot_iterations
 TURN_LIMIT = 40  # the lowest legal action hoards gems: a limit ends such games
 
 
@@ -83,3 +87,17 @@ def test_remote_opponents_take_the_in_process_spelling(client: EngineClient) -> 
     assert _episode(local, 4) == _episode(remote, 4)
     with pytest.raises(ValueError, match="positive number of iterations"):
         SplendorEnv(opponents="ismcts:x", client=client)
+
+
+def test_a_budget_the_server_refuses_is_refused_when_the_env_is_made() -> None:
+    server, port, health = build_server(
+        Settings(address="127.0.0.1:0", workers=1, metrics_port=0, max_bot_iterations=MAX_ITERATIONS)
+    )
+    start(server, health)
+    try:
+        with connect(f"127.0.0.1:{port}") as bounded:
+            SplendorEnv(opponents=f"ismcts:{MAX_ITERATIONS}", client=bounded)
+            with pytest.raises(ValueError, match=f"the server refuses policy 'ismcts:{MAX_ITERATIONS + 1}'"):
+                SplendorEnv(opponents=f"ismcts:{MAX_ITERATIONS + 1}", client=bounded)
+    finally:
+        server.stop(0).wait()

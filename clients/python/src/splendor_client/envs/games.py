@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from splendor.v1 import bots_pb2, catalog_pb2, engine_service_pb2, view_pb2
 
 from ..client import EngineClient, game_config
-from ..errors import RuleRejected
+from ..errors import InvalidRequest, RuleRejected
 from .observation_writer import ObservationWriter
 
 POLICY_KINDS = ("random", "greedy", "ismcts")
@@ -244,9 +244,18 @@ class RemoteGame:
     def check_policy(self, policy: str) -> None:
         choice = bot_choice(policy, 0)
         if choice.policy not in self._catalog.bot_policies:
-            raise ValueError(
-                f"the server has no policy {choice.policy!r}: it has {', '.join(self._catalog.bot_policies)}"
-            )
+            known = ", ".join(self._catalog.bot_policies)
+            raise ValueError(f"the server has no policy {choice.policy!r}: it has {known}")
+        if choice.iterations:
+            # The server's bound on iterations is its own setting: ask it (validate_only, one search when accepted).
+            ruleset = self.ruleset
+            modules = () if ruleset.module is None else (ruleset.module,)
+            state = self.client.create_game(game_config(ruleset.num_players, 1, modules=modules)).state
+            request = engine_service_pb2.ApplyActionRequest(state=state, bot=choice, validate_only=True)
+            try:
+                self.client.apply_request(request)
+            except InvalidRequest as error:
+                raise ValueError(f"the server refuses policy {policy!r}: {error}") from error
 
     def play_bot(self, policy: str, seed: int) -> None:
         self._apply(engine_service_pb2.ApplyActionRequest(bot=bot_choice(policy, seed)))

@@ -11,6 +11,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from splendor_client.envs import SplendorEnv
 
 pytest.importorskip(
     "torch", reason="torch is not installed (the client's train extra: pip install 'splendor-client[train]')"
@@ -39,6 +40,14 @@ def test_maskable_ppo_trains_on_the_registered_env_masked() -> None:
     assert masks.shape[-1] == 370 and 0 < masks.mean() < 0.5  # the env's masks, not the all-legal default
     share, low, high = example.win_rate(model, "random", games=4)
     assert 0.0 <= low <= share <= high <= 1.0
+    self_play = SplendorEnv(opponents=model, action_ids="ruleset", turn_limit=60)  # the trained model at seat 1
+    observation, _ = self_play.reset(seed=1)
+    done = False
+    while not done:
+        action, _ = model.predict(observation, action_masks=self_play.action_masks(), deterministic=True)
+        observation, _, done, _, info = self_play.step(int(action))
+        assert not info.get("illegal_action")
+    assert self_play.game.applied > 2
 
 
 def test_the_wilson_interval_holds_the_share() -> None:

@@ -28,6 +28,7 @@ def test_the_gymnasium_environment_is_registered_and_passes_check_env() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # check_env's advice on unbounded boxes
         check_env(env.unwrapped)
+        check_env(SplendorEnv(render_mode="ansi", action_ids="ruleset", module="orient"))
     assert _play(env.unwrapped, 1)[0] in (1.0, -1.0)
 
 

@@ -15,9 +15,9 @@ import argparse
 import time
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]  # a compiled module without types
 import splendor_client.openspiel  # noqa: F401  (registers python_splendor)
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 from train_maskable_ppo import wilson
 
 from engine_service.bots import make_policy

@@ -83,14 +83,14 @@ def seat_order(seat: int, num_players: int) -> list[int]:
     return [(seat + offset) % num_players for offset in range(num_players)]
 
 
-def _market_shape(module: str | None) -> tuple[int, ...]:
+def market_shape(module: str | None) -> tuple[int, ...]:
     """Face-up slots per market row."""
     extra = () if module is None else tuple(spec.slots for spec in module_named(module).decks)
     return (MARKET_SLOTS,) * BASE_DECKS + extra
 
 
 def _base_slices(module: str | None, num_players: int) -> list[tuple[str, int, str]]:
-    shape = _market_shape(module)
+    shape = market_shape(module)
     slices = [
         ("bank", TOKEN_KINDS, "tokens in the bank: white, blue, green, red, black, gold"),
         ("deck_sizes", len(shape), "cards left in each deck, by deck id"),
@@ -148,15 +148,22 @@ def observation_layouts() -> tuple[ObservationLayout, ...]:
     )
 
 
-def _card(out: list[float], card_id: int | None) -> None:
-    if card_id is None:
-        out += [0.0] * CARD_FEATURES
-        return
+def _card_values(card_id: int) -> tuple[float, ...]:
     card = CARDS[card_id]
     bonus = [0.0] * GEMS
     if card.bonus is not None:
         bonus[card.bonus] = 1.0
-    out += [1.0, card.level, card.points, *bonus, card.bonus_count, *card.cost]
+    return tuple(float(value) for value in (1.0, card.level, card.points, *bonus, card.bonus_count, *card.cost))
+
+
+# Each card's and noble's values computed once: an observation copies them (it is written at every learner step).
+CARD_VALUES: Final = tuple(_card_values(card_id) for card_id in range(len(CARDS)))
+_NO_CARD: Final = (0.0,) * CARD_FEATURES
+NOBLE_VALUES: Final = tuple(
+    tuple(float(value) for value in (1.0, noble.points, *noble.requirement)) for noble in NOBLES
+)
+_NO_NOBLE: Final = (0.0,) * NOBLE_FEATURES
+_NO_RESERVED: Final = (0.0,) * RESERVED_FEATURES
 
 
 def encode_view(view: GameView) -> tuple[float, ...]:
@@ -169,19 +176,16 @@ def encode_view(view: GameView) -> tuple[float, ...]:
     order = seat_order(seat, players)
     relative = {actual: index for index, actual in enumerate(order)}
     out: list[float] = list(view.bank)
-    shape = _market_shape(module)
+    shape = market_shape(module)
     sizes = list(view.deck_sizes) + [0] * len(shape)
     out += sizes[: len(shape)]
     for row, slots in enumerate(shape):
         cards = view.market[row] if row < len(view.market) else ()
         for slot in range(slots):
-            _card(out, cards[slot] if slot < len(cards) else None)
+            card_id = cards[slot] if slot < len(cards) else None
+            out += _NO_CARD if card_id is None else CARD_VALUES[card_id]
     for slot in range(players + 1):
-        if slot < len(view.nobles):
-            noble = NOBLES[view.nobles[slot]]
-            out += [1.0, noble.points, *noble.requirement]
-        else:
-            out += [0.0] * NOBLE_FEATURES
+        out += NOBLE_VALUES[view.nobles[slot]] if slot < len(view.nobles) else _NO_NOBLE
     over = view.end_reason is not None
     out += [view.turn, float(view.final_round), float(over), view.passes_in_a_row]
     turn_seat = [0.0] * players
@@ -201,16 +205,16 @@ def encode_view(view: GameView) -> tuple[float, ...]:
         for slot in range(RESERVE_LIMIT):
             if slot < len(player.reserved):
                 reserved = player.reserved[slot]
-                _card(out, reserved.card_id)
+                out += _NO_CARD if reserved.card_id is None else CARD_VALUES[reserved.card_id]
                 decks = [0.0] * MAX_DECKS
                 decks[reserved.deck] = 1.0
                 out += [float(reserved.card_id is None), *decks]
             else:
-                out += [0.0] * RESERVED_FEATURES
+                out += _NO_RESERVED
     part = _PARTS.get(module) if module is not None else None
     if part is not None:
         out += part.encode(view, seat)
-    return tuple(float(value) for value in out)
+    return tuple(map(float, out))
 
 
 def legal_action_mask(state: GameState, seat: int) -> tuple[bool, ...]:

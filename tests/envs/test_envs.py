@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 
 import gymnasium
 import numpy as np
-import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
-from splendor_client import EngineClient, connect
+from pettingzoo.test import api_test, seed_test
+from splendor_client import EngineClient
 from splendor_client.envs import ENV_ID, SplendorAECEnv, SplendorEnv
-
-from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[EngineClient]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=2, metrics_port=0))
-    start(server, health)
-    with connect(f"127.0.0.1:{port}") as engine:
-        engine.wait_until_ready(5)
-        yield engine
-    server.stop(0).wait()
 
 
 def _play(env: SplendorEnv, seed: int) -> tuple[float, bytes]:
@@ -43,6 +28,7 @@ def test_the_gymnasium_environment_is_registered_and_passes_check_env() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # check_env's advice on unbounded boxes
         check_env(env.unwrapped)
+        check_env(SplendorEnv(render_mode="ansi", action_ids="ruleset", module="orient"))
     assert _play(env.unwrapped, 1)[0] in (1.0, -1.0)
 
 
@@ -54,10 +40,19 @@ def test_an_illegal_action_ends_the_episode_with_a_penalty() -> None:
     assert (reward, terminated, info) == (-1.0, True, {"illegal_action": True})
 
 
-def test_the_pettingzoo_environment_passes_api_test() -> None:
+def test_the_pettingzoo_environment_passes_api_test_and_seed_test() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(SplendorAECEnv(num_players=3, module="orient"), num_cycles=300)
+        api_test(SplendorAECEnv(action_ids="ruleset", render_mode="ansi"), num_cycles=100)
+        seed_test(lambda: SplendorAECEnv(module="cities"), num_cycles=50)
+
+
+def test_both_environments_declare_the_same_observation_space() -> None:
+    gym_space = SplendorEnv(num_players=3, module="orient").observation_space
+    aec_space = SplendorAECEnv(num_players=3, module="orient").observation_space("seat_1")
+    assert gym_space == aec_space
+    assert isinstance(gym_space["action_mask"], gymnasium.spaces.MultiBinary)
 
 
 def test_the_remote_environments_play_the_same_games_as_the_in_process_ones(client: EngineClient) -> None:

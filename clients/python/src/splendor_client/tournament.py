@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from .tournament_games import GameRecord, GameSpec, check_bot, play_game, schedule
+from .tournament_games import SERVER_POLICIES, GameRecord, GameSpec, check_bot, check_server_bots, play_game, schedule
 from .tournament_report import BotSummary, summarize, table, write_chart, write_csv, write_json
 
 EXIT_OK = 0
@@ -88,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for bot in args.bots:
             check_bot(bot, args.server)
+        if args.server:
+            check_server_bots(args.bots, args.server, modules=modules)
     except ValueError as error:
         parser.error(str(error))
     labels = _labels(args.bots)
@@ -130,11 +132,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     write_json(args.out / "results.json", settings, summaries, records)
     title = f"{' vs '.join(labels)}: {len(records)} games" + (f" ({', '.join(modules)})" if modules else "")
     charted = write_chart(args.out / "results.png", summaries, title)
-    return _print_results(summaries, args.out, charted)
+    on_server = [bot for bot in args.bots if args.server and bot.partition(":")[0] in SERVER_POLICIES]
+    return _print_results(summaries, args.out, charted, on_server)
 
 
-def _print_results(summaries: Sequence[BotSummary], out: Path, charted: bool) -> int:
+def _print_results(summaries: Sequence[BotSummary], out: Path, charted: bool, on_server: Sequence[str] = ()) -> int:
     lines = [table(summaries), "", f"results: {out / 'results.csv'}, {out / 'results.json'}"]
+    if on_server:
+        bots = ", ".join(dict.fromkeys(on_server))
+        lines.insert(1, f"CPU of {bots} (on the server): the ApplyAction call's wall time; the server reports no CPU")
     lines.append(f"chart: {out / 'results.png'}" if charted else "chart: skipped (install splendor-client[tournament])")
     try:
         print("\n".join(lines), flush=True)

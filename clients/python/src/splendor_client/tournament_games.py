@@ -11,6 +11,13 @@ seat's legal actions and view): ``random`` and ``greedy`` are the client's bots 
 that view, ``ismcts`` is the server's policy (``ApplyActionRequest.bot``), so its search runs
 on the replica that serves the call. Each game opens its own channel, so games spread over
 the replicas behind one address (a Kubernetes Service balances connections).
+
+Time per move: a bot's CPU is this process's CPU time while it chooses, except for a
+server-side bot, whose choice costs the server, not this process: its CPU column counts
+the whole ApplyAction call's wall time (the server reports no CPU time per call), an upper
+bound of the server's CPU on an idle replica. ``check_server_bots`` asks the server to
+validate each server-side bot (``validate_only``) before the first game, so a spelling or
+a budget the server refuses stops the tournament before it starts.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from splendor.v1 import actions_pb2, engine_service_pb2, state_pb2, view_pb2
 from .actions import ActionLike, as_action
 from .bots import make_bot
 from .client import connect, server_bot
+from .errors import InvalidRequest
 from .external_bot import ExternalBot
 
 EXTERNAL_PREFIX = "cmd:"
@@ -113,6 +121,21 @@ def check_bot(spec: str, server: str | None) -> None:
         raise ValueError(f"bad bot {spec!r}: only ismcts takes an argument, a positive number of iterations")
 
 
+def check_server_bots(bots: Sequence[str], server: str, *, modules: Sequence[str] = ()) -> None:
+    """Raise ValueError unless the server accepts every server-side bot (its policy and its iterations)."""
+    choices = [(bot, server_bot(bot)) for bot in dict.fromkeys(bots) if _is_server_policy(bot)]
+    if not choices:
+        return
+    with connect(server) as client:
+        state = client.new_game(num_players=len(bots), seed=1, modules=modules).state
+        for bot, choice in choices:
+            request = engine_service_pb2.ApplyActionRequest(state=state, bot=choice, validate_only=True)
+            try:
+                client.apply_request(request)  # a refused choice fails before any search
+            except InvalidRequest as error:
+                raise ValueError(f"the server refuses bot {bot!r}: {error}") from error
+
+
 def play_game(spec: GameSpec) -> GameRecord:
     """Play one game to its end."""
     return _play_on_server(spec) if spec.server is not None else _play_in_process(spec)
@@ -126,11 +149,13 @@ class _Clock:
         self.seconds = [0.0] * players
         self.cpu = [0.0] * players
 
-    def timed(self, seat: int, choose: Callable[..., T], *args: Any) -> T:
+    def timed(self, seat: int, choose: Callable[..., T], *args: Any, on_server: bool = False) -> T:
+        """``choose(*args)`` timed for ``seat``; ``on_server``: the choice runs in the call (CPU: its wall time)."""
         wall, cpu = time.perf_counter(), time.process_time()
         result = choose(*args)
-        self.seconds[seat] += time.perf_counter() - wall
-        self.cpu[seat] += time.process_time() - cpu
+        elapsed = time.perf_counter() - wall
+        self.seconds[seat] += elapsed
+        self.cpu[seat] += elapsed if on_server else time.process_time() - cpu
         self.moves[seat] += 1
         return result
 
@@ -217,7 +242,7 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
                 if seat in server_bots:
                     request.bot.CopyFrom(server_bots[seat])
                     request.bot.seed = spec.bot_seeds[seat] * 100_003 + clock.moves[seat]  # a fresh seed a move
-                    response = clock.timed(seat, client.apply_request, request)  # the search runs in the call
+                    response = clock.timed(seat, client.apply_request, request, on_server=True)  # searches there
                 else:
                     chooser: Callable[[view_pb2.GameView, list[actions_pb2.LegalAction]], ActionLike] = (
                         externals[seat].choose if seat in externals else bots[seat].choose

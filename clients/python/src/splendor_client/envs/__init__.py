@@ -7,6 +7,7 @@ Importing this package registers the Gymnasium id ``splendor/Splendor-v0`` (``Sp
 
 import gymnasium
 
+from .action_space import ActionSpace
 from .aec_env import SplendorAECEnv
 from .games import LocalGame, RemoteGame, Ruleset
 from .gym_env import SplendorEnv
@@ -15,4 +16,4 @@ ENV_ID = "splendor/Splendor-v0"
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(ENV_ID, entry_point="splendor_client.envs.gym_env:SplendorEnv")
 
-__all__ = ["ENV_ID", "LocalGame", "RemoteGame", "Ruleset", "SplendorAECEnv", "SplendorEnv"]
+__all__ = ["ENV_ID", "ActionSpace", "LocalGame", "RemoteGame", "Ruleset", "SplendorAECEnv", "SplendorEnv"]

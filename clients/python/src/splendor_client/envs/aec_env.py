@@ -9,8 +9,10 @@
 
 Agents ``seat_0``... act in the game's order (the seat that must act, decisions
 included). Rewards at the end: +1 to each seat sharing first place, -1 to the others.
-An illegal action ends the game: -1 to its agent, 0 to the others. Pass ``address``
-(or ``client``) to play through a server instead of in-process.
+An illegal action ends the game: -1 to its agent, 0 to the others. The observation space
+is the Gymnasium environment's (an int8 ``MultiBinary`` mask), and so are
+``action_ids="ruleset"`` and ``render_mode="ansi"`` (the table from the acting seat). Pass
+``address`` (or ``client``) to play through a server instead of in-process.
 """
 
 from __future__ import annotations
@@ -19,16 +21,18 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
+from ..board import board_lines
 from ..client import EngineClient, connect
+from ..describe import Describer
 from .games import Game, Ruleset, make_game
+from .gym_env import RENDER_MODES, ActionIds, action_space_for, check_ruleset
+from .observer import Observer, ObsType, observation_space
 
-ObsType = dict[str, np.ndarray]
 
-
-class SplendorAECEnv(AECEnv[str, ObsType, int]):
-    metadata = {"name": "splendor_v0", "render_modes": [], "is_parallelizable": False}  # noqa: RUF012
+class SplendorAECEnv(AECEnv[str, ObsType, int]):  # type: ignore[misc]  # pettingzoo ships no types
+    metadata = {"name": "splendor_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -36,23 +40,25 @@ class SplendorAECEnv(AECEnv[str, ObsType, int]):
         num_players: int = 2,
         module: str | None = None,
         turn_limit: int = 0,
+        action_ids: ActionIds = "all",
+        render_mode: str | None = None,
         address: str | None = None,
         client: EngineClient | None = None,
     ) -> None:
         super().__init__()
-        if client is None and address is not None:
-            client = connect(address)
+        check_ruleset(num_players, render_mode, RENDER_MODES)
+        self._own_client = connect(address) if client is None and address is not None else None
+        client = client or self._own_client
+        self.render_mode = render_mode
         self.game: Game = make_game(Ruleset(num_players, module, turn_limit), client)
+        self.actions = action_space_for(self.game, module, action_ids)
+        # A seat that need not act sees an empty mask: PettingZoo's loop passes None for it.
+        self.observer = Observer(self.game, self.actions, num_players, placeholder=False)
         self.possible_agents = [f"seat_{seat}" for seat in range(num_players)]
-        length, count = self.game.observation_length, self.game.action_count
-        space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, np.inf, (length,), np.float32),
-                "action_mask": spaces.Box(0, 1, (count,), np.int8),
-            }
-        )
+        space = observation_space(self.game, self.actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
+        self._describer: Describer | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -61,8 +67,21 @@ class SplendorAECEnv(AECEnv[str, ObsType, int]):
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> ObsType:
-        values, mask = self.game.observe(self.possible_agents.index(agent))
-        return {"observation": values, "action_mask": mask}
+        return self.observer.observe(self.possible_agents.index(agent))
+
+    def close(self) -> None:
+        """Close the connection the environment opened from ``address`` (a ``client`` passed in stays open)."""
+        if self._own_client is not None:
+            self._own_client.close()
+            self._own_client = None
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        if self._describer is None:
+            self._describer = Describer(self.game.catalog())
+        seat = self.possible_agents.index(self.agent_selection)
+        return "\n".join(board_lines(self.game.view(seat), self._describer))
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         generator = np.random.default_rng(seed)
@@ -86,7 +105,11 @@ class SplendorAECEnv(AECEnv[str, ObsType, int]):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if action is None or not self.game.play(int(action)):
+        if (
+            action is None
+            or not 0 <= int(action) < self.actions.size
+            or not self.game.play(int(self.actions.stable_ids[int(action)]))
+        ):
             self.rewards[agent] = -1.0
             self.infos[agent] = {"illegal_action": True}
             self.terminations = dict.fromkeys(self.agents, True)

@@ -7,20 +7,24 @@ environment never sees a state's structure, so it runs the same either way.
   Python; opponents are ``engine_service.bots`` policies.
 - ``RemoteGame`` needs only a server address: one ``ApplyAction`` a move, asking for the
   next seat's observation (``include_observation``); opponents are server-side bots
-  (``ApplyActionRequest.bot``).
+  (``ApplyActionRequest.bot``), spelt as in-process (``ismcts:20``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
-from splendor.v1 import bots_pb2, engine_service_pb2
+from splendor.v1 import bots_pb2, catalog_pb2, engine_service_pb2, view_pb2
 
 from ..client import EngineClient, game_config
-from ..errors import RuleRejected
+from ..errors import InvalidRequest, RuleRejected
+from .observation_writer import ObservationWriter
+
+POLICY_KINDS = ("random", "greedy", "ismcts")
 
 
 @dataclass(frozen=True)
@@ -36,18 +40,35 @@ class Ruleset:
         return frozenset() if self.module is None else frozenset({self.module})
 
 
+def bot_choice(name: str, seed: int) -> bots_pb2.BotChoice:
+    """A policy name as the server takes it: ``ismcts:20`` is policy ``ismcts`` with 20 iterations."""
+    kind, _, argument = name.partition(":")
+    if kind not in POLICY_KINDS:
+        raise ValueError(f"unknown policy {name!r}: use one of random, greedy, ismcts[:iterations]")
+    if not argument:
+        return bots_pb2.BotChoice(policy=kind, seed=seed)
+    if kind != "ismcts" or not argument.isdigit() or int(argument) <= 0:
+        raise ValueError(f"bad policy {name!r}: only ismcts takes an argument, a positive number of iterations")
+    return bots_pb2.BotChoice(policy=kind, seed=seed, iterations=int(argument))
+
+
 class Game(Protocol):
     """A game an environment drives."""
 
     observation_length: int
-    action_count: int
+    action_count: int  # stable action ids: the catalog's action_id_count
     acting_seat: int | None  # None once the game is over
     winners: tuple[int, ...]
+    applied: int  # actions applied since the deal, every seat's and decisions included
 
     def reset(self, seed: int) -> None: ...
 
-    def observe(self, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
-        """The seat's observation values and legal-action mask."""
+    def write_observation(self, seat: int, out: NDArray[np.float32]) -> None:
+        """Write the seat's observation values into ``out``."""
+        ...
+
+    def legal_ids(self, seat: int) -> Sequence[int]:
+        """The action ids legal for ``seat`` (none unless it must act)."""
         ...
 
     def play(self, action_id: int) -> bool:
@@ -57,6 +78,16 @@ class Game(Protocol):
     def play_bot(self, policy: str, seed: int) -> None:
         """Let the named policy move for the acting seat."""
         ...
+
+    def check_policy(self, policy: str) -> None:
+        """Raise ValueError unless this game can run the named policy."""
+        ...
+
+    def view(self, seat: int) -> view_pb2.GameView:
+        """The seat's view as the contract's message (for rendering)."""
+        ...
+
+    def catalog(self) -> catalog_pb2.Catalog: ...
 
 
 class LocalGame:
@@ -68,44 +99,81 @@ class LocalGame:
         self._rules: Any = rules
         self._bots: Any = bots
         self.ruleset = ruleset
-        self.observation_length = rules.observation_layout(ruleset.modules, ruleset.num_players).length
+        self._writer = ObservationWriter(ruleset.modules, ruleset.num_players)
+        self.observation_length = self._writer.length
         self.action_count = rules.ACTION_ID_COUNT
         self._state: Any = None
+        self._legal: dict[int, Any] = {}  # the acting seat's legal actions by id, once listed
+        self._policies: dict[str, Any] = {}  # one policy object per name, reseeded for every move
         self.acting_seat: int | None = None
         self.winners: tuple[int, ...] = ()
+        self.applied = 0
+
+    @property
+    def state(self) -> Any:
+        """The rules core's ``GameState`` (the whole truth: for tools that search, never for a learner's input)."""
+        return self._state
 
     def reset(self, seed: int) -> None:
         ruleset = self.ruleset
         config = self._rules.GameConfig(
             ruleset.num_players, seed, modules=ruleset.modules, turn_limit=ruleset.turn_limit
         )
-        self._state = self._rules.new_game(config)[0]
-        self._update()
+        self._set(self._rules.new_game(config)[0])
+        self.applied = 0
 
-    def _update(self) -> None:
-        state = self._state
-        self.acting_seat = None if state.end_reason is not None else state.acting_seat
-        self.winners = state.winners
+    def _set(self, state: Any) -> None:
+        self._state = state
+        self._legal = {}
+        over = state.end_reason is not None
+        self.acting_seat = None if over else state.acting_seat
+        self.winners = state.winners if over else ()
 
-    def observe(self, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
-        observation = self._rules.observe(self._state, seat)
-        return np.asarray(observation.values, np.float32), np.asarray(observation.legal_action_mask, np.int8)
+    def write_observation(self, seat: int, out: NDArray[np.float32]) -> None:
+        self._writer.write(self._state, seat, out)
+
+    def legal_ids(self, seat: int) -> Sequence[int]:
+        if seat != self.acting_seat:
+            return ()
+        if not self._legal:
+            actions = self._rules.legal_actions(self._state)
+            self._legal = dict(zip(map(self._rules.action_id, actions), actions))
+        return tuple(self._legal)
 
     def play(self, action_id: int) -> bool:
-        rules = self._rules
-        try:
-            action = rules.action_from_id(action_id)
-            self._state = rules.apply(self._state, action)[0]
-        except rules.RuleViolation:
+        if self.acting_seat is None:
             return False
-        self._update()
+        self.legal_ids(self.acting_seat)
+        action = self._legal.get(action_id)
+        if action is None:
+            return False
+        self._set(self._rules.apply(self._state, action)[0])
+        self.applied += 1
         return True
+
+    def check_policy(self, policy: str) -> None:
+        self._bots.make_policy(policy, 0)
 
     def play_bot(self, policy: str, seed: int) -> None:
         # Seeded afresh for every move, as the server's bots are: the same seeds play the same game either way.
-        chooser = self._bots.make_policy(policy, seed)
-        self._state = self._rules.apply(self._state, chooser.choose(self._state))[0]
-        self._update()
+        chooser = self._policies.get(policy)
+        if chooser is None:
+            chooser = self._policies[policy] = self._bots.make_policy(policy, seed)
+        chooser.reseed(seed)
+        self._set(self._rules.apply(self._state, chooser.choose(self._state))[0])
+        self.applied += 1
+
+    def view(self, seat: int) -> view_pb2.GameView:
+        from engine_service.codec.view import fill_view  # noqa: PLC0415  (the engine's own codec, as the server writes)
+
+        message = view_pb2.GameView()
+        fill_view(message, self._rules.view_for(self._state, seat))
+        return message
+
+    def catalog(self) -> catalog_pb2.Catalog:
+        from engine_service.codec.catalog import catalog  # noqa: PLC0415
+
+        return catalog()
 
 
 class RemoteGame:
@@ -114,14 +182,17 @@ class RemoteGame:
     def __init__(self, client: EngineClient, ruleset: Ruleset) -> None:
         self.client = client
         self.ruleset = ruleset
-        catalog = client.get_catalog()
+        self._catalog = client.get_catalog()
         name = f"{ruleset.module or 'base'}/{ruleset.num_players}p"
-        self.observation_length = next(layout.length for layout in catalog.observation_layouts if layout.name == name)
-        self.action_count = catalog.action_id_count
+        self.observation_length = next(
+            layout.length for layout in self._catalog.observation_layouts if layout.name == name
+        )
+        self.action_count = self._catalog.action_id_count
         self._state: Any = None
         self._observation: Any = None  # the last response's observation (of the seat that must act)
         self.acting_seat: int | None = None
         self.winners: tuple[int, ...] = ()
+        self.applied = 0
 
     def reset(self, seed: int) -> None:
         ruleset = self.ruleset
@@ -131,13 +202,23 @@ class RemoteGame:
         self._observation = None
         self.acting_seat = self._state.seat  # a freshly dealt game waits for no decision
         self.winners = ()
+        self.applied = 0
 
-    def observe(self, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+    def _observation_of(self, seat: int) -> Any:
         observation = self._observation
         if observation is None or observation.seat != seat:
             request = engine_service_pb2.GetPlayerViewRequest(state=self._state, seat=seat, include_observation=True)
-            observation = self.client.view_request(request).observation
-        return np.asarray(observation.values, np.float32), np.asarray(observation.legal_action_mask, np.int8)
+            observation = self._observation = self.client.view_request(request).observation
+        return observation
+
+    def write_observation(self, seat: int, out: NDArray[np.float32]) -> None:
+        out[:] = self._observation_of(seat).values
+
+    def legal_ids(self, seat: int) -> Sequence[int]:
+        if seat != self.acting_seat:
+            return ()
+        mask = np.asarray(self._observation_of(seat).legal_action_mask, np.bool_)
+        return tuple(int(action_id) for action_id in np.flatnonzero(mask))
 
     def _apply(self, request: engine_service_pb2.ApplyActionRequest) -> None:
         request.state.CopyFrom(self._state)
@@ -147,8 +228,11 @@ class RemoteGame:
         self._observation = response.observation if response.HasField("observation") else None
         self.acting_seat = response.acting_seat if response.HasField("acting_seat") else None
         self.winners = tuple(response.view.winners)
+        self.applied += 1
 
     def play(self, action_id: int) -> bool:
+        if self.acting_seat is None:
+            return False
         request = engine_service_pb2.ApplyActionRequest()
         request.action.action_id = action_id
         try:
@@ -157,8 +241,30 @@ class RemoteGame:
             return False
         return True
 
+    def check_policy(self, policy: str) -> None:
+        choice = bot_choice(policy, 0)
+        if choice.policy not in self._catalog.bot_policies:
+            known = ", ".join(self._catalog.bot_policies)
+            raise ValueError(f"the server has no policy {choice.policy!r}: it has {known}")
+        if choice.iterations:
+            # The server's bound on iterations is its own setting: ask it (validate_only, one search when accepted).
+            ruleset = self.ruleset
+            modules = () if ruleset.module is None else (ruleset.module,)
+            state = self.client.create_game(game_config(ruleset.num_players, 1, modules=modules)).state
+            request = engine_service_pb2.ApplyActionRequest(state=state, bot=choice, validate_only=True)
+            try:
+                self.client.apply_request(request)
+            except InvalidRequest as error:
+                raise ValueError(f"the server refuses policy {policy!r}: {error}") from error
+
     def play_bot(self, policy: str, seed: int) -> None:
-        self._apply(engine_service_pb2.ApplyActionRequest(bot=bots_pb2.BotChoice(policy=policy, seed=seed)))
+        self._apply(engine_service_pb2.ApplyActionRequest(bot=bot_choice(policy, seed)))
+
+    def view(self, seat: int) -> view_pb2.GameView:
+        return self.client.view_request(engine_service_pb2.GetPlayerViewRequest(state=self._state, seat=seat)).view
+
+    def catalog(self) -> catalog_pb2.Catalog:
+        return self._catalog
 
 
 def make_game(ruleset: Ruleset, client: EngineClient | None) -> Game:

@@ -1,32 +1,63 @@
-"""``splendor/Splendor-v0``: one learning seat against built-in opponents, as a Gymnasium environment.
+"""``splendor/Splendor-v0``: one learning seat against opponents, as a Gymnasium environment.
 
     env = gymnasium.make("splendor/Splendor-v0", num_players=2, opponents="greedy")
-    obs, info = env.reset(seed=1)     # obs: {"observation": float32[L], "action_mask": int8[action ids]}
-    obs, reward, terminated, truncated, info = env.step(action_id)
+    obs, info = env.reset(seed=1)     # obs: {"observation": float32[L], "action_mask": int8[actions]}
+    obs, reward, terminated, truncated, info = env.step(action)
+    env.unwrapped.action_masks()      # the mask as booleans: sb3-contrib's MaskablePPO reads it
 
-Actions are action ids (``Catalog.action_id_ranges``); the mask flags the legal ones.
-Opponents move between the learner's turns. Reward at the end: +1 when the learner
-shares first place, -1 otherwise; 0 before. An illegal action ends the episode with -1
-(``info["illegal_action"]``), so a policy that ignores the mask learns to use it.
-Pass ``address`` (or ``client``) to play through a server instead of in-process.
+Actions are stable action ids (``Catalog.action_id_ranges``), or with
+``action_ids="ruleset"`` only those of the ruleset (370 for the base game;
+``env.unwrapped.actions.stable_ids`` maps them). The mask flags the legal ones at every
+observation; once the episode is over, it flags action 0 alone, so that a masked
+sampler (and a vector environment's autoreset, in every mode) always has one to pick;
+``step()`` then refuses until ``reset()``. Opponents move between the learner's turns:
+a policy name (``ismcts:20`` in-process or on the server alike), a function of the
+seat's observation, or a trained model (self-play); see ``opponents.py``. Reward at the
+end: +1 when the learner shares first place, -1 otherwise; 0 before. An illegal action
+ends the episode with -1 (``info["illegal_action"]``). ``render_mode="ansi"`` renders the
+table from the learner's seat as ``splendor-play`` shows it. Pass ``address`` (or
+``client``) to play through a server instead of in-process.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 
+from ..board import board_lines
 from ..client import EngineClient, connect
+from ..describe import Describer
+from .action_space import ActionSpace
 from .games import Game, Ruleset, make_game
+from .observer import Observer, ObsType, observation_space
+from .opponents import OpponentSpec, opponents_for
 
-ObsType = dict[str, np.ndarray]
+ActionIds = Literal["all", "ruleset"]
+RENDER_MODES = ("ansi",)  # the table as text; no pictures
+
+
+def action_space_for(game: Game, module: str | None, action_ids: str) -> ActionSpace:
+    if action_ids == "all":
+        return ActionSpace.full(game.action_count)
+    if action_ids == "ruleset":
+        return ActionSpace.for_ruleset(module, game.action_count)
+    raise ValueError(f"action_ids is 'all' or 'ruleset', not {action_ids!r}")
+
+
+def check_ruleset(num_players: int, render_mode: str | None, modes: Sequence[str]) -> None:
+    if not 2 <= num_players <= 4:
+        raise ValueError(f"a game has 2 to 4 players, not {num_players}")
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode is one of {', '.join(modes)} or None, not {render_mode!r}")
 
 
 class SplendorEnv(gymnasium.Env[ObsType, np.int64]):
-    metadata = {"render_modes": []}  # noqa: RUF012  (gymnasium reads a class attribute)
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012  (gymnasium reads a class attribute)
 
     def __init__(
         self,
@@ -34,36 +65,40 @@ class SplendorEnv(gymnasium.Env[ObsType, np.int64]):
         num_players: int = 2,
         module: str | None = None,
         seat: int = 0,
-        opponents: str = "random",
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
         turn_limit: int = 0,
+        action_ids: ActionIds = "all",
+        render_mode: str | None = None,
         address: str | None = None,
         client: EngineClient | None = None,
     ) -> None:
+        check_ruleset(num_players, render_mode, RENDER_MODES)
         if not 0 <= seat < num_players:
             raise ValueError(f"seat {seat} is not a seat of a {num_players}-player game")
-        if client is None and address is not None:
-            client = connect(address)
+        self._own_client = connect(address) if client is None and address is not None else None
+        client = client or self._own_client
         self.seat = seat
-        self.opponents = opponents
+        self.render_mode = render_mode
         self.game: Game = make_game(Ruleset(num_players, module, turn_limit), client)
-        length, count = self.game.observation_length, self.game.action_count
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, np.inf, (length,), np.float32),
-                "action_mask": spaces.MultiBinary(count),
-            }
-        )
-        self.action_space = spaces.Discrete(count)
-        self._seed_source = np.random.default_rng()
+        self.actions = action_space_for(self.game, module, action_ids)
+        others = [other for other in range(num_players) if other != seat]
+        self.opponents = opponents_for(opponents, others, self.game)
+        self.observer = Observer(self.game, self.actions, num_players, placeholder=True)
+        self.observation_space = observation_space(self.game, self.actions)
+        self.action_space = spaces.Discrete(self.actions.size)
+        self._over = True  # until the first reset
+        self._describer: Describer | None = None
 
     def _observation(self) -> ObsType:
-        values, mask = self.game.observe(self.seat)
-        return {"observation": values, "action_mask": mask}
+        return self.observer.observe(self.seat)
 
     def _opponents_move(self) -> None:
         game = self.game
         while game.acting_seat is not None and game.acting_seat != self.seat:
-            game.play_bot(self.opponents, int(self._seed_source.integers(2**63)))
+            seat = game.acting_seat
+            # 63 random bits from the env's generator (raw: the cheapest draw, taken once per opponent move).
+            seed = int(self.np_random.bit_generator.random_raw()) >> 1
+            self.opponents[seat].move(game, seat, self.observer, seed)
 
     def _reward(self) -> float:
         if self.game.acting_seat is not None:
@@ -74,15 +109,35 @@ class SplendorEnv(gymnasium.Env[ObsType, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
         super().reset(seed=seed)
-        self._seed_source = self.np_random
         self.game.reset(int(self.np_random.integers(2**63)))
         self._opponents_move()
+        self._over = self.game.acting_seat is None
         return self._observation(), {}
 
     def step(self, action: np.int64 | int) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
-        if self.game.acting_seat != self.seat:
+        if self._over:
             raise RuntimeError("the episode is over: call reset()")
-        if not self.game.play(int(action)):
+        index = int(action)
+        if not (0 <= index < self.actions.size and self.game.play(int(self.actions.stable_ids[index]))):
+            self._over = True
             return self._observation(), -1.0, True, False, {"illegal_action": True}
         self._opponents_move()
-        return self._observation(), self._reward(), self.game.acting_seat is None, False, {}
+        self._over = self.game.acting_seat is None
+        return self._observation(), self._reward(), self._over, False, {}
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions of the current observation as booleans (sb3-contrib's ``MaskablePPO`` protocol)."""
+        return self.observer.mask(self.seat).astype(np.bool_)
+
+    def close(self) -> None:
+        """Close the connection the environment opened from ``address`` (a ``client`` passed in stays open)."""
+        if self._own_client is not None:
+            self._own_client.close()
+            self._own_client = None
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        if self._describer is None:
+            self._describer = Describer(self.game.catalog())
+        return "\n".join(board_lines(self.game.view(self.seat), self._describer))

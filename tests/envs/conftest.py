@@ -1,0 +1,21 @@
+"""A real engine on a free loopback port, for the environments played through the API."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from splendor_client import EngineClient, connect
+
+from engine_service.server.app import build_server, start
+from engine_service.server.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[EngineClient]:
+    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=2, metrics_port=0))
+    start(server, health)
+    with connect(f"127.0.0.1:{port}") as engine:
+        engine.wait_until_ready(5)
+        yield engine
+    server.stop(0).wait()

@@ -1,0 +1,58 @@
+"""The numpy observation writer gives exactly the rules core's observation, for every ruleset, player count and seat."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from splendor_client.envs.observation_writer import ObservationWriter
+
+from engine_service.rules import GameConfig, apply, encode_view, legal_actions, new_game, view_for
+
+MODULES = [None, "cities", "trading_posts", "strongholds", "orient"]
+
+
+def _random_state(module: str | None, players: int, seed: int, moves: int) -> object:
+    modules = frozenset() if module is None else frozenset({module})
+    state = new_game(GameConfig(players, seed, modules=modules))[0]
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.end_reason is not None:
+            break
+        actions = legal_actions(state)
+        state = apply(state, actions[rng.randrange(len(actions))])[0]
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    module=st.sampled_from(MODULES),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(0, 400),
+)
+def test_the_writer_equals_the_core_encoder(module: str | None, players: int, seed: int, moves: int) -> None:
+    state = _random_state(module, players, seed, moves)
+    writer = ObservationWriter(frozenset() if module is None else frozenset({module}), players)
+    out = np.full(writer.length, -1.0, np.float32)
+    for seat in range(players):
+        writer.write(state, seat, out)
+        assert np.array_equal(out, np.asarray(encode_view(view_for(state, seat)), np.float32))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_finished_game_with_blind_reserves_is_written_alike(players: int) -> None:
+    for seed in range(40):
+        state = _random_state(None, players, seed, 10_000)
+        if any(any(player.reserved_blind) for player in state.players):
+            break
+    else:
+        pytest.fail("no random game ended with a blind reserve")
+    writer = ObservationWriter(frozenset(), players)
+    out = np.zeros(writer.length, np.float32)
+    for seat in range(players):
+        writer.write(state, seat, out)
+        assert np.array_equal(out, np.asarray(encode_view(view_for(state, seat)), np.float32))

@@ -7,6 +7,7 @@ to see which one a process got.
 
 from __future__ import annotations
 
+import os
 from importlib import machinery, metadata
 from types import ModuleType
 from typing import Literal
@@ -40,4 +41,4 @@ def engine_version() -> str:
 
 def log_rules_core() -> None:
     """The start-up line saying which core serves (``make serve``'s log says ``compiled`` or ``pure``)."""
-    structlog.get_logger(__name__).info("rules_core", core=core_kind(), version=engine_version())
+    structlog.get_logger(__name__).info("rules_core", core=core_kind(), version=engine_version(), pid=os.getpid())

@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled clean
+.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled dist clean
 
 # Serving needs the engine and the client package it imports, and mypy (mypyc) to compile the rules core.
 # The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
@@ -147,12 +147,19 @@ $(COMPILED_STAMP): $(shell find engine_service build_support -type f -not -path 
 compiled: $(COMPILED_STAMP)
 
 # Part of `make test`: the whole test suite against the compiled core (SPLENDOR_CORE=compiled: no fallback),
-# after checking that it is the compiled core that runs.
+# after checking that it is the compiled core that runs. tests/packaging builds and installs wheels in
+# subprocesses, whatever core this process runs: the first run covers it.
 test-compiled: install
 	SPLENDOR_CORE=compiled $(MAKE) --no-print-directory compiled
 	$(RUN_COMPILED) -c 'from engine_service.core_info import core_kind; import sys; sys.exit(core_kind() != "compiled")'
-	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ."
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging
+
+# The sdists and wheels of the engine (its rules core compiled when it can be, see above) and the client,
+# in dist/; tests/packaging installs such wheels into a fresh venv and plays a game with them.
+dist: install
+	$(BIN)/python -m build --outdir dist clients/python
+	$(BIN)/python -m build --outdir dist .
 
 clean:
-	rm -rf $(VENV) $(COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
+	rm -rf $(VENV) $(COMPILED) build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
 		$(WEB_DIR)/node_modules tests/web/artefacts

@@ -64,3 +64,12 @@ def test_a_starting_server_logs_its_core_and_exports_the_same_on_metrics(server:
     assert line["version"] == engine_version()
     assert value(server.scrape(), "splendor_engine_info", core=line["core"], version=line["version"]) == 1.0
     assert value(server.scrape(), "splendor_engine_info") == 1.0, "exactly one series"
+
+
+def test_worker_processes_export_one_engine_info_series_between_them() -> None:
+    with Server(processes=2) as workers:
+        samples = workers.scrape()
+        assert workers.stop() == 0
+    series = [labels for (name, labels), _ in samples.items() if name == "splendor_engine_info"]
+    assert len(series) == 1, series
+    assert value(samples, "splendor_engine_info") == 1.0

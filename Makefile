@@ -10,13 +10,14 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled clean
+.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled dist clean
 
-# Serving needs the engine and the client package it imports, nothing else.
+# Serving needs the engine and the client package it imports, and mypy (mypyc) to compile the rules core.
+# The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
 $(SERVE_STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python -e . mypy setuptools
 	touch $(SERVE_STAMP)
 
 # Development (and every check): the client's optional extras and the dev tools, in the same venv.
@@ -28,8 +29,9 @@ install-serve: $(SERVE_STAMP)
 
 install: $(STAMP)
 
-serve: install-serve
-	$(BIN)/splendor-engine serve $(ARGS)
+# The server runs the compiled core when it could be built (its start-up log says which: rules_core).
+serve: install-serve compiled
+	$(RUN_COMPILED_PATH) $(BIN)/splendor-engine serve $(ARGS)
 
 test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test test-compiled
 	$(BIN)/python -m pytest
@@ -123,30 +125,44 @@ fuzz: install
 	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --http-clients 1 --processes 2
 	SPLENDOR_NONINTERFERENCE_SCALE=20 $(BIN)/python -m pytest -q -p no:cacheprovider tests/noninterference
 
-# Optional: the rules core compiled with mypyc into $(COMPILED); the checkout stays pure Python.
-# Use it with PYTHONPATH=$(COMPILED). Rebuilt only when a source of the core changes.
+# The rules core compiled with mypyc into $(COMPILED), beside a copy of engine_service/, by the same build
+# hook as a wheel (build_support/compiled_core.py): compiled when a C compiler and the Python headers work,
+# the pure core otherwise (one line says which). `make serve` and `make test-compiled` put it first on
+# PYTHONPATH; the checkout stays pure Python. The copy is refreshed when any file of the package changes;
+# the C build only when the core's sources do, and an unchanged core comes from the build cache.
 COMPILED       := build/compiled-core
 COMPILED_STAMP := $(COMPILED)/.built-stamp
-RUN_COMPILED   := PYTHONPATH=$(COMPILED) $(BIN)/python -P
+RUN_COMPILED_PATH := PYTHONPATH=$(COMPILED)
+RUN_COMPILED   := $(RUN_COMPILED_PATH) $(BIN)/python -P
 
 # gcc and the headers of the running Python (Debian packages, installed when missing and running as root).
-compiler: install
+compiler: $(SERVE_STAMP)
 	scripts/ensure-debian-packages gcc:gcc \
 		"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h:python3-dev"
 
-$(COMPILED_STAMP): $(shell find engine_service/rules -name '*.py') scripts/build_compiled_core.py $(STAMP)
-	$(MAKE) compiler
+# Without a compiler (and not root) the build falls back to the pure core, so `make serve` still serves.
+$(COMPILED_STAMP): $(shell find engine_service build_support -type f -not -path '*/__pycache__/*' -not -name '*.so') \
+		scripts/build_compiled_core.py $(SERVE_STAMP)
+	-$(MAKE) --no-print-directory compiler
 	$(BIN)/python scripts/build_compiled_core.py --out $(COMPILED)
-	touch $(COMPILED_STAMP)
+	if [ -d $(COMPILED)/engine_service ]; then touch $(COMPILED_STAMP); fi
 
 compiled: $(COMPILED_STAMP)
 
-# Part of `make test`: the whole test suite against the compiled core, after checking that it is
-# the compiled core that runs.
-test-compiled: compiled
-	$(RUN_COMPILED) -c 'import engine_service.rules.engine as m, sys; sys.exit(m.__file__.endswith(".py"))'
-	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ."
+# Part of `make test`: the whole test suite against the compiled core (SPLENDOR_CORE=compiled: no fallback),
+# after checking that it is the compiled core that runs. tests/packaging builds and installs wheels in
+# subprocesses, whatever core this process runs: the first run covers it.
+test-compiled: install
+	SPLENDOR_CORE=compiled $(MAKE) --no-print-directory compiled
+	$(RUN_COMPILED) -c 'from engine_service.core_info import core_kind; import sys; sys.exit(core_kind() != "compiled")'
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging
+
+# The sdists and wheels of the engine (its rules core compiled when it can be, see above) and the client,
+# in dist/; tests/packaging installs such wheels into a fresh venv and plays a game with them.
+dist: install
+	$(BIN)/python -m build --outdir dist clients/python
+	$(BIN)/python -m build --outdir dist .
 
 clean:
-	rm -rf $(VENV) $(COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
+	rm -rf $(VENV) $(COMPILED) build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
 		$(WEB_DIR)/node_modules tests/web/artefacts

@@ -29,6 +29,7 @@ from pathlib import Path
 # Appended, not prepended: a compiled core on PYTHONPATH (scripts/build_compiled_core.py) takes precedence.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
+from engine_service.core_info import core_kind
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
 
 TURN_LIMIT = 1000  # random games end long before this; it only guards the benchmark
@@ -119,7 +120,7 @@ def main() -> None:
 
     python = sys.version.split()[0]
     title = f"Random legal play ({args.module or 'base game'}), {args.games} games per run"
-    print(f"\n{title}, median of {args.repeats} runs (Python {python})")
+    print(f"\n{title}, median of {args.repeats} runs (Python {python}, {core_kind()} core)")
     print(f"{'players':>7} {'games/s':>9} {'steps/s':>9} {'steps/game':>11} {'steps per calib op':>19}")
     for players, rows in results.items():
         games_per_s, steps_per_s, steps_per_game, relative = (statistics.median(col) for col in zip(*rows))

@@ -14,7 +14,13 @@ environment variable, and run this script with an interpreter that has
     PEER_VENV/bin/python benchmarks/peer_bench.py --peer-path PEER_CHECKOUT
 
 The rules core needs nothing beyond the standard library, so it runs in that
-interpreter as well. Without a peer the script measures the core alone.
+interpreter as well: install the engine there (``PEER_VENV/bin/pip install .``, which
+compiles the core when a C compiler is present) and the script plays the installed
+core, as users get it; without that, the checkout's pure core. The first column's name
+says which (``core-compiled`` or ``core-pure``). ``--compiled-core DIR [DIR ...]`` adds
+copies built by ``scripts/build_compiled_core.py`` (at several ``SPLENDOR_CORE_OPT_LEVEL``
+values, say), each played in child processes. Without a peer the script measures the
+cores alone.
 
 Both engines play uniformly random legal games: the core picks among
 ``legal_actions(state)`` and applies the choice with ``apply``; the peer picks
@@ -59,6 +65,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 from engine_bench import compare_modules, play_random_games
 
 import engine_service.rules.engine
+from engine_service.core_info import core_kind
 
 PEER_PATH_VARIABLE = "PEER_SPLENDOR_PATH"
 COMPILED_CORE_VARIABLE = "COMPILED_CORE_PATH"
@@ -71,11 +78,6 @@ GameRunner = Callable[[int, int, int], tuple[float, int]]
 def core_games(players: int, games: int, seed: int) -> tuple[float, int]:
     """CPU seconds and steps for ``games`` random base games in this project's core."""
     return play_random_games(players, games, seed, frozenset())
-
-
-def core_kind() -> str:
-    """Whether this process runs the pure-Python core or a compiled one."""
-    return "pure Python" if engine_service.rules.engine.__file__.endswith(".py") else "compiled"
 
 
 def compiled_core_runner(compiled_path: Path) -> GameRunner:
@@ -248,8 +250,10 @@ def main() -> None:
     parser.add_argument(
         "--compiled-core",
         type=Path,
-        default=os.environ.get(COMPILED_CORE_VARIABLE),
-        help=f"a compiled copy of the core to run too, in child processes (or ${COMPILED_CORE_VARIABLE})",
+        nargs="+",
+        default=[Path(os.environ[COMPILED_CORE_VARIABLE])] if os.environ.get(COMPILED_CORE_VARIABLE) else [],
+        help=f"compiled copies of the core to run too, each in child processes (or ${COMPILED_CORE_VARIABLE}); "
+        "several (e.g. built at different optimisation levels) are compared side by side",
     )
     parser.add_argument("--modules", action="store_true", help="every module's ratio to the base game instead")
     parser.add_argument("--play-core", type=int, nargs=3, help=argparse.SUPPRESS)  # PLAYERS GAMES SEED, in a child
@@ -261,9 +265,10 @@ def main() -> None:
     if args.modules:
         compare_modules(args.games, args.repeats, args.players)
         return
-    runners: dict[str, GameRunner] = {"core": core_games}
-    if args.compiled_core:
-        runners["core-mypyc"] = compiled_core_runner(Path(args.compiled_core).resolve())
+    runners: dict[str, GameRunner] = {f"core-{core_kind()}": core_games}
+    for compiled_path in args.compiled_core:
+        name = "core-mypyc" if len(args.compiled_core) == 1 else f"core-{compiled_path.name}"
+        runners[name] = compiled_core_runner(compiled_path.resolve())
     if args.peer_path:
         runners.update(peer_runners(load_peer(Path(args.peer_path).resolve())))
     else:

@@ -235,6 +235,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"splendor-engine: sealing keys: {refused}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
+    from engine_service.core_info import log_rules_core  # noqa: PLC0415 (beside serve's import: only serving logs it)
+
+    log_rules_core()
     from engine_service.server.app import serve  # noqa: PLC0415 (grpc loads only for a command that needs it)
 
     return serve(settings, key_ring)

@@ -1,74 +1,69 @@
-"""Build an optional compiled copy of the rules core with mypyc, outside the source tree.
+"""Build the compiled copy of the rules core that `make serve` and `make test-compiled` run.
 
     python scripts/build_compiled_core.py [--out build/compiled-core]   (or: make compiled)
     PYTHONPATH=build/compiled-core python ...                           (use it)
 
-Copies ``engine_service/`` into ``--out`` and compiles the modules of
-``engine_service/rules`` there, the C extensions landing beside their sources;
-the checkout itself is left alone, so the pure-Python core stays the default
-and what ``make test`` checks. Putting the copy first on ``PYTHONPATH`` makes
-Python import the compiled modules (an extension module wins over a ``.py`` of
-the same name); ``make test-compiled`` runs the whole test suite that way.
-
-Needs mypy (a dev dependency; mypyc comes with it), setuptools, a C compiler
-and the Python headers (Debian: ``apt-get install gcc python3-dev``). The
-extensions are built for the running interpreter only.
+The development install is editable and pure, so the checkout is never compiled in place.
+This copies ``engine_service/`` into ``--out`` and builds the C extensions of
+``engine_service/rules`` beside the copied sources, with the same hook and cache as a
+wheel (build_support/compiled_core.py): compiled when mypyc, a C compiler and the Python
+headers work, otherwise the copy is left out and the pure core runs, as the one printed
+line says. ``SPLENDOR_CORE=compiled`` makes that an error (``make test-compiled`` sets it);
+``SPLENDOR_CORE=pure`` skips the build. Putting ``--out`` first on ``PYTHONPATH`` makes
+Python import the compiled modules (an extension module wins over a ``.py`` of the same name).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
-import tempfile
 from contextlib import chdir
 from pathlib import Path
 
-try:
-    from mypyc.build import mypycify
-    from setuptools import setup
-except ImportError as missing:
-    sys.exit(f"building the compiled core needs mypy (with mypyc) and setuptools: {missing}")
+from setuptools import setup  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from build_support.compiled_core import PLACEHOLDER, BuildCompiledCore, CoreBuildError, plan_core  # noqa: E402
+
 PACKAGE = "engine_service"
-COMPILED_PACKAGE = Path(PACKAGE) / "rules"
-# Modules left to the interpreter, with the reason.
-NOT_COMPILED = {
-    # distinct_kind installs __eq__/__hash__ functions on NamedTuple classes; compiled
-    # functions do not bind as methods, so it must stay a Python module.
-    Path(PACKAGE) / "rules" / "records.py",
-    # DecisionKind's enum-like class access comes from a metaclass (a subclass of type),
-    # which mypyc cannot compile.
-    Path(PACKAGE) / "rules" / "decisions.py",
-}
 
 
-def compiled_sources(copy: Path) -> list[str]:
-    sources = sorted(path.relative_to(copy) for path in (copy / COMPILED_PACKAGE).rglob("*.py"))
-    return [str(path) for path in sources if path not in NOT_COMPILED]
-
-
-def build(out: Path) -> None:
+def build(out: Path) -> bool:
+    """Whether ``out`` now holds a compiled core (it is emptied either way)."""
+    plan = plan_core(os.environ, editable=False)
+    print(plan.message())
     if out.exists():
         shutil.rmtree(out)
+    if not plan.compiled:
+        return False
     shutil.copytree(ROOT / PACKAGE, out / PACKAGE, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    sources = compiled_sources(out)
-    with tempfile.TemporaryDirectory() as build_temp, chdir(out):
+    with chdir(out):
         setup(
             name="splendor-engine-compiled-core",
-            ext_modules=mypycify(sources, opt_level="3", target_dir=build_temp),
-            script_args=["build_ext", "--inplace", "--build-temp", build_temp, "--build-lib", build_temp],
+            ext_modules=[PLACEHOLDER],
+            cmdclass={"build_ext": BuildCompiledCore},
+            script_args=["--quiet", "build_ext", "--inplace", "--build-temp", str(out / "build")],
         )
-    print(f"compiled {len(sources)} modules of {COMPILED_PACKAGE} into {out}; use it with PYTHONPATH={out}")
+    shutil.rmtree(out / "build", ignore_errors=True)
+    print(f"compiled the rules core into {out}; use it with PYTHONPATH={out}")
+    return True
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "compiled-core")
     args = parser.parse_args()
-    build(args.out.resolve())
+    try:
+        build(args.out.resolve())
+    except CoreBuildError as error:
+        print(f"splendor-engine rules core: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

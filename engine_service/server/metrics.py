@@ -30,6 +30,7 @@ import prometheus_client
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, values
 
 from engine_service.api.labels import ACTION_KINDS, END_REASONS, MODULES, PLAYER_COUNTS, REJECTION_REASONS
+from engine_service.core_info import core_kind, engine_version
 
 MULTIPROC_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -178,7 +179,22 @@ def get_metrics() -> Metrics:
         if _metrics is None:
             prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]  # no *_created series next to each counter
             _metrics = _create(prometheus_client.REGISTRY)
+            register_engine_info(prometheus_client.REGISTRY)
         return _metrics
+
+
+def register_engine_info(registry: CollectorRegistry) -> prometheus_client.Gauge:
+    """``splendor_engine_info{core,version}`` = 1: which rules core (``compiled`` or ``pure``) and release run.
+    ``max`` across worker processes, which all run the same installation: one series, not one per pid."""
+    info = prometheus_client.Gauge(
+        "splendor_engine_info",
+        "Always 1; the labels say which rules core (compiled or pure) and which release this server runs.",
+        ("core", "version"),
+        registry=registry,
+        multiprocess_mode="max",
+    )
+    info.labels(core_kind(), engine_version()).set(1)
+    return info
 
 
 def multiprocess_dir() -> str | None:

@@ -1,0 +1,266 @@
+"""The rules core compiled with mypyc at install time, when it can be: the build hook of setup.py.
+
+One place decides which core an installation gets (``plan_core``) and builds it
+(``BuildCompiledCore``); ``setup.py`` (wheels, ``pip install .``, the Docker image) and
+``scripts/build_compiled_core.py`` (``make compiled``, ``make serve``) both use it.
+
+- ``SPLENDOR_CORE=compiled`` builds the compiled core or fails; ``pure`` never compiles;
+  unset (or ``auto``) compiles when mypyc, a C compiler and the Python headers work and
+  otherwise installs the pure core, saying why in one line.
+- An editable install (``pip install -e .``) is always pure: it runs the checkout's
+  sources as they are edited, which a compiled copy would silently shadow.
+- The build is quick: every module of the core is its own C file (mypyc's multi-file
+  mode), compiled in parallel, at ``DEFAULT_OPT_LEVEL`` (``SPLENDOR_CORE_OPT_LEVEL`` overrides).
+- The result is cached, keyed on the core's sources, this file, mypyc's version and the
+  interpreter: a rebuild of an unchanged core copies the cached extensions (directory:
+  ``SPLENDOR_CORE_CACHE``, else ``$XDG_CACHE_HOME/splendor-engine/compiled-core``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from setuptools import Extension  # type: ignore[import-untyped]
+from setuptools.command.build_ext import build_ext  # type: ignore[import-untyped]
+
+CORE_VARIABLE = "SPLENDOR_CORE"
+CACHE_VARIABLE = "SPLENDOR_CORE_CACHE"
+OPT_LEVEL_VARIABLE = "SPLENDOR_CORE_OPT_LEVEL"
+CORE_CHOICES = ("auto", "compiled", "pure")
+# The C optimisation level, by measurement (benchmarks/peer_bench.py, builds side by side): -O1 builds
+# with ~30% less CPU but played 0.90x the games/s of -O2 at 2 players; -O3 costs as much as -O2 to
+# build and played no faster.
+DEFAULT_OPT_LEVEL = "2"
+
+CORE_PACKAGE = Path("engine_service") / "rules"
+# Modules left to the interpreter, with the reason.
+NOT_COMPILED = frozenset(
+    {
+        # distinct_kind installs __eq__/__hash__ functions on NamedTuple classes; compiled
+        # functions do not bind as methods, so it must stay a Python module.
+        CORE_PACKAGE / "records.py",
+        # DecisionKind's enum-like class access comes from a metaclass (a subclass of type),
+        # which mypyc cannot compile.
+        CORE_PACKAGE / "decisions.py",
+    }
+)
+# The placeholder that makes setuptools run build_ext and tag the wheel for this platform;
+# BuildCompiledCore replaces it with mypyc's extensions (or the cached ones).
+PLACEHOLDER = Extension("engine_service.rules._compiled_core", sources=[])
+MANIFEST = "extensions.json"
+# The name of the one shared library (a top-level extension) holding the compiled modules.
+SHARED_LIBRARY = "splendor_engine_rules"
+
+
+class CoreBuildError(RuntimeError):
+    """SPLENDOR_CORE asks for something this build cannot do."""
+
+
+@dataclass(frozen=True)
+class CorePlan:
+    compiled: bool
+    reason: str
+
+    def message(self) -> str:
+        kind = "compiled (mypyc)" if self.compiled else "pure Python"
+        return f"splendor-engine rules core: {kind} — {self.reason}"
+
+
+def requested_core(environ: Mapping[str, str]) -> str:
+    choice = environ.get(CORE_VARIABLE, "").strip().lower() or "auto"
+    if choice not in CORE_CHOICES:
+        raise CoreBuildError(f"{CORE_VARIABLE}={choice!r}: expected one of {', '.join(CORE_CHOICES)}")
+    return choice
+
+
+def plan_core(environ: Mapping[str, str], *, editable: bool) -> CorePlan:
+    """Which core to install, and why; raises CoreBuildError when a forced compiled core cannot be built."""
+    choice = requested_core(environ)
+    if choice == "pure":
+        return CorePlan(False, f"{CORE_VARIABLE}=pure")
+    if editable:
+        if choice == "compiled":
+            raise CoreBuildError(
+                f"{CORE_VARIABLE}=compiled: an editable install runs the checkout's sources; "
+                "install without -e, or build the compiled copy with scripts/build_compiled_core.py"
+            )
+        return CorePlan(False, "an editable install runs the checkout's sources as they are")
+    problem = build_problem()
+    if problem is None:
+        return CorePlan(True, f"mypyc and a C compiler found ({CORE_VARIABLE}=pure installs the pure core)")
+    if choice == "compiled":
+        raise CoreBuildError(f"{CORE_VARIABLE}=compiled, but the core cannot be compiled: {problem}")
+    return CorePlan(False, f"cannot compile ({problem}); {CORE_VARIABLE}=compiled makes this an error")
+
+
+def build_problem() -> str | None:
+    """Why mypyc cannot build here, or None: mypyc imports, and the C compiler the build would use
+    (``CC``, else the one Python was built with) compiles a file that includes Python.h."""
+    try:
+        import mypyc.build  # noqa: F401, PLC0415 (mypy is a build requirement, but a --no-isolation build may lack it)
+    except ImportError as missing:
+        return f"mypyc is not installed: {missing}"
+    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "")
+    if not compiler:
+        return "no C compiler configured for this Python"
+    with tempfile.TemporaryDirectory() as probe_dir:
+        probe = Path(probe_dir) / "probe.c"
+        probe.write_text("#include <Python.h>\nint splendor_probe(void) { return 0; }\n")
+        command = [*compiler, "-c", str(probe), "-o", str(probe.with_suffix(".o"))]
+        try:
+            done = subprocess.run(
+                [*command, "-I", sysconfig.get_paths()["include"]], capture_output=True, text=True, check=False
+            )
+        except OSError as error:
+            return f"no working C compiler ({compiler[0]}: {error.strerror})"
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or ["no output"]
+        first_error = next((line for line in lines if "error" in line), lines[0])
+        return f"the C compiler cannot build against the Python headers ({first_error.strip()})"
+    return None
+
+
+def compiled_sources(root: Path) -> list[str]:
+    """The core's modules mypyc compiles, relative to ``root`` (the directory holding engine_service/)."""
+    sources = sorted(path.relative_to(root) for path in (root / CORE_PACKAGE).rglob("*.py"))
+    return [str(path) for path in sources if path not in NOT_COMPILED]
+
+
+def cache_key(root: Path, environ: Mapping[str, str]) -> str:
+    """Changes whenever the compiled result could: a source of the core, this hook, mypyc, the interpreter, CC."""
+    import mypy.version  # noqa: PLC0415 (only a build that compiles needs mypy)
+
+    digest = hashlib.sha256()
+    for path in sorted((root / CORE_PACKAGE).rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(Path(__file__).read_bytes())
+    for part in (
+        mypy.version.__version__,
+        opt_level(environ),
+        sys.version,
+        sysconfig.get_platform(),
+        str(sysconfig.get_config_var("EXT_SUFFIX")),
+        *(environ.get(name, "") for name in ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS")),
+    ):
+        digest.update(part.encode() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def opt_level(environ: Mapping[str, str]) -> str:
+    level = environ.get(OPT_LEVEL_VARIABLE, "").strip() or DEFAULT_OPT_LEVEL
+    if level not in ("0", "1", "2", "3"):
+        raise CoreBuildError(f"{OPT_LEVEL_VARIABLE}={level!r}: expected 0, 1, 2 or 3")
+    return level
+
+
+def cache_root(environ: Mapping[str, str]) -> Path:
+    if environ.get(CACHE_VARIABLE):
+        return Path(environ[CACHE_VARIABLE])
+    base = Path(environ["XDG_CACHE_HOME"]) if environ.get("XDG_CACHE_HOME") else Path.home() / ".cache"
+    return base / "splendor-engine" / "compiled-core"
+
+
+def _in_parallel(compile_sources: Callable[..., list[str]], jobs: int) -> Callable[..., list[str]]:
+    """A compiler's ``compile`` that runs one compiler process per source file, ``jobs`` at a time."""
+
+    def compile_each(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
+        with ThreadPoolExecutor(jobs) as pool:
+            objects = pool.map(lambda source: compile_sources([source], *args, **kwargs), sources)
+            return [obj for batch in objects for obj in batch]
+
+    return compile_each
+
+
+@contextmanager
+def _parallel_compiler(compiler: Any, jobs: int) -> Iterator[None]:
+    original = compiler.compile
+    compiler.compile = _in_parallel(original, jobs)
+    try:
+        yield
+    finally:
+        compiler.compile = original
+
+
+class BuildCompiledCore(build_ext):  # type: ignore[misc]
+    """build_ext that compiles the core with mypyc, or copies the extensions cached for the same sources.
+
+    It acts only when the distribution's extensions are ``[PLACEHOLDER]`` (see plan_core).
+    """
+
+    cache_entry: Path | None = None
+    cached = False
+
+    def finalize_options(self) -> None:
+        if any(extension is PLACEHOLDER for extension in self.distribution.ext_modules or ()):
+            self.set_undefined_options("build", ("build_temp", "build_temp"))
+            self.distribution.ext_modules = self._core_extensions()
+        super().finalize_options()
+
+    def _core_extensions(self) -> list[Extension]:
+        root = Path.cwd()
+        self.cache_entry = cache_root(os.environ) / cache_key(root, os.environ)
+        if (self.cache_entry / MANIFEST).is_file():
+            self.cached = True
+            names: list[str] = json.loads((self.cache_entry / MANIFEST).read_text())
+            return [Extension(name, sources=[]) for name in names]
+        from mypyc.build import mypycify  # noqa: PLC0415 (only a build that compiles needs mypy)
+
+        extensions: list[Extension] = mypycify(
+            compiled_sources(root),
+            opt_level=opt_level(os.environ),
+            multi_file=True,
+            group_name=SHARED_LIBRARY,
+            target_dir=str(Path(self.build_temp) / "mypyc"),
+        )
+        return extensions
+
+    def build_extensions(self) -> None:
+        if self.cache_entry is None:
+            super().build_extensions()
+        elif self.cached:
+            self._restore(self.cache_entry)
+            print(f"splendor-engine rules core: reused the compiled extensions cached in {self.cache_entry}")
+        else:
+            with _parallel_compiler(self.compiler, os.cpu_count() or 1):
+                super().build_extensions()
+            self._store(self.cache_entry)
+
+    def _built_path(self, name: str) -> Path:
+        return Path(self.get_ext_fullpath(name))
+
+    def _restore(self, entry: Path) -> None:
+        for name in (extension.name for extension in self.extensions):
+            target = self._built_path(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(entry / name, target)
+
+    def _store(self, entry: Path) -> None:
+        """Copies the built extensions into the cache; a concurrent build of the same key may win the rename."""
+        names = [extension.name for extension in self.extensions]
+        staging: Path | None = None
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=entry.parent))
+            for name in names:
+                shutil.copy2(self._built_path(name), staging / name)
+            (staging / MANIFEST).write_text(json.dumps(names))
+            staging.rename(entry)
+        except OSError as error:
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+            if not (entry / MANIFEST).is_file():
+                print(f"splendor-engine rules core: not cached ({error})")

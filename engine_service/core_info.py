@@ -1,0 +1,44 @@
+"""Which rules core this process runs, compiled (mypyc) or pure Python, for the start-up log and metrics.
+
+An installation compiles the core when it can (build_support/compiled_core.py) and falls back to
+the pure core otherwise; the two play the same games at different speeds, so an operator needs
+to see which one a process got.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import machinery, metadata
+from types import ModuleType
+from typing import Literal
+
+import structlog
+
+import engine_service.rules.engine
+
+CoreKind = Literal["compiled", "pure"]
+DISTRIBUTION = "splendor-engine"
+
+
+def core_kind_of(module: ModuleType) -> CoreKind:
+    """``compiled`` when ``module`` was loaded from a C extension, ``pure`` from Python source."""
+    path = getattr(module, "__file__", None) or ""
+    return "compiled" if path.endswith(tuple(machinery.EXTENSION_SUFFIXES)) else "pure"
+
+
+def core_kind() -> CoreKind:
+    """The kind of the rules core imported here (the engine module stands for the package: it is built whole)."""
+    return core_kind_of(engine_service.rules.engine)
+
+
+def engine_version() -> str:
+    """The installed splendor-engine release; ``unknown`` when running from sources never installed."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def log_rules_core() -> None:
+    """The start-up line saying which core serves (``make serve``'s log says ``compiled`` or ``pure``)."""
+    structlog.get_logger(__name__).info("rules_core", core=core_kind(), version=engine_version(), pid=os.getpid())

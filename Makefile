@@ -22,7 +22,7 @@ $(SERVE_STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 
 # Development (and every check): the client's optional extras and the dev tools, in the same venv.
 $(STAMP): $(SERVE_STAMP)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament,rl]' -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament,rl,openspiel,train]' -e '.[dev]'
 	touch $(STAMP)
 
 install-serve: $(SERVE_STAMP)
@@ -83,6 +83,7 @@ ts-test: install
 	cd $(TS_DIR) && npm run --silent format:check
 	cd $(TS_DIR) && npm run --silent typecheck
 	cd $(TS_DIR) && npm test --silent
+	cd $(TS_DIR) && npm run --silent test:pack
 
 # Regenerate clients/typescript/src/gen from proto/ (commit the result; `make ts-test` fails when it is stale).
 ts-generate: install
@@ -111,11 +112,12 @@ web-test: install
 	cd $(WEB_DIR) && npm test --silent
 	cd $(WEB_DIR) && npm run --silent test:browser
 
-bench: install
-	$(BIN)/python benchmarks/engine_bench.py
+# The benchmarks measure the core the server runs: the compiled one when it could be built.
+bench: install compiled
+	$(RUN_COMPILED) benchmarks/engine_bench.py
 
-bench-service: install
-	$(BIN)/python benchmarks/service_bench.py
+bench-service: install compiled
+	$(RUN_COMPILED) benchmarks/service_bench.py
 
 # The long fuzzing campaign: a million mutated requests of every RPC (plain and sealed, forged tokens
 # included) against `serve --processes 2` from 3 gRPC and 1 HTTP client processes, at most 40 minutes

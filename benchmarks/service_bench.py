@@ -42,7 +42,8 @@ from pathlib import Path
 
 import grpc
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+# Appended: a checkout runs without installing, and a compiled copy first on PYTHONPATH still wins.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_phase import Phase, Send, run_load

@@ -80,4 +80,4 @@ def test_the_command_plays_a_sealed_game(address: str, capsys: pytest.CaptureFix
     argv = ["--address", address, "--sealed", "--bot", "ismcts:10,greedy", "--quiet"]
     assert play.main(argv) == play.EXIT_FINISHED
     line = capsys.readouterr().out.strip()
-    assert "2 players, seed " in line and "bots ismcts:10, greedy (seat by seat)" in line
+    assert "2 players, seed " in line and "bots ismcts:10, greedy (player by player)" in line

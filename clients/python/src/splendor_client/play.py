@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot",
         default="random",
         metavar="|".join((*BOT_NAMES, "ismcts[:N]")),
-        help="the bot of every seat, or a comma-separated list used seat by seat (default: random); "
+        help="the bot of every seat, or a comma-separated list, one per player in seat order (default: random); "
         "ismcts[:N] searches on the server, N iterations a move",
     )
     parser.add_argument(

@@ -3,7 +3,7 @@
 The layout is a list of ranges, one source for everything that shows it: the
 base game's ranges here, each module's in its own package, assembled by the
 registry into ``IdLayout`` (``registry.action_id`` and ``registry.action_from_id``
-use it; the catalog's ``action_id_ranges`` and the README's table are written
+use it; the catalog's ``action_id_ranges`` and the table in ``docs/api.md`` are written
 from it). A range fixes its offset, like a field number: ids of existing actions
 never change, and a new module appends its ranges after the last one.
 

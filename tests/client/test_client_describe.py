@@ -34,29 +34,29 @@ RANKING = [
 
 # One event of every kind, with the facts its description must contain.
 CASES: list[tuple[events_pb2.Event, list[str]]] = [
-    (E.Event(game_started=E.GameStarted(first_seat=1, num_players=3)), ["3-player", "seat 1 plays first"]),
+    (E.Event(game_started=E.GameStarted(first_seat=1, num_players=3)), ["3-player", "Player 2 plays first"]),
     (
         E.Event(gems_taken=E.GemsTaken(seat=1, tokens=common_pb2.TokenCounts(red=1, blue=1, green=1))),
-        ["Seat 1 takes", "1 red", "1 blue", "1 green"],
+        ["Player 2 takes", "1 red", "1 blue", "1 green"],
     ),
-    (E.Event(gems_taken=E.GemsTaken(seat=0, tokens=common_pb2.TokenCounts(white=2))), ["Seat 0 takes 2 white"]),
+    (E.Event(gems_taken=E.GemsTaken(seat=0, tokens=common_pb2.TokenCounts(white=2))), ["Player 1 takes 2 white"]),
     (
         E.Event(gems_returned=E.GemsReturned(seat=2, tokens=common_pb2.TokenCounts(black=1, gold=1))),
-        ["Seat 2 returns 1 black, 1 gold"],
+        ["Player 3 returns 1 black, 1 gold"],
     ),
     (
         E.Event(card_reserved=E.CardReserved(seat=0, card_id=45, deck=1, blind=False, slot=3)),
-        ["Seat 0 reserves card 45 (level 2, black bonus, 1 point)", "level 2 row", "slot 3"],
+        ["Player 1 reserves card 45 (level 2, black bonus, 1 point)", "level 2 row", "slot 3"],
     ),
     (
         E.Event(card_reserved=E.CardReserved(seat=3, card_id=80, deck=2, blind=True)),
-        ["Seat 3 reserves the top card of the level 3 deck", "card 80 (level 3, white bonus, 4 points)"],
+        ["Player 4 reserves the top card of the level 3 deck", "card 80 (level 3, white bonus, 4 points)"],
     ),
     (
         E.Event(card_reserved=E.CardReserved(seat=3, deck=0, blind=True)),
-        ["Seat 3 reserves the top card of the level 1 deck", "unseen"],
+        ["Player 4 reserves the top card of the level 1 deck", "unseen"],
     ),
-    (E.Event(gold_received=E.GoldReceived(seat=0, amount=1)), ["Seat 0 receives 1 gold"]),
+    (E.Event(gold_received=E.GoldReceived(seat=0, amount=1)), ["Player 1 receives 1 gold"]),
     (
         E.Event(
             card_purchased=E.CardPurchased(
@@ -67,41 +67,41 @@ CASES: list[tuple[events_pb2.Event, list[str]]] = [
                 payment=common_pb2.TokenCounts(red=3, gold=1),
             )
         ),
-        ["Seat 0 buys card 57 (level 2, red bonus, 2 points) from the market paying 3 red, 1 gold"],
+        ["Player 1 buys card 57 (level 2, red bonus, 2 points) from the market paying 3 red, 1 gold"],
     ),
     (
         E.Event(card_purchased=E.CardPurchased(seat=1, card_id=13, source=E.CARD_SOURCE_RESERVE)),
-        ["Seat 1 buys card 13 (level 1, blue bonus, 1 point) from their reserve", "for free"],
+        ["Player 2 buys card 13 (level 1, blue bonus, 1 point) from their reserve", "for free"],
     ),
     (
         E.Event(card_revealed=E.CardRevealed(deck=0, slot=1, card_id=12)),
         ["Card 12 (level 1, white bonus, 0 points) is revealed", "level 1 row", "slot 1"],
     ),
     (E.Event(market_slot_emptied=E.MarketSlotEmptied(deck=2, slot=0)), ["level 3 deck is empty", "slot 0"]),
-    (E.Event(noble_visited=E.NobleVisited(seat=2, noble_id=3)), ["Noble 3 (3 points) visits seat 2"]),
-    (E.Event(city_claimed=E.CityClaimed(seat=1, city_id=11)), ["Seat 1 takes city 11", "final round"]),
+    (E.Event(noble_visited=E.NobleVisited(seat=2, noble_id=3)), ["Noble 3 (3 points) visits Player 3"]),
+    (E.Event(city_claimed=E.CityClaimed(seat=1, city_id=11)), ["Player 2 takes city 11", "final round"]),
     (
         E.Event(decision_required=E.DecisionRequired(seat=1, kind=state_pb2.DECISION_KIND_RETURN_TOKENS, amount=2)),
-        ["Seat 1", "must return 2"],
+        ["Player 2", "must return 2"],
     ),
     (
         E.Event(
             decision_required=E.DecisionRequired(seat=0, kind=state_pb2.DECISION_KIND_CHOOSE_NOBLE, options=[3, 5])
         ),
-        ["Seat 0", "choose", "noble 3 (3 points)", "noble 5 (3 points)"],
+        ["Player 1", "choose", "noble 3 (3 points)", "noble 5 (3 points)"],
     ),
     (
         E.Event(
             decision_required=E.DecisionRequired(seat=1, kind=state_pb2.DECISION_KIND_CHOOSE_CITY, options=[2, 11])
         ),
-        ["Seat 1 qualifies for several cities", "city 2", "city 11"],
+        ["Player 2 qualifies for several cities", "city 2", "city 11"],
     ),
-    (E.Event(passed=E.Passed(seat=3)), ["Seat 3", "passes"]),
+    (E.Event(passed=E.Passed(seat=3)), ["Player 4", "passes"]),
     (
         E.Event(final_round_triggered=E.FinalRoundTriggered(seat=0, prestige=15)),
-        ["Final round! Seat 0 reached 15"],
+        ["Final round! Player 1 reached 15"],
     ),
-    (E.Event(turn_ended=E.TurnEnded(seat=0, next_seat=1, turn=7)), ["Turn 7", "seat 1"]),
+    (E.Event(turn_ended=E.TurnEnded(seat=0, next_seat=1, turn=7)), ["Turn 7", "Player 2"]),
     (
         E.Event(
             game_ended=E.GameEnded(reason=state_pb2.END_REASON_FINAL_ROUND_COMPLETED, ranking=RANKING, winners=[2])
@@ -109,15 +109,15 @@ CASES: list[tuple[events_pb2.Event, list[str]]] = [
         [
             "Game over",
             "final round was completed",
-            "Seat 2 wins",
-            "1. seat 2: 16 prestige, 11 cards (winner)",
-            "2. seat 0: 12 prestige, 1 card",
-            "2. seat 1: 12 prestige, 1 card",
+            "Player 3 wins",
+            "1. Player 3: 16 prestige, 11 cards (winner)",
+            "2. Player 1: 12 prestige, 1 card",
+            "2. Player 2: 12 prestige, 1 card",
         ],
     ),
     (
         E.Event(game_ended=E.GameEnded(reason=state_pb2.END_REASON_ALL_PLAYERS_PASSED, winners=[0, 1])),
-        ["every player passed", "Seats 0 and 1 share the victory"],
+        ["every player passed", "Players 1 and 2 share the victory"],
     ),
     (
         E.Event(game_ended=E.GameEnded(reason=state_pb2.END_REASON_TURN_LIMIT_REACHED)),
@@ -126,37 +126,37 @@ CASES: list[tuple[events_pb2.Event, list[str]]] = [
     # The Trading Posts.
     (
         E.Event(power_gem_taken=E.PowerGemTaken(seat=1, color=common_pb2.COLOR_RED, post_id=0)),
-        ["Seat 1 takes 1 red", "trading post 0 (a gem after each purchase)"],
+        ["Player 2 takes 1 red", "trading post 1 (a gem after each purchase)"],
     ),
     (
         E.Event(shield_placed=E.ShieldPlaced(seat=2, post_id=3, prestige_gained=5)),
-        ["Seat 2 places a shield on trading post 3 (5 prestige once)", "gaining 5 prestige points"],
+        ["Player 3 places a shield on trading post 4 (5 prestige once)", "gaining 5 prestige points"],
     ),
-    (E.Event(shield_placed=E.ShieldPlaced(seat=0, post_id=1)), ["Seat 0 places a shield on trading post 1"]),
+    (E.Event(shield_placed=E.ShieldPlaced(seat=0, post_id=1)), ["Player 1 places a shield on trading post 2"]),
     (
         E.Event(decision_required=E.DecisionRequired(seat=1, kind=state_pb2.DECISION_KIND_TAKE_GEM, colors=[2, 4])),
-        ["Seat 1 must choose the colour", "blue, red"],
+        ["Player 2 must choose the colour", "blue, red"],
     ),
     # The Strongholds.
     (
         E.Event(stronghold_placed=E.StrongholdPlaced(seat=0, card_id=12)),
-        ["Seat 0 places a stronghold on card 12 (level 1, white bonus, 0 points)"],
+        ["Player 1 places a stronghold on card 12 (level 1, white bonus, 0 points)"],
     ),
     (
         E.Event(stronghold_placed=E.StrongholdPlaced(seat=3, card_id=45, from_card_id=12)),
-        ["Seat 3 moves a stronghold from card 12", "to card 45 (level 2, black bonus, 1 point)"],
+        ["Player 4 moves a stronghold from card 12", "to card 45 (level 2, black bonus, 1 point)"],
     ),
     (
         E.Event(stronghold_removed=E.StrongholdRemoved(seat=1, card_id=57, owner=2)),
-        ["Seat 1 gives seat 2's stronghold on card 57", "back"],
+        ["Player 2 gives Player 3's stronghold on card 57", "back"],
     ),
     (
         E.Event(strongholds_returned=E.StrongholdsReturned(owner=2, card_id=57, count=3)),
-        ["Seat 2 gets back 3 strongholds from card 57", "left the market"],
+        ["Player 3 gets back 3 strongholds from card 57", "left the market"],
     ),
     (
         E.Event(card_conquered=E.CardConquered(seat=0, card_id=80)),
-        ["Seat 0 conquers card 80 (level 3, white bonus, 4 points)", "three strongholds"],
+        ["Player 1 conquers card 80 (level 3, white bonus, 4 points)", "three strongholds"],
     ),
     (
         E.Event(
@@ -164,44 +164,44 @@ CASES: list[tuple[events_pb2.Event, list[str]]] = [
                 seat=0, kind=state_pb2.DECISION_KIND_PLACE_STRONGHOLD, options=[12, 57]
             )
         ),
-        ["Seat 0 must place or move a stronghold", "card 12 (", "card 57 ("],
+        ["Player 1 must place or move a stronghold", "card 12 (", "card 57 ("],
     ),
     (
         E.Event(decision_required=E.DecisionRequired(seat=2, kind=state_pb2.DECISION_KIND_CONQUER, options=[80])),
-        ["Seat 2 may conquer", "card 80 (level 3", "or decline"],
+        ["Player 3 may conquer", "card 80 (level 3", "or decline"],
     ),
     # The Orient.
     (
         E.Event(card_paired=E.CardPaired(seat=1, card_id=95, partner_card_id=13, color=common_pb2.COLOR_BLUE)),
-        ["Seat 1 pairs card 95 (Orient level 1, paired, 0 points) with card 13", "one more blue bonus"],
+        ["Player 2 pairs card 95 (Orient level 1, paired, 0 points) with card 13", "one more blue bonus"],
     ),
     (
         E.Event(free_card_taken=E.FreeCardTaken(seat=0, card_id=57, deck=1, slot=2)),
-        ["Seat 0 takes card 57 (level 2, red bonus, 2 points) for free", "level 2 row, slot 2"],
+        ["Player 1 takes card 57 (level 2, red bonus, 2 points) for free", "level 2 row, slot 2"],
     ),
     (
         E.Event(noble_reserved=E.NobleReserved(seat=3, noble_id=5)),
-        ["Seat 3 reserves noble 5 (3 points)", "only that seat"],
+        ["Player 4 reserves noble 5 (3 points)", "only that player"],
     ),
     (
         E.Event(cards_discarded=E.CardsDiscarded(seat=1, card_ids=[90, 14])),
-        ["Seat 1 gives up card 90 (Orient level 1, worth 2 gold once, 0 points), card 14", "back to the box"],
+        ["Player 2 gives up card 90 (Orient level 1, worth 2 gold once, 0 points), card 14", "back to the box"],
     ),
     (
         E.Event(decision_required=E.DecisionRequired(seat=1, kind=state_pb2.DECISION_KIND_PAIR_CARD, options=[12, 13])),
-        ["Seat 1 must choose the card to pair with", "card 12 (", "card 13 ("],
+        ["Player 2 must choose the card to pair with", "card 12 (", "card 13 ("],
     ),
     (
         E.Event(
             decision_required=E.DecisionRequired(seat=0, kind=state_pb2.DECISION_KIND_TAKE_FREE_CARD, options=[45, 57])
         ),
-        ["Seat 0 must choose a card to take for free", "card 45 (", "card 57 ("],
+        ["Player 1 must choose a card to take for free", "card 45 (", "card 57 ("],
     ),
     (
         E.Event(
             decision_required=E.DecisionRequired(seat=2, kind=state_pb2.DECISION_KIND_RESERVE_NOBLE, options=[3, 5])
         ),
-        ["Seat 2 must choose a noble to reserve", "noble 3 (3 points)", "noble 5 (3 points)"],
+        ["Player 3 must choose a noble to reserve", "noble 3 (3 points)", "noble 5 (3 points)"],
     ),
 ]
 
@@ -216,7 +216,7 @@ def test_every_decision_kind_has_a_case() -> None:
     described = {event.decision_required.kind for event, _ in CASES if event.HasField("decision_required")}
     assert described == kinds
     generic = E.Event(decision_required=E.DecisionRequired(seat=0, kind=99))  # type: ignore[arg-type]
-    assert Describer().event(generic) == "Seat 0 must decide"
+    assert Describer().event(generic) == "Player 1 must decide"
 
 
 @pytest.mark.parametrize(
@@ -263,9 +263,9 @@ def test_deck_names() -> None:
 
 def test_winners_and_ranking_text() -> None:
     assert winners_text([]) == "Nobody wins."
-    assert winners_text([1]) == "Seat 1 wins."
-    assert winners_text([0, 2, 3]) == "Seats 0, 2 and 3 share the victory."
-    assert ranking_lines(RANKING[:1], [2]) == ["  1. seat 2: 16 prestige, 11 cards (winner)"]
+    assert winners_text([1]) == "Player 2 wins."
+    assert winners_text([0, 2, 3]) == "Players 1, 3 and 4 share the victory."
+    assert ranking_lines(RANKING[:1], [2]) == ["  1. Player 3: 16 prestige, 11 cards (winner)"]
 
 
 @pytest.mark.parametrize(
@@ -330,9 +330,9 @@ def test_orient_cards_are_named_with_their_deck_and_ability(card_id: int, text: 
 
 def test_posts_are_named_by_power() -> None:
     describer = Describer(sample_catalog())
-    assert describer.post(4) == "trading post 4 (1 prestige per shield)"
-    assert describer.post(2) == "trading post 2"  # not in the sample catalog
-    assert Describer().post(0) == "trading post 0"
+    assert describer.post(4) == "trading post 5 (1 prestige per shield)"
+    assert describer.post(2) == "trading post 3"  # not in the sample catalog
+    assert Describer().post(0) == "trading post 1"
 
 
 def test_module_states_are_described_line_by_line() -> None:
@@ -345,8 +345,8 @@ def test_module_states_are_described_line_by_line() -> None:
         )
     )
     assert describer.module_states(state) == [
-        "Seat 0 has shields on: trading post 0 (a gem after each purchase), trading post 3 (5 prestige once)",
-        "Seat 1 has shields on: none yet",
+        "Player 1 has shields on: trading post 1 (a gem after each purchase), trading post 4 (5 prestige once)",
+        "Player 2 has shields on: none yet",
     ]
     view = view_pb2.GameView()
     view.strongholds.CopyFrom(
@@ -355,9 +355,9 @@ def test_module_states_are_described_line_by_line() -> None:
         )
     )
     assert describer.module_states(view) == [
-        "Seat 0 has 2 strongholds on card 12 (level 1, white bonus, 0 points), "
+        "Player 1 has 2 strongholds on card 12 (level 1, white bonus, 0 points), "
         "1 stronghold on card 57 (level 2, red bonus, 2 points), 0 in supply",
-        "Seat 1 has all 3 strongholds in supply",
+        "Player 2 has all 3 strongholds in supply",
     ]
     view = view_pb2.GameView()
     view.orient.CopyFrom(
@@ -372,9 +372,9 @@ def test_module_states_are_described_line_by_line() -> None:
     )
     lines = Describer().module_states(view)
     assert lines == [
-        "Seat 0 has card 95 paired with card 13",
-        "Seat 1 has reserved noble 5",
-        "Seat 0 gave up card 90",
+        "Player 1 has card 95 paired with card 13",
+        "Player 2 has reserved noble 5",
+        "Player 1 gave up card 90",
     ]
     view = view_pb2.GameView()
     view.cities.CopyFrom(
@@ -382,4 +382,4 @@ def test_module_states_are_described_line_by_line() -> None:
             available_city_ids=[2, 11], held=[cities_pb2.HeldCities(city_ids=[4]), cities_pb2.HeldCities()]
         )
     )
-    assert Describer().module_states(view) == ["Cities on the table: city 2, city 11", "Seat 0 holds city 4"]
+    assert Describer().module_states(view) == ["Cities on the table: city 2, city 11", "Player 1 holds city 4"]

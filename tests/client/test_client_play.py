@@ -23,13 +23,13 @@ def test_play_game_narrates_until_the_end() -> None:
     assert outcome.calls == 3 + 4 * 4
     text = out.getvalue()
     assert "New game: 2 players, seed 5" in text
-    assert "[     deal] A 2-player game is dealt; seat 0 plays first" in text
+    assert "[     deal] A 2-player game is dealt; Player 1 plays first" in text
     assert "Card 12 (level 1, white bonus, 0 points) is revealed" in text
-    assert "[   turn 1] Seat 0 takes" in text
-    assert "[   turn 4] Seat 1 takes" in text
+    assert "[   turn 1] Player 1 takes" in text
+    assert "[   turn 4] Player 2 takes" in text
     assert "Turn 1 is over" not in text  # the bookkeeping is left out
-    assert "Seat 0 wins." in text
-    assert "1. seat 0: 15 prestige, 9 cards (winner)" in text
+    assert "Player 1 wins." in text
+    assert "1. Player 1: 15 prestige, 9 cards (winner)" in text
     # Every move was sent by the seat that had to act, against the current turn.
     assert [(seat, turn) for _, seat, turn in engine.applied] == [(0, 0), (1, 1), (0, 2), (1, 3)]
 
@@ -51,7 +51,7 @@ class StrongholdsEngine(ScriptedEngine):
 
 
 class BlindReserveEngine(ScriptedEngine):
-    """Seat 1 reserves card 77 blind on its turns; the view redacts it for every other viewer, as the engine does."""
+    """Player 2 reserves card 77 blind on its turns; the view redacts it for every other viewer, as the engine does."""
 
     def apply(self, state: state_pb2.GameState, action: Any, **kwargs: Any) -> GameResult:
         result = super().apply(state, action, **kwargs)
@@ -93,13 +93,13 @@ def test_a_person_plays_a_seat_by_number() -> None:
     outcome = play.play_game(engine, humans=[0], viewer=0, out=out, ask=ask)  # type: ignore[arg-type]
     assert outcome.finished
     text = out.getvalue()
-    assert "Your move, seat 0:" in text
+    assert "Your move, Player 1:" in text
     assert "   1. take 1 white, 1 blue, 1 green" in text
     assert "   2. take 2 red" in text
     assert text.count("Please answer a number from 1 to 2, b or q.") == 2
-    assert "== Turn 1, round 1: seat 0 (you) to play ==" in text
+    assert "== Turn 1, round 1: Player 1 (you) to play ==" in text
     assert prompts[0] == "Choose 1-2 (b: the table again, q: quit): "
-    # Seat 0 answered 2 (take 2 red), then 1; seat 1 is a bot.
+    # Player 1 answered 2 (take 2 red), then 1; Player 2 is a bot.
     seat0 = [action.WhichOneof("kind") for action, seat, _ in engine.applied if seat == 0]
     assert seat0 == ["take_two_gems", "take_gems"]
 
@@ -139,7 +139,7 @@ def test_summary_line() -> None:
     outcome = play.play_game(ScriptedEngine(end_after=4), seed=5)  # type: ignore[arg-type]
     line = play.summary(outcome, seed=5, bot_names=["greedy", "random"])
     assert "\n" not in line
-    assert line.startswith("Seat 0 wins with 15 prestige after 4 turns (2 rounds): 2 players, seed 5")
+    assert line.startswith("Player 1 wins with 15 prestige after 4 turns (2 rounds): 2 players, seed 5")
     assert "greedy, random" in line
 
 
@@ -158,7 +158,7 @@ def test_main_plays_and_exits_zero(monkeypatch: pytest.MonkeyPatch, capsys: pyte
     assert addresses == ["engine.example:1234"]
     assert engine.closed
     assert "seed 9" in out
-    assert out.rstrip().splitlines()[-1].startswith("Seat 0 wins with 15 prestige after 6 turns")
+    assert out.rstrip().splitlines()[-1].startswith("Player 1 wins with 15 prestige after 6 turns")
 
     assert play.main(["--seed", "9", "--quiet", "--address", "other:1"]) == 0
     out = capsys.readouterr().out

@@ -6,7 +6,8 @@ How each block is checked, by the fence's language:
   after the Python blocks before it in the same document (a page's examples build on each other).
 - ``sh``, ``console``, ``shell``, ``bash``: with ``$ `` prompts, a session: each command runs in one
   bash, in order, and the lines under it are its expected output; without prompts, every line is a
-  command. A command must exit 0, unless its expected output is shown and matches (a refusal).
+  command. Either way a line ending in ``\\`` continues on the next (unless the backslash is in a
+  trailing comment). A command must exit 0, unless its expected output is shown and matches (a refusal).
 - ``ts``, ``typescript``: run with ``tsx`` inside ``clients/typescript``, ``splendor-engine-client`` imported
   from its sources (skipped until ``npm ci`` ran there).
 - ``json``, ``yaml``: parsed (a JSON block may also be one document per line).

@@ -46,14 +46,18 @@ def run_python(block: Block, server: DocServer, cwd: Path, earlier: str = "") ->
 
 def run_shell(block: Block, server: DocServer, cwd: Path) -> None:
     steps = [Step(server.localise(step.command), server.localise(step.shown)) for step in steps_of(block.text)]
-    script = "exec 2>&1\n" + "".join(f"{step.command}\nprintf '\\n{STATUS_MARK}%d\\n' $?\n" for step in steps)
+    # The blank line ends a command even if its last line ends in a backslash, so the status is its own.
+    script = "exec 2>&1\n" + "".join(f"{step.command}\n\nprintf '\\n{STATUS_MARK}%d\\n' $?\n" for step in steps)
     completed = _run(["bash", "--noprofile", "--norc"], script, cwd, server)
     outputs = completed.stdout.split(STATUS_MARK)
     for index, step in enumerate(steps):
         if index + 1 >= len(outputs):
             raise DocBlockFailed(f"{block.name}: the session stopped before `{step.command}`\n{completed.stdout}")
         output = outputs[index].split("\n", 1)[1] if index else outputs[0]
-        status = int(outputs[index + 1].split("\n", 1)[0])
+        status_line = outputs[index + 1].split("\n", 1)[0]
+        if not status_line.isdigit():
+            raise DocBlockFailed(f"{block.name}: no exit status after `{step.command}`\n{completed.stdout}")
+        status = int(status_line)
         shown_and_matching = bool(step.shown.strip()) and output_matches(step.shown, output)
         if step.shown.strip() and not shown_and_matching:
             raise DocBlockFailed(f"{block.name}: `{step.command}` printed\n{output}\nwhere the docs show\n{step.shown}")

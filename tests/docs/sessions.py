@@ -18,11 +18,31 @@ class Step:
     shown: str
 
 
+def continues(line: str) -> bool:
+    """True when bash reads the next line as part of this command: a trailing backslash, outside a
+    comment (``cmd  # a note \\`` ends at the line's end)."""
+    return line.endswith("\\") and not _has_comment(line)
+
+
+def _has_comment(line: str) -> bool:
+    """Whether ``line`` has a ``#`` that starts a comment: at a word's start, outside quotes."""
+    quote = ""
+    for index, char in enumerate(line):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1].isspace()):
+            return True
+    return False
+
+
 def steps_of(text: str) -> list[Step]:
-    """A session's steps; a block without ``$`` prompts is a script, one command per line."""
+    """A session's steps; a block without ``$`` prompts is a script, one command per line (continuation
+    lines joined, comment lines dropped)."""
     lines = text.splitlines()
     if not any(line.startswith(PROMPT) for line in lines):
-        return [Step(line, "") for line in lines if line.strip() and not line.lstrip().startswith("#")]
+        return _script_steps(lines)
     steps: list[Step] = []
     index = 0
     while index < len(lines):
@@ -30,7 +50,7 @@ def steps_of(text: str) -> list[Step]:
             raise ValueError(f"output before the first command: {lines[index]!r}")
         command = [lines[index].removeprefix(PROMPT)]
         index += 1
-        while command[-1].endswith("\\") and index < len(lines):
+        while continues(command[-1]) and index < len(lines):
             command.append(lines[index])
             index += 1
         shown: list[str] = []
@@ -38,6 +58,20 @@ def steps_of(text: str) -> list[Step]:
             shown.append(lines[index])
             index += 1
         steps.append(Step("\n".join(command), "\n".join(shown)))
+    return steps
+
+
+def _script_steps(lines: list[str]) -> list[Step]:
+    steps: list[Step] = []
+    index = 0
+    while index < len(lines):
+        command = [lines[index]]
+        index += 1
+        while continues(command[-1]) and index < len(lines):
+            command.append(lines[index])
+            index += 1
+        if command[0].strip() and not command[0].lstrip().startswith("#"):
+            steps.append(Step("\n".join(command), ""))
     return steps
 
 

@@ -69,3 +69,26 @@ def test_a_python_block_that_raises_fails(tmp_path: Path) -> None:
     block = Block(ROOT / "page.md", 1, "python", "raise SystemExit('broken example')\n", None)
     with pytest.raises(DocBlockFailed, match="broken example"):
         run_python(block, NO_SERVER, tmp_path)
+
+
+def test_a_script_joins_continuation_lines_and_a_trailing_comment_ends_a_command() -> None:
+    text = (
+        "printf '%s\\n' a \\\n    b  # one command\n"
+        "# a comment line\n"
+        "echo '# not a comment' \\\n  c\n"
+        "ls  # no continuation \\\n"
+        "true\n"
+    )
+    assert [step.command for step in steps_of(text)] == [
+        "printf '%s\\n' a \\\n    b  # one command",
+        "echo '# not a comment' \\\n  c",
+        "ls  # no continuation \\",
+        "true",
+    ]
+
+
+def test_a_continued_command_with_a_trailing_comment_reports_its_own_status(tmp_path: Path) -> None:
+    block = Block(ROOT / "page.md", 1, "sh", "echo a \\\n  b > out.txt  # a note\nfalse  # fails \\\ntrue\n", None)
+    with pytest.raises(DocBlockFailed, match=r"`false  # fails \\` exited 1"):
+        run_shell(block, NO_SERVER, tmp_path)
+    assert (tmp_path / "out.txt").read_text() == "a b\n"

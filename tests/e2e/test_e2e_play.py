@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from splendor.v1 import events_pb2
 from splendor_client import EngineClient, GameResult, play
-from splendor_client.describe import deck_name
+from splendor_client.describe import deck_name, player_name
 
 
 class RecordingClient:
@@ -47,7 +47,7 @@ def test_narration_never_names_another_seats_blind_card(client: EngineClient, mo
     assert blind, "random bots reserve blind in these games: the check must see some"
     for reserved in blind:
         deck = deck_name(reserved.deck)
-        named = f"Seat {reserved.seat} reserves the top card of the {deck} deck: card {reserved.card_id} ("
+        named = f"{player_name(reserved.seat)} reserves the top card of the {deck} deck: card {reserved.card_id} ("
         assert (named in text) is (reserved.seat == 0), named
     assert "== Final table after" in text
 
@@ -80,4 +80,4 @@ def test_the_command_plays_a_sealed_game(address: str, capsys: pytest.CaptureFix
     argv = ["--address", address, "--sealed", "--bot", "ismcts:10,greedy", "--quiet"]
     assert play.main(argv) == play.EXIT_FINISHED
     line = capsys.readouterr().out.strip()
-    assert "2 players, seed " in line and "bots ismcts:10, greedy (seat by seat)" in line
+    assert "2 players, seed " in line and "bots ismcts:10, greedy (player by player)" in line

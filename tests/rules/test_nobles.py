@@ -140,8 +140,8 @@ def test_nobles_visit_only_the_seat_whose_turn_ends() -> None:
 
 
 def test_end_of_turn_order_noble_choice_comes_before_the_token_return() -> None:
-    """Rules README decision 8: the noble visit, then tokens above ten. Three nobles qualify at once;
-    one visits; two turns later both others still qualify and tokens exceed ten."""
+    """docs/rules.md, decision 5 (end of turn): the noble visit, then tokens above ten. Three nobles
+    qualify at once; one visits; two turns later both others still qualify and tokens exceed ten."""
     state = position(
         2,
         table_nobles=(WB, BG, WBG),

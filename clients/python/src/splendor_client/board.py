@@ -1,7 +1,7 @@
 """The table as text, from one seat's view (or a spectator's): what ``splendor-play`` shows.
 
 >>> print("\\n".join(board_lines(view, describer)))
-== Turn 12, round 6: seat 1 (you) to play ==
+== Turn 12, round 6: Player 2 (you) to play ==
 Bank: 4 white, 3 blue, 4 green, 2 red, 4 black, 5 gold
 ...
 
@@ -17,15 +17,15 @@ from collections.abc import Callable, Sequence
 from splendor.v1 import state_pb2, view_pb2
 
 from .colors import format_counts
-from .describe import BASE_DECK_COUNT, Describer, deck_name, plural
+from .describe import BASE_DECK_COUNT, Describer, deck_name, player_name, plural
 
 SeatNamer = Callable[[int], str]
 
 
 def default_names(view: view_pb2.GameView) -> SeatNamer:
-    """``"seat 1"``, and ``"seat 1 (you)"`` for the viewer."""
+    """``"Player 2"`` for seat 1, and ``"Player 2 (you)"`` for the viewer."""
     viewer = view.viewer_seat if view.HasField("viewer_seat") else None
-    return lambda seat: f"seat {seat} (you)" if seat == viewer else f"seat {seat}"
+    return lambda seat: f"{player_name(seat)} (you)" if seat == viewer else player_name(seat)
 
 
 def acting_seat(view: view_pb2.GameView) -> int:

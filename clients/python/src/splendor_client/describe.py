@@ -2,9 +2,10 @@
 
 >>> describer = Describer(catalog)          # catalog from EngineClient.get_catalog(), or None
 >>> describer.event(event)
-'Seat 0 buys card 57 (level 2, red bonus, 2 points) from the market paying 3 red, 1 gold'
+'Player 1 buys card 57 (level 2, red bonus, 2 points) from the market paying 3 red, 1 gold'
 
-Seats, decks and market slots are numbered from 0 as in the protocol; decks and
+People are numbered from 1, as on the web page: seat 0 of the protocol is "Player 1", and
+trading post 0 "trading post 1". Decks and market slots are numbered from 0 as in the protocol; decks and
 market rows are named by their level ("the level 1 row" is deck 0, "the Orient
 level 1 row" deck 3). Without a catalog, cards, nobles, cities and trading posts
 are named by id only. ``Describer.module_states`` describes the Cities of Splendor
@@ -22,6 +23,13 @@ from .actions import ActionLike, as_action
 from .colors import color_name, format_counts
 
 Game: TypeAlias = state_pb2.GameState | view_pb2.GameView
+
+
+def player_name(seat: int) -> str:
+    """How a person reads a seat: ``"Player 1"`` for seat 0, as the web page says."""
+    return f"Player {seat + 1}"
+
+
 """A game as the engine sends it: the full state, or a seat's view."""
 
 BASE_DECK_COUNT = 3
@@ -157,11 +165,11 @@ class Describer:
         return f"city {city_id} ({info.prestige} prestige)"
 
     def post(self, post_id: int) -> str:
-        """``"trading post 3 (5 prestige once)"``; just ``"trading post 3"`` if the catalog lacks it."""
+        """``"trading post 3 (5 prestige once)"`` for post 2; just ``"trading post 3"`` if the catalog lacks it."""
         info = self.posts.get(post_id)
         if info is None or info.power not in POWERS:
-            return f"trading post {post_id}"
-        return f"trading post {post_id} ({POWERS[info.power]})"
+            return f"trading post {post_id + 1}"
+        return f"trading post {post_id + 1} ({POWERS[info.power]})"
 
     # Events.
 
@@ -183,26 +191,26 @@ class Describer:
         ]
 
     def _game_started(self, event: events_pb2.GameStarted) -> str:
-        return f"A {event.num_players}-player game is dealt; seat {event.first_seat} plays first"
+        return f"A {event.num_players}-player game is dealt; {player_name(event.first_seat)} plays first"
 
     def _gems_taken(self, event: events_pb2.GemsTaken) -> str:
-        return f"Seat {event.seat} takes {format_counts(event.tokens)}"
+        return f"{player_name(event.seat)} takes {format_counts(event.tokens)}"
 
     def _gems_returned(self, event: events_pb2.GemsReturned) -> str:
-        return f"Seat {event.seat} returns {format_counts(event.tokens)} to the bank"
+        return f"{player_name(event.seat)} returns {format_counts(event.tokens)} to the bank"
 
     def _card_reserved(self, event: events_pb2.CardReserved) -> str:
         if event.blind:
-            text = f"Seat {event.seat} reserves the top card of the {deck_name(event.deck)} deck"
+            text = f"{player_name(event.seat)} reserves the top card of the {deck_name(event.deck)} deck"
             return text + (f": {self.card(event.card_id)}" if event.HasField("card_id") else " (unseen)")
         card = self.card(event.card_id) if event.HasField("card_id") else "a card"
         where = f"the {deck_name(event.deck)} row"
         if event.HasField("slot"):
             where += f", slot {event.slot}"
-        return f"Seat {event.seat} reserves {card} from {where}"
+        return f"{player_name(event.seat)} reserves {card} from {where}"
 
     def _gold_received(self, event: events_pb2.GoldReceived) -> str:
-        return f"Seat {event.seat} receives {event.amount} gold"
+        return f"{player_name(event.seat)} receives {event.amount} gold"
 
     def _card_purchased(self, event: events_pb2.CardPurchased) -> str:
         if event.source == events_pb2.CARD_SOURCE_RESERVE:
@@ -213,7 +221,9 @@ class Describer:
             source = ""
         paying = format_counts(event.payment, empty="")
         price = f"paying {paying}" if paying else "for free (bonuses cover it)"
-        return " ".join(part for part in (f"Seat {event.seat} buys {self.card(event.card_id)}", source, price) if part)
+        return " ".join(
+            part for part in (f"{player_name(event.seat)} buys {self.card(event.card_id)}", source, price) if part
+        )
 
     def _card_revealed(self, event: events_pb2.CardRevealed) -> str:
         card = _capital(self.card(event.card_id))
@@ -223,16 +233,18 @@ class Describer:
         return f"The {deck_name(event.deck)} deck is empty: slot {event.slot} of its row stays empty"
 
     def _noble_visited(self, event: events_pb2.NobleVisited) -> str:
-        return f"{_capital(self.noble(event.noble_id))} visits seat {event.seat}"
+        return f"{_capital(self.noble(event.noble_id))} visits {player_name(event.seat)}"
 
     def _city_claimed(self, event: events_pb2.CityClaimed) -> str:
-        return f"Seat {event.seat} takes {self.city(event.city_id)}: the final round begins if it has not"
+        return f"{player_name(event.seat)} takes {self.city(event.city_id)}: the final round begins if it has not"
 
     def _power_gem_taken(self, event: events_pb2.PowerGemTaken) -> str:
-        return f"Seat {event.seat} takes 1 {color_name(event.color)} with the power of {self.post(event.post_id)}"
+        return (
+            f"{player_name(event.seat)} takes 1 {color_name(event.color)} with the power of {self.post(event.post_id)}"
+        )
 
     def _shield_placed(self, event: events_pb2.ShieldPlaced) -> str:
-        text = f"Seat {event.seat} places a shield on {self.post(event.post_id)}"
+        text = f"{player_name(event.seat)} places a shield on {self.post(event.post_id)}"
         if event.prestige_gained:
             text += f", gaining {plural(event.prestige_gained, 'prestige point')}"
         return text
@@ -240,77 +252,78 @@ class Describer:
     def _stronghold_placed(self, event: events_pb2.StrongholdPlaced) -> str:
         if event.HasField("from_card_id"):
             return (
-                f"Seat {event.seat} moves a stronghold from {self.card(event.from_card_id)} "
+                f"{player_name(event.seat)} moves a stronghold from {self.card(event.from_card_id)} "
                 f"to {self.card(event.card_id)}"
             )
-        return f"Seat {event.seat} places a stronghold on {self.card(event.card_id)}"
+        return f"{player_name(event.seat)} places a stronghold on {self.card(event.card_id)}"
 
     def _stronghold_removed(self, event: events_pb2.StrongholdRemoved) -> str:
-        return f"Seat {event.seat} gives seat {event.owner}'s stronghold on {self.card(event.card_id)} back"
+        owner = player_name(event.owner)
+        return f"{player_name(event.seat)} gives {owner}'s stronghold on {self.card(event.card_id)} back"
 
     def _strongholds_returned(self, event: events_pb2.StrongholdsReturned) -> str:
         return (
-            f"Seat {event.owner} gets back {plural(event.count, 'stronghold')} from {self.card(event.card_id)}, "
-            "which left the market"
+            f"{player_name(event.owner)} gets back {plural(event.count, 'stronghold')} "
+            f"from {self.card(event.card_id)}, which left the market"
         )
 
     def _card_conquered(self, event: events_pb2.CardConquered) -> str:
-        return f"Seat {event.seat} conquers {self.card(event.card_id)}, where its three strongholds stood"
+        return f"{player_name(event.seat)} conquers {self.card(event.card_id)}, where its three strongholds stood"
 
     def _card_paired(self, event: events_pb2.CardPaired) -> str:
         return (
-            f"Seat {event.seat} pairs {self.card(event.card_id)} with {self.card(event.partner_card_id)}: "
+            f"{player_name(event.seat)} pairs {self.card(event.card_id)} with {self.card(event.partner_card_id)}: "
             f"one more {color_name(event.color)} bonus"
         )
 
     def _free_card_taken(self, event: events_pb2.FreeCardTaken) -> str:
         return (
-            f"Seat {event.seat} takes {self.card(event.card_id)} for free from the "
+            f"{player_name(event.seat)} takes {self.card(event.card_id)} for free from the "
             f"{deck_name(event.deck)} row, slot {event.slot}"
         )
 
     def _noble_reserved(self, event: events_pb2.NobleReserved) -> str:
-        return f"Seat {event.seat} reserves {self.noble(event.noble_id)}: only that seat can be visited by it"
+        return f"{player_name(event.seat)} reserves {self.noble(event.noble_id)}: only that player can be visited by it"
 
     def _cards_discarded(self, event: events_pb2.CardsDiscarded) -> str:
-        return f"Seat {event.seat} gives up {self.cards_text(event.card_ids)}, back to the box"
+        return f"{player_name(event.seat)} gives up {self.cards_text(event.card_ids)}, back to the box"
 
     def _decision_required(self, event: events_pb2.DecisionRequired) -> str:
         if event.kind == state_pb2.DECISION_KIND_RETURN_TOKENS:
-            return f"Seat {event.seat} holds more than 10 tokens and must return {event.amount}"
+            return f"{player_name(event.seat)} holds more than 10 tokens and must return {event.amount}"
         if event.kind == state_pb2.DECISION_KIND_CHOOSE_NOBLE:
             options = ", ".join(self.noble(noble_id) for noble_id in event.options)
-            return f"Seat {event.seat} qualifies for several nobles and must choose one: {options}"
+            return f"{player_name(event.seat)} qualifies for several nobles and must choose one: {options}"
         if event.kind == state_pb2.DECISION_KIND_CHOOSE_CITY:
             options = ", ".join(self.city(city_id) for city_id in event.options)
-            return f"Seat {event.seat} qualifies for several cities and must choose one: {options}"
+            return f"{player_name(event.seat)} qualifies for several cities and must choose one: {options}"
         if event.kind == state_pb2.DECISION_KIND_TAKE_GEM:
             colors = ", ".join(color_name(value) for value in event.colors)
-            return f"Seat {event.seat} must choose the colour of the gem a trading post grants: {colors}"
+            return f"{player_name(event.seat)} must choose the colour of the gem a trading post grants: {colors}"
         if event.kind == state_pb2.DECISION_KIND_PLACE_STRONGHOLD:
             return (
-                f"Seat {event.seat} must place or move a stronghold, or give an opponent's back; "
+                f"{player_name(event.seat)} must place or move a stronghold, or give an opponent's back; "
                 f"a stronghold may go to {self.cards_text(event.options)}"
             )
         if event.kind == state_pb2.DECISION_KIND_CONQUER:
-            return f"Seat {event.seat} may conquer (buy) {self.cards_text(event.options)}, or decline"
+            return f"{player_name(event.seat)} may conquer (buy) {self.cards_text(event.options)}, or decline"
         if event.kind == state_pb2.DECISION_KIND_PAIR_CARD:
-            return f"Seat {event.seat} must choose the card to pair with: {self.cards_text(event.options)}"
+            return f"{player_name(event.seat)} must choose the card to pair with: {self.cards_text(event.options)}"
         if event.kind == state_pb2.DECISION_KIND_TAKE_FREE_CARD:
-            return f"Seat {event.seat} must choose a card to take for free: {self.cards_text(event.options)}"
+            return f"{player_name(event.seat)} must choose a card to take for free: {self.cards_text(event.options)}"
         if event.kind == state_pb2.DECISION_KIND_RESERVE_NOBLE:
             options = ", ".join(self.noble(noble_id) for noble_id in event.options)
-            return f"Seat {event.seat} must choose a noble to reserve: {options}"
-        return f"Seat {event.seat} must decide"
+            return f"{player_name(event.seat)} must choose a noble to reserve: {options}"
+        return f"{player_name(event.seat)} must decide"
 
     def _passed(self, event: events_pb2.Passed) -> str:
-        return f"Seat {event.seat} cannot move and passes"
+        return f"{player_name(event.seat)} cannot move and passes"
 
     def _final_round_triggered(self, event: events_pb2.FinalRoundTriggered) -> str:
-        return f"Final round! Seat {event.seat} reached {plural(event.prestige, 'prestige point')}"
+        return f"Final round! {player_name(event.seat)} reached {plural(event.prestige, 'prestige point')}"
 
     def _turn_ended(self, event: events_pb2.TurnEnded) -> str:
-        return f"Turn {event.turn} is over; seat {event.next_seat} plays next"
+        return f"Turn {event.turn} is over; {player_name(event.next_seat)} plays next"
 
     def _game_ended(self, event: events_pb2.GameEnded) -> str:
         lines = [f"Game over: {END_REASONS.get(event.reason, 'the game ended')}. {winners_text(event.winners)}"]
@@ -382,28 +395,31 @@ class Describer:
             lines.append(f"Cities on the table: {available}")
             for seat, held in enumerate(cities.held):
                 if held.city_ids:
-                    lines.append(f"Seat {seat} holds {', '.join(self.city(city_id) for city_id in held.city_ids)}")
+                    lines.append(
+                        f"{player_name(seat)} holds {', '.join(self.city(city_id) for city_id in held.city_ids)}"
+                    )
         if game.HasField("trading_posts"):
             for seat, shields in enumerate(game.trading_posts.shields):
                 posts = ", ".join(self.post(post_id) for post_id in shields.post_ids) or "none yet"
-                lines.append(f"Seat {seat} has shields on: {posts}")
+                lines.append(f"{player_name(seat)} has shields on: {posts}")
         if game.HasField("strongholds"):
             for seat, placed in enumerate(game.strongholds.placed):
-                lines.append(f"Seat {seat} {_strongholds_text(self, list(placed.card_ids))}")
+                lines.append(f"{player_name(seat)} {_strongholds_text(self, list(placed.card_ids))}")
         if game.HasField("orient"):
             orient = game.orient
             for seat, pairs in enumerate(orient.pairs):
                 for pair in pairs.pairs:
                     lines.append(
-                        f"Seat {seat} has {self.card(pair.card_id)} paired with {self.card(pair.partner_card_id)}"
+                        f"{player_name(seat)} has {self.card(pair.card_id)} "
+                        f"paired with {self.card(pair.partner_card_id)}"
                     )
             for seat, nobles in enumerate(orient.reserved_nobles):
                 if nobles.noble_ids:
                     reserved = ", ".join(self.noble(noble_id) for noble_id in nobles.noble_ids)
-                    lines.append(f"Seat {seat} has reserved {reserved}")
+                    lines.append(f"{player_name(seat)} has reserved {reserved}")
             for seat, discarded in enumerate(orient.discarded):
                 if discarded.card_ids:
-                    lines.append(f"Seat {seat} gave up {self.cards_text(discarded.card_ids)}")
+                    lines.append(f"{player_name(seat)} gave up {self.cards_text(discarded.card_ids)}")
         return lines
 
 
@@ -423,21 +439,21 @@ def _strongholds_text(describer: Describer, card_ids: list[int]) -> str:
 
 
 def winners_text(winners: Sequence[int]) -> str:
-    """``"Seat 2 wins."`` or ``"Seats 0 and 2 share the victory."``."""
+    """``"Player 2 wins."`` or ``"Players 1 and 3 share the victory."`` (for seats 1, and 0 and 2)."""
     seats = list(winners)
     if not seats:
         return "Nobody wins."
     if len(seats) == 1:
-        return f"Seat {seats[0]} wins."
-    listed = ", ".join(str(seat) for seat in seats[:-1]) + f" and {seats[-1]}"
-    return f"Seats {listed} share the victory."
+        return f"{player_name(seats[0])} wins."
+    listed = ", ".join(str(seat + 1) for seat in seats[:-1]) + f" and {seats[-1] + 1}"
+    return f"Players {listed} share the victory."
 
 
 def ranking_lines(ranking: Iterable[state_pb2.Standing], winners: Sequence[int] = ()) -> list[str]:
-    """One line per standing: ``"  1. seat 2: 16 prestige, 11 cards (winner)"``."""
+    """One line per standing: ``"  1. Player 3: 16 prestige, 11 cards (winner)"``."""
     winning = set(winners)
     return [
-        f"  {standing.place}. seat {standing.seat}: {standing.prestige} prestige, "
+        f"  {standing.place}. {player_name(standing.seat)}: {standing.prestige} prestige, "
         f"{plural(standing.purchased_cards, 'card')}" + (" (winner)" if standing.seat in winning else "")
         for standing in ranking
     ]

@@ -51,7 +51,7 @@ from .client import (
     module_value,
     server_bot,
 )
-from .describe import Describer, plural, winners_text
+from .describe import Describer, player_name, plural, winners_text
 from .errors import EngineError
 
 EXIT_FINISHED = 0
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot",
         default="random",
         metavar="|".join((*BOT_NAMES, "ismcts[:N]")),
-        help="the bot of every seat, or a comma-separated list used seat by seat (default: random); "
+        help="the bot of every seat, or a comma-separated list, one per player in seat order (default: random); "
         "ismcts[:N] searches on the server, N iterations a move",
     )
     parser.add_argument(
@@ -144,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="SEAT[,SEAT]",
-        help="a seat (0-based) played by you at the keyboard instead of a bot; repeat for a hot-seat game",
+        help="a seat (0-based: seat 0 is Player 1) played by you at the keyboard instead of a bot; repeat for a "
+        "hot-seat game",
     )
     parser.add_argument(
         "--view",
@@ -276,11 +277,11 @@ def play_game(
     held, position, events = _after(dealt)
     calls = 2
     _say(out, f"Splendor engine: {len(catalog.cards)} cards, {len(catalog.nobles)} nobles.")
-    who = ", ".join(f"seat {seat} is you" for seat in sorted(humans))
+    who = ", ".join(f"{player_name(seat)} is you" for seat in sorted(humans))
     deal = f"seed {seed}" if seed is not None else "a seed the server draws (shown at the end)"
     kind = "sealed game" if sealed else "game"
     _say(out, f"New {kind}: {players} players, {deal}, {_bots_text(bot_names)}{'; ' + who if who else ''}.")
-    _say(out, f"Shown as {'seat ' + str(viewer) if viewer is not None else 'a spectator'} sees it.")
+    _say(out, f"Shown as {player_name(viewer) if viewer is not None else 'a spectator'} sees it.")
     seen = client.view(held, viewer, events=events)
     calls += 1
     _print_events(out, describer, "deal", seen.events)
@@ -350,7 +351,7 @@ def _ask_person(
     heading = (
         describer.event(_decision_event(view))
         if view.pending_decision.kind != state_pb2.DECISION_KIND_UNSPECIFIED
-        else f"Your move, seat {seat}"
+        else f"Your move, {player_name(seat)}"
     )
     print(f"{heading}:", file=screen)
     for number, option in enumerate(legal, start=1):
@@ -428,7 +429,7 @@ def _say(out: TextIO | None, text: str) -> None:
 def _bots_text(bot_names: Sequence[str]) -> str:
     if len(set(bot_names)) == 1:
         return f"{bot_names[0]} bots"
-    return "bots " + ", ".join(bot_names) + " (seat by seat)"
+    return "bots " + ", ".join(bot_names) + " (player by player)"
 
 
 def _report_engine_error(error: EngineError, address: str) -> int:

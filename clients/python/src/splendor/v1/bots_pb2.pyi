@@ -35,8 +35,9 @@ class BotChoice(_message.Message):
     Catalog.bot_policies). Unknown names are INVALID_ARGUMENT.
     """
     seed: _builtins.int
-    """Seeds the policy's random choices: the same state, policy and seed choose
-    the same action.
+    """Seeds the policy's random choices: in plain mode the same state, policy
+    and seed choose the same action; in sealed mode the server mixes in
+    entropy of its own, so a seed cannot be searched for the hidden cards.
     """
     iterations: _builtins.int
     """For search policies ("ismcts"), the number of iterations per move (0: the

@@ -117,7 +117,7 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     """
     REJECTION_REASON_SEALED_STATE_TOO_LARGE: _RejectionReason.ValueType  # 41
     """A sealed_state is longer than any token the service issues (a bound
-    against oversized input; see the README).
+    against oversized input; see docs/api.md).
     """
     REJECTION_REASON_SEALED_STATE_VERSION_UNSUPPORTED: _RejectionReason.ValueType  # 42
     """A sealed_state has a format version this service does not read."""
@@ -265,7 +265,7 @@ malformed.
 """
 REJECTION_REASON_SEALED_STATE_TOO_LARGE: RejectionReason.ValueType  # 41
 """A sealed_state is longer than any token the service issues (a bound
-against oversized input; see the README).
+against oversized input; see docs/api.md).
 """
 REJECTION_REASON_SEALED_STATE_VERSION_UNSUPPORTED: RejectionReason.ValueType  # 42
 """A sealed_state has a format version this service does not read."""

@@ -30,8 +30,9 @@ export type BotChoice = Message<"splendor.v1.BotChoice"> & {
   policy: string;
 
   /**
-   * Seeds the policy's random choices: the same state, policy and seed choose
-   * the same action.
+   * Seeds the policy's random choices: in plain mode the same state, policy
+   * and seed choose the same action; in sealed mode the server mixes in
+   * entropy of its own, so a seed cannot be searched for the hidden cards.
    *
    * @generated from field: uint64 seed = 2;
    */

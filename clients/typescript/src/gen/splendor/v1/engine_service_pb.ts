@@ -937,8 +937,8 @@ export const DeterminizeResponseSchema: GenMessage<DeterminizeResponse> = /*@__P
  * name without its prefix, with metadata such as the acting seat, and, where a
  * request field is at fault, a google.rpc.BadRequest naming it.
  *
- * Two modes, chosen per game (see the README's "Plain states or sealed game
- * tokens" for the threat model):
+ * Two modes, chosen per game (the threat model is in docs/security.md, the
+ * calls of each mode in docs/api.md):
  *
  * - Plain states (GameState) suit a trusted platform that keeps every state in
  *   its own database and never hands it to players or bots: the state shows
@@ -954,15 +954,17 @@ export const DeterminizeResponseSchema: GenMessage<DeterminizeResponse> = /*@__P
  *   SEALED_STATE_* reason. A holder can always resend an older token: every
  *   token is bound to a game id and a step (SealedStateBinding), returned in
  *   clear, so a platform stops rewinds by remembering one number per game.
- *   A sealed CreateGame draws its seed on the server and never returns it,
- *   and returns one seat key per seat (seat_keys). A sealed request that names
+ *   A sealed CreateGame draws its seed on the server (a seed in the request is
+ *   refused, SEED_NOT_ALLOWED, unless public_deal) and reveals it only in
+ *   GameView.revealed_seed once the game is over; it returns one seat key per
+ *   seat (seat_keys), as a sealed ReplayGame does. A sealed request that names
  *   a seat, or acts (ApplyAction without a seat acts as the seat that must
  *   act, a server-side bot move included), must carry that seat's key in
  *   seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
  *   request that only looks and names no seat is a spectator's. A server
  *   started without seat keys (a platform that binds seats itself) ignores
- *   seat_key. The service trusts the states it sealed and does not check them
- *   again.
+ *   seat_key. An opened token's state is validated like a plain state before
+ *   any work: a token proves where a state came from, not that it is sound.
  *
  * @generated from service splendor.v1.EngineService
  */

@@ -314,7 +314,7 @@ export enum RejectionReason {
 
   /**
    * A sealed_state is longer than any token the service issues (a bound
-   * against oversized input; see the README).
+   * against oversized input; see docs/api.md).
    *
    * @generated from enum value: REJECTION_REASON_SEALED_STATE_TOO_LARGE = 41;
    */

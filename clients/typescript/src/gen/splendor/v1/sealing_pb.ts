@@ -16,8 +16,8 @@ export const file_splendor_v1_sealing: GenFile = /*@__PURE__*/
  * What a sealed state (a game token) is bound to. Every response that returns a
  * sealed_state returns its binding next to it, in clear, so that a platform can
  * refuse rewinds and replays without opening tokens: remember the highest step
- * issued for each game_id and accept a token only with that step (see the
- * "Sealed game tokens" section of the README). The same binding is authenticated
+ * issued for each game_id and accept a token only with that step (see
+ * docs/security.md, "Rewinds"). The same binding is authenticated
  * inside the token: a token whose binding was altered does not open.
  *
  * @generated from message splendor.v1.SealedStateBinding

@@ -151,13 +151,15 @@ $(COMPILED_STAMP): $(shell find engine_service build_support -type f -not -path 
 
 compiled: $(COMPILED_STAMP)
 
-# Part of `make test`: the whole test suite against the compiled core (SPLENDOR_CORE=compiled: no fallback),
-# after checking that it is the compiled core that runs. tests/packaging builds and installs wheels in
-# subprocesses, whatever core this process runs: the first run covers it.
+# Part of `make test`: the test suite against the compiled core (SPLENDOR_CORE=compiled: no fallback),
+# after checking that it is the compiled core that runs. Left to the pure run, which covers them once:
+# tests/packaging (builds and installs wheels in subprocesses, whatever core this process runs), and
+# tests/docs and tests/edge (documented sessions and attacks on a server's transport, minutes of wall time
+# that exercise the edge, not the rules; the rules under them are the same tests' in tests/rules and below).
 test-compiled: install
 	SPLENDOR_CORE=compiled $(MAKE) --no-print-directory compiled
 	$(RUN_COMPILED) -c 'from engine_service.core_info import core_kind; import sys; sys.exit(core_kind() != "compiled")'
-	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging --ignore=tests/docs --ignore=tests/edge
 
 # The sdists and wheels of the engine (its rules core compiled when it can be, see above) and the client,
 # in dist/; tests/packaging installs such wheels into a fresh venv and plays a game with them.

@@ -14,8 +14,9 @@ each timed in CPU time:
   mask is left out of the timing (the core loop's pick is a ``randrange``);
 - **remote**: the same env against a real engine this script starts on a loopback port
   (``python -m engine_service.cli serve --address 127.0.0.1:0``, the core it runs is the
-  one this script imports: the same ``PYTHONPATH``; one handler thread per call, access
-  log on as deployed, no /metrics nor HTTP listener). Timed twice: the client's CPU
+  one this script imports: the same ``PYTHONPATH``; one process with its default handler
+  threads, its access log on as deployed, no /metrics nor HTTP listener; the env speaks
+  gRPC to it). Timed twice: the client's CPU
   (``time.process_time``, gRPC's threads included) and the client's plus the server
   process's (utime + stime of ``/proc/<pid>/stat``, read before and after the loop).
 
@@ -111,7 +112,17 @@ def process_cpu(pid: int) -> Callable[[], float]:
 def engine_server() -> Iterator[tuple[str, int, str]]:
     """A real engine on a loopback port, running the core this process imports: (address, pid, its core)."""
     path = os.pathsep.join(part for part in (os.environ.get("PYTHONPATH", ""), str(ROOT)) if part)
-    command = [sys.executable, "-P", "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0"]
+    command = [
+        sys.executable,
+        "-P",
+        "-m",
+        "engine_service.cli",
+        "serve",
+        "--address",
+        "127.0.0.1:0",
+        "--processes",
+        "1",
+    ]
     command += ["--http-address", "", "--metrics-port", "0", "--log-format", "json"]
     environment = {key: value for key, value in os.environ.items() if not key.startswith("SPLENDOR_")}
     environment.update({"PYTHONPATH": path, "PYTHONUNBUFFERED": "1"})

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from splendor_client.envs import SplendorEnv
+from splendor_client.envs.games import LocalGame
 from splendor_client.envs.observation_writer import ObservationWriter
 
 from engine_service.rules import GameConfig, apply, encode_view, legal_actions, new_game, observe, view_for
@@ -66,7 +67,9 @@ def test_every_in_process_env_observation_is_the_cores_and_a_kept_one_never_chan
     kept: list[tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]] = []
     rng = np.random.default_rng(players)
     for _ in range(400):
-        core = observe(env.game.state, env.seat)  # type: ignore[attr-defined]  (LocalGame's state)
+        game = env.game
+        assert isinstance(game, LocalGame)
+        core = observe(game.state, env.seat)
         assert np.array_equal(observation["observation"], np.asarray(core.values, np.float32))
         if not env._over:
             assert np.array_equal(np.flatnonzero(observation["action_mask"]), np.flatnonzero(core.legal_action_mask))

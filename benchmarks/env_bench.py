@@ -1,29 +1,46 @@
-"""What a Gymnasium env step costs next to a bare rules-core step, in-process, measured side by side.
+"""What a Gymnasium env step costs next to a bare rules-core step, in-process and remote, measured side by side.
 
-    python benchmarks/env_bench.py [--module cities] [--players 2] [--steps 3000] [--repeats 5] [--action-ids ruleset]
+    python benchmarks/env_bench.py [--module cities] [--players 2] [--steps 3000] [--remote-steps 1000]
+                                   [--repeats 5] [--action-ids ruleset] [--no-remote]
 
-Two loops alternate within each repeat, each timed in CPU time (``time.process_time``):
+Three loops run within each repeat (their order rotating from one repeat to the next),
+each timed in CPU time:
 
 - **core**: random games on the rules core, one step = ``legal_actions`` + ``apply``
   (what any bot or learner loop needs at the least);
-- **env**: ``SplendorEnv`` (in-process, random opponents), one step = ``env.step`` (the
-  learner's move, the opponents' moves, the next observation and mask) and, at an
-  episode's end, ``env.reset``; the learner's random pick from the mask is left out of the
-  timing (the core loop's pick is a ``randrange``), so each env step is timed on its own.
+- **in-process**: ``SplendorEnv`` on the core in this process (random opponents), one
+  step = ``env.step`` (the learner's move, the opponents' moves, the next observation
+  and mask) and, at an episode's end, ``env.reset``; the learner's random pick from the
+  mask is left out of the timing (the core loop's pick is a ``randrange``);
+- **remote**: the same env against a real engine this script starts on a loopback port
+  (``python -m engine_service.cli serve --address 127.0.0.1:0``, the core it runs is the
+  one this script imports: the same ``PYTHONPATH``; one process with its default handler
+  threads, its access log on as deployed, no /metrics nor HTTP listener; the env speaks
+  gRPC to it). Timed twice: the client's CPU
+  (``time.process_time``, gRPC's threads included) and the client's plus the server
+  process's (utime + stime of ``/proc/<pid>/stat``, read before and after the loop).
 
-Printed per repeat and as median (min-max) over the repeats: microseconds per core step,
-per env step, the ratio env step / core step, and the ratio per core step the env step
-contains (an env step plays the learner's action and every opponent's until the learner
-acts again, so a 2-player env step holds about two core steps).
+Printed per repeat and as median (min-max) over the repeats: microseconds per step and
+env steps per CPU-second of each loop, the ratio of each env step to a core step, and
+that ratio per core step the env step contains (an env step plays the learner's action
+and every opponent's until the learner acts again, so a 2-player env step holds about two
+core steps). Other work on the machine shifts every figure alike, the ratios least: the
+report ends with the load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +50,11 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from splendor_client.envs import SplendorEnv
 
+from engine_service.core_info import core_kind
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def core_steps(steps: int, players: int, modules: frozenset[str], seed: int) -> float:
@@ -49,12 +70,13 @@ def core_steps(steps: int, players: int, modules: frozenset[str], seed: int) -> 
     return (time.process_time() - start) / steps
 
 
-def env_steps(env: SplendorEnv, steps: int, seed: int) -> tuple[float, float]:
-    """CPU seconds per env step over ``steps`` steps, and the core steps (actions applied) per env step."""
+def env_steps(env: SplendorEnv, steps: int, seed: int, server_cpu: Callable[[], float]) -> tuple[float, float, float]:
+    """CPU seconds per env step of this process and of the server's (``server_cpu``), and core steps per env step."""
     rng = np.random.default_rng(seed)
     observation, _ = env.reset(seed=seed)
     applied = -env.game.applied  # the opponents' moves before the learner's first
     elapsed = 0.0
+    server_before = server_cpu()
     for _ in range(steps):
         legal = np.flatnonzero(observation["action_mask"])
         action = int(legal[rng.integers(len(legal))])
@@ -65,38 +87,166 @@ def env_steps(env: SplendorEnv, steps: int, seed: int) -> tuple[float, float]:
             observation, _ = env.reset()
             applied -= env.game.applied
         elapsed += time.process_time() - start
+    server = server_cpu() - server_before
     applied += env.game.applied
-    return elapsed / steps, applied / steps
+    return elapsed / steps, server / steps, applied / steps
+
+
+def no_server() -> float:
+    return 0.0
+
+
+def process_cpu(pid: int) -> Callable[[], float]:
+    """The CPU seconds (user + system, every thread) a process has used so far, read from /proc."""
+
+    def read() -> float:
+        with open(f"/proc/{pid}/stat") as stat:
+            # Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+            fields = stat.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+    return read
+
+
+@contextmanager
+def engine_server() -> Iterator[tuple[str, int, str]]:
+    """A real engine on a loopback port, running the core this process imports: (address, pid, its core)."""
+    path = os.pathsep.join(part for part in (os.environ.get("PYTHONPATH", ""), str(ROOT)) if part)
+    command = [
+        sys.executable,
+        "-P",
+        "-m",
+        "engine_service.cli",
+        "serve",
+        "--address",
+        "127.0.0.1:0",
+        "--processes",
+        "1",
+    ]
+    command += ["--http-address", "", "--metrics-port", "0", "--log-format", "json"]
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("SPLENDOR_")}
+    environment.update({"PYTHONPATH": path, "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        core = "?"
+        for line in process.stdout:
+            entry = json.loads(line)
+            if entry.get("event") == "rules_core":
+                core = entry["core"]
+            if entry.get("event") == "server_started":
+                break
+        else:
+            raise RuntimeError(f"the server exited ({process.wait()}) before it started")
+        # Keep reading its log (one line per call) so a full pipe never blocks it.
+        drain = threading.Thread(target=process.stdout.read, daemon=True)
+        drain.start()
+        try:
+            yield entry["address"], entry["pid"], core
+        finally:
+            process.terminate()
+            process.wait(30)
+            drain.join(30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+PHASES = ("core", "in-process", "remote client", "remote client+server")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--module", default=None)
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--steps", type=int, default=3000, help="steps of the core and in-process loops")
+    parser.add_argument("--remote-steps", type=int, default=1000, help="steps of the remote loop")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--action-ids", default="all", choices=["all", "ruleset"])
+    parser.add_argument("--no-remote", action="store_true", help="skip the remote loop (no server)")
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
+    with engine_server() if not args.no_remote else _nothing() as server:
+        rows = measure(args, server)
+    report(args, rows, (load_before, os.getloadavg()[0]), server)
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield None
+
+
+def measure(args: argparse.Namespace, server: tuple[str, int, str] | None) -> list[dict[str, tuple[float, float]]]:
+    """Per repeat: each phase's (CPU seconds per step, core steps per step)."""
     modules = frozenset() if args.module is None else frozenset({args.module})
-    env = SplendorEnv(num_players=args.players, module=args.module, action_ids=args.action_ids)
-    core_steps(500, args.players, modules, 0)  # warm caches before the first timed repeat
-    env_steps(env, 500, 0)
+    options = {"num_players": args.players, "module": args.module, "action_ids": args.action_ids}
+    local = SplendorEnv(**options)
+    remote = SplendorEnv(**options, address=server[0]) if server is not None else None
+    server_cpu = process_cpu(server[1]) if server is not None else no_server
+    core_steps(500, args.players, modules, 0)  # warm caches (and the connection) before the first timed repeat
+    env_steps(local, 500, 0, no_server)
+    if remote is not None:
+        env_steps(remote, 200, 0, server_cpu)
     rows = []
     for repeat in range(args.repeats):
-        core = core_steps(args.steps, args.players, modules, repeat + 1)
-        step, per_step = env_steps(env, args.steps, repeat + 1)
-        rows.append((core, step, step / core, step / core / per_step if per_step else float("nan")))
+        seed = repeat + 1
+        row: dict[str, tuple[float, float]] = {}
+
+        def run_core(seed: int = seed, row: dict[str, tuple[float, float]] = row) -> None:
+            row["core"] = (core_steps(args.steps, args.players, modules, seed), 1.0)
+
+        def run_local(seed: int = seed, row: dict[str, tuple[float, float]] = row) -> None:
+            step, _, held = env_steps(local, args.steps, seed, no_server)
+            row["in-process"] = (step, held)
+
+        def run_remote(seed: int = seed, row: dict[str, tuple[float, float]] = row) -> None:
+            assert remote is not None
+            step, on_server, held = env_steps(remote, args.remote_steps, seed, server_cpu)
+            row["remote client"] = (step, held)
+            row["remote client+server"] = (step + on_server, held)
+
+        loops = [run_core, run_local] + ([run_remote] if remote is not None else [])
+        for index in range(len(loops)):
+            loops[(index + repeat) % len(loops)]()
+        rows.append(row)
+        core = row["core"][0]
+        cells = [f"{name} {row[name][0] * 1e6:.1f} us ({row[name][0] / core:.2f}x)" for name in PHASES if name in row]
+        print(f"repeat {seed}: " + ", ".join(cells), flush=True)
+    local.close()
+    if remote is not None:
+        remote.close()
+    return rows
+
+
+def report(
+    args: argparse.Namespace,
+    rows: list[dict[str, tuple[float, float]]],
+    load: tuple[float, float],
+    server: tuple[str, int, str] | None,
+) -> None:
+    def spread(values: list[float], digits: int = 2) -> str:
+        return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+    print(
+        f"ruleset {args.module or 'base'}/{args.players}p, action ids {args.action_ids}, {args.repeats} repeats of "
+        f"{args.steps} core and in-process steps, {args.remote_steps} remote steps; core {core_kind()} "
+        f"(server: {server[2] if server is not None else 'none'}); median (min-max)"
+    )
+    print(f"  {'phase':<22} {'us/step':>24} {'steps/CPU-s':>26} {'x core step':>22} {'x per core step held':>22}")
+    for name in PHASES:
+        if name not in rows[0]:
+            continue
+        seconds = [row[name][0] for row in rows]
+        ratios = [row[name][0] / row["core"][0] for row in rows]
+        held = [row[name][0] / row["core"][0] / row[name][1] for row in rows]
         print(
-            f"repeat {repeat + 1}: core {core * 1e6:.1f} us/step, env {step * 1e6:.1f} us/step, "
-            f"ratio {step / core:.2f}, core steps per env step {per_step:.2f}",
-            flush=True,
+            f"  {name:<22} {spread([s * 1e6 for s in seconds], 1):>24} {spread([1 / s for s in seconds], 0):>26} "
+            f"{spread(ratios):>22} {spread(held):>22}"
         )
-    names = ("core us/step", "env us/step", "env/core", "env/(core x steps held)")
-    scale = (1e6, 1e6, 1.0, 1.0)
-    print(f"ruleset {args.module or 'base'}/{args.players}p, action ids {args.action_ids}, {args.repeats} repeats:")
-    for index, name in enumerate(names):
-        values = [row[index] * scale[index] for row in rows]
-        print(f"  {name}: {statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})")
+    steps_held = [row["in-process"][1] for row in rows]
+    print(f"  core steps per env step: {spread(steps_held)}")
+    print(f"load average (1 min) before/after: {load[0]:.1f}/{load[1]:.1f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

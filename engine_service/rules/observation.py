@@ -217,6 +217,76 @@ def encode_view(view: GameView) -> tuple[float, ...]:
     return tuple(map(float, out))
 
 
+# The rows ``state_features`` names: a card's id, then these (an empty or hidden card slot, the nobles, an empty
+# noble slot), so that one table of CARD_FEATURES-wide rows can hold every card's and noble's values.
+EMPTY_CARD_ROW: Final = len(CARDS)
+FIRST_NOBLE_ROW: Final = len(CARDS) + 1
+EMPTY_NOBLE_ROW: Final = FIRST_NOBLE_ROW + len(NOBLES)
+_BASE_SHAPE: Final = (MARKET_SLOTS,) * BASE_DECKS
+_DECK_FLAGS: Final = tuple([float(deck == index) for index in range(MAX_DECKS)] for deck in range(MAX_DECKS))
+_EMPTY_RESERVED_FLAGS: Final = [0.0] * (1 + MAX_DECKS)
+
+
+def state_features(state: GameState, seat: int) -> tuple[list[int], list[float]]:
+    """The base slices of ``seat``'s observation read from the state, without building a view: (rows, scalars).
+
+    ``rows``: the market's slots row by row, each seat's reserved slots (seat-relative order,
+    RESERVE_LIMIT each), then the ``num_players + 1`` noble slots, each as a row number (a
+    card id or EMPTY_CARD_ROW; FIRST_NOBLE_ROW + a noble id or EMPTY_NOBLE_ROW) whose
+    CARD_VALUES / NOBLE_VALUES fill the slot's card or noble features. ``scalars``: every
+    other value of the base slices, in layout order. Put in their places, they give the base
+    slices of ``encode_view(view_for(state, seat))`` exactly (it hides the same: the other
+    seats' blind reserves); a module's slices are not included.
+    """
+    players = len(state.players)
+    modules = state.config.modules
+    shape = _BASE_SHAPE if not modules else market_shape(next(iter(sorted(modules))))
+    rows: list[int] = []
+    market = state.market
+    for row, slots in enumerate(shape):
+        cards = market[row] if row < len(market) else ()
+        for slot in range(slots):
+            card_id = cards[slot] if slot < len(cards) else None
+            rows.append(EMPTY_CARD_ROW if card_id is None else card_id)
+    decks = state.decks
+    scalars: list[float] = [float(count) for count in state.bank]
+    scalars += [float(len(decks[index])) if index < len(decks) else 0.0 for index in range(len(shape))]
+    over = state.end_reason is not None
+    scalars += [float(state.turn), float(state.final_round), float(over), float(state.passes_in_a_row)]
+    turn_seat = [0.0] * players
+    turn_seat[(state.seat - seat) % players] = 1.0
+    acting = [0.0] * players
+    pending = state.pending
+    if not over:
+        acting[((pending.seat if pending is not None else state.seat) - seat) % players] = 1.0
+    kinds = [0.0] * (DECISION_KIND_SLOTS + 1)
+    if pending is not None:
+        if 1 <= pending.kind.value <= DECISION_KIND_SLOTS:
+            kinds[pending.kind.value - 1] = 1.0
+        kinds[-1] = float(pending.amount)
+    scalars += turn_seat + acting + kinds
+    for offset in range(players):
+        actual = (seat + offset) % players
+        player = state.players[actual]
+        scalars += [float(count) for count in player.tokens]
+        scalars += [float(count) for count in player.bonuses]
+        scalars += [float(player.prestige), float(len(player.purchased)), float(len(player.nobles))]
+        reserved = player.reserved
+        for slot in range(len(reserved)):
+            card_id = reserved[slot]
+            hidden = actual != seat and player.reserved_blind[slot]
+            rows.append(EMPTY_CARD_ROW if hidden else card_id)
+            scalars.append(1.0 if hidden else 0.0)
+            scalars += _DECK_FLAGS[CARDS[card_id].deck]
+        for _ in range(len(reserved), RESERVE_LIMIT):
+            rows.append(EMPTY_CARD_ROW)
+            scalars += _EMPTY_RESERVED_FLAGS
+    nobles = state.nobles
+    for slot in range(players + 1):
+        rows.append(FIRST_NOBLE_ROW + nobles[slot] if slot < len(nobles) else EMPTY_NOBLE_ROW)
+    return rows, scalars
+
+
 def legal_action_mask(state: GameState, seat: int) -> tuple[bool, ...]:
     """One flag per action id: the legal actions of ``seat`` (all false unless it must act)."""
     mask = [False] * id_layout().count

@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from splendor_client.envs import SplendorEnv
+from splendor_client.envs.games import LocalGame
 from splendor_client.envs.observation_writer import ObservationWriter
 
-from engine_service.rules import GameConfig, apply, encode_view, legal_actions, new_game, view_for
+from engine_service.rules import GameConfig, apply, encode_view, legal_actions, new_game, observe, view_for
 
 MODULES = [None, "cities", "trading_posts", "strongholds", "orient"]
 
@@ -56,3 +58,26 @@ def test_a_finished_game_with_blind_reserves_is_written_alike(players: int) -> N
     for seat in range(players):
         writer.write(state, seat, out)
         assert np.array_equal(out, np.asarray(encode_view(view_for(state, seat)), np.float32))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_in_process_env_observation_is_the_cores_and_a_kept_one_never_changes(players: int) -> None:
+    env = SplendorEnv(num_players=players)
+    observation, _ = env.reset(seed=players)
+    kept: list[tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]] = []
+    rng = np.random.default_rng(players)
+    for _ in range(400):
+        game = env.game
+        assert isinstance(game, LocalGame)
+        core = observe(game.state, env.seat)
+        assert np.array_equal(observation["observation"], np.asarray(core.values, np.float32))
+        if not env._over:
+            assert np.array_equal(np.flatnonzero(observation["action_mask"]), np.flatnonzero(core.legal_action_mask))
+        kept.append((observation, observation["observation"].copy(), observation["action_mask"].copy()))
+        if env._over:
+            observation, _ = env.reset()
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, *_ = env.step(int(legal[rng.integers(len(legal))]))
+    for old, values, mask in kept:
+        assert np.array_equal(old["observation"], values) and np.array_equal(old["action_mask"], mask)

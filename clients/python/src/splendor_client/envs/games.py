@@ -103,7 +103,8 @@ class LocalGame:
         self.observation_length = self._writer.length
         self.action_count = rules.ACTION_ID_COUNT
         self._state: Any = None
-        self._legal: dict[int, Any] = {}  # the acting seat's legal actions by id, once listed
+        self._legal: list[Any] | None = None  # the acting seat's legal actions, once listed
+        self._legal_ids: list[int] = []  # their ids, in the same order
         self._policies: dict[str, Any] = {}  # one policy object per name, reseeded for every move
         self.acting_seat: int | None = None
         self.winners: tuple[int, ...] = ()
@@ -124,7 +125,7 @@ class LocalGame:
 
     def _set(self, state: Any) -> None:
         self._state = state
-        self._legal = {}
+        self._legal = None
         over = state.end_reason is not None
         self.acting_seat = None if over else state.acting_seat
         self.winners = state.winners if over else ()
@@ -135,19 +136,24 @@ class LocalGame:
     def legal_ids(self, seat: int) -> Sequence[int]:
         if seat != self.acting_seat:
             return ()
-        if not self._legal:
-            actions = self._rules.legal_actions(self._state)
-            self._legal = dict(zip(map(self._rules.action_id, actions), actions))
-        return tuple(self._legal)
+        return tuple(self._ids_of_acting())
+
+    def _ids_of_acting(self) -> list[int]:
+        """The acting seat's legal action ids, in the order of ``self._legal`` (listed once per state)."""
+        if self._legal is None:
+            self._legal = self._rules.legal_actions(self._state)
+            self._legal_ids = list(map(self._rules.action_id, self._legal))
+        return self._legal_ids
 
     def play(self, action_id: int) -> bool:
         if self.acting_seat is None:
             return False
-        self.legal_ids(self.acting_seat)
-        action = self._legal.get(action_id)
-        if action is None:
+        try:
+            index = self._ids_of_acting().index(action_id)
+        except ValueError:
             return False
-        self._set(self._rules.apply(self._state, action)[0])
+        assert self._legal is not None
+        self._set(self._rules.apply(self._state, self._legal[index])[0])
         self.applied += 1
         return True
 

@@ -1,9 +1,8 @@
-"""A seat's observation dict, written into arrays allocated once per seat.
+"""A seat's observation dict, in new arrays at every call (a caller may keep one while the environment moves on).
 
-The values come from the game (``Game.write_observation``); the mask is set from the
-legal action ids alone (a few entries), not rebuilt as 8,920 flags each step: the
-entries set last time are cleared, the new ones set. Each call returns fresh copies, so
-a caller may keep an observation while the environment moves on.
+The values come from the game (``Game.write_observation``, which writes every one); the
+mask is a zeroed array (one allocation, no per-flag work) with the legal action ids set:
+a few entries of 8,920.
 """
 
 from __future__ import annotations
@@ -41,26 +40,23 @@ class Observer:
         self.game = game
         self.actions = actions
         self.placeholder = placeholder
-        self._values = [np.zeros(game.observation_length, np.float32) for _ in range(num_players)]
-        self._masks = [np.zeros(actions.size, np.int8) for _ in range(num_players)]
-        self._flagged: list[NDArray[np.int64]] = [np.zeros(0, np.int64) for _ in range(num_players)]
+        self._placeholder = np.array([PLACEHOLDER_INDEX], np.int64)
+        self._none = np.zeros(0, np.int64)
 
-    def mask(self, seat: int) -> NDArray[np.int8]:
-        """The seat's legal-action mask over the action space (written in place)."""
-        mask = self._masks[seat]
-        mask[self._flagged[seat]] = 0
+    def _flagged(self, seat: int) -> NDArray[np.int64]:
+        """The indices the seat's mask flags."""
         legal = self.game.legal_ids(seat)
         if legal:
-            flagged = self.actions.indices(legal)
-        elif self.placeholder:
-            flagged = np.array([PLACEHOLDER_INDEX], np.int64)
-        else:
-            flagged = np.zeros(0, np.int64)
-        mask[flagged] = 1
-        self._flagged[seat] = flagged
+            return self.actions.indices(legal)
+        return self._placeholder if self.placeholder else self._none
+
+    def mask(self, seat: int) -> NDArray[np.int8]:
+        """The seat's legal-action mask over the action space (a new array)."""
+        mask = np.zeros(self.actions.size, np.int8)
+        mask[self._flagged(seat)] = 1
         return mask
 
     def observe(self, seat: int) -> ObsType:
-        values = self._values[seat]
-        self.game.write_observation(seat, values)
-        return {"observation": values.copy(), "action_mask": self.mask(seat).copy()}
+        values = np.empty(self.game.observation_length, np.float32)
+        self.game.write_observation(seat, values)  # every value: nothing is left of np.empty's contents
+        return {"observation": values, "action_mask": self.mask(seat)}

@@ -132,7 +132,9 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
     )
     try:
         assert process.stdout is not None  # the logs: JSON lines on stdout
-        first = json.loads(process.stdout.readline())  # no key ring is configured: the server says so first
+        core = json.loads(process.stdout.readline())  # which rules core runs, before anything else
+        assert core["event"] == "rules_core" and core["core"] in ("compiled", "pure")
+        first = json.loads(process.stdout.readline())  # no key ring is configured: the server says so next
         assert first["event"] == "sealing_key_generated" and first["level"] == "warning"
         started = json.loads(process.stdout.readline())
         assert started["event"] == "server_started" and started["pid"] == process.pid

@@ -12,7 +12,8 @@ def test_ansi_renders_the_learners_table_in_process_and_remotely(client: EngineC
         env.reset(seed=6)
         text = env.render()
         assert text is not None
-        assert text.startswith("== Turn") and "Bank: " in text and "seat 1 (you)" in text
+        # The learner is seat 1: Player 2 in the numbering people read.
+        assert text.startswith("== Turn") and "Bank: " in text and "Player 2 (you)" in text
 
 
 def test_the_pettingzoo_env_renders_the_acting_seat() -> None:

@@ -161,7 +161,7 @@ def test_logs_never_show_hidden_information(server: Server) -> None:
 
 
 def test_console_format_is_for_people() -> None:
-    # A key ring, so that the first line is server_started (without one, a warning comes first).
+    # A key ring, so that the line after rules_core is server_started (without one, a warning comes between).
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_SEALING_KEYS": "test:" + "A" * 43 + "="}
     command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0"]
     process = subprocess.Popen(
@@ -173,6 +173,8 @@ def test_console_format_is_for_people() -> None:
     )
     try:
         assert process.stdout is not None
+        core = process.stdout.readline()
+        assert "rules_core" in core and "core=" in core
         first = process.stdout.readline()
         assert "server_started" in first and "address=127.0.0.1:" in first
         with pytest.raises(ValueError):

@@ -109,7 +109,7 @@ def test_sigterm_during_load_drains_every_accepted_call() -> None:
         assert len(create_lines) == load_outcomes.count("OK")
         assert [line["code"] for line in server.calls("GetPlayerView")] == ["OK"] * SLOW_CALLS
         events = [entry["event"] for entry in server.logs if entry["event"] != "rpc"]
-        assert events == ["sealing_key_generated", "server_started", "server_draining", "server_stopped"]
+        assert events == ["rules_core", "sealing_key_generated", "server_started", "server_draining", "server_stopped"]
         (draining,) = server.events("server_draining")
         assert draining["signal"] == "SIGTERM"
         # NOT_SERVING (set right after this line is logged) came before any slow call ended.

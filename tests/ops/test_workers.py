@@ -55,7 +55,7 @@ def test_two_workers_share_the_port_and_their_metrics_add_up(tmp_path: Path) -> 
             expected = CHANNELS * sum(1 for call in range(CALLS_PER_CHANNEL) if 2 + call % 3 == players)
             assert delta(before, after, "splendor_games_created_total", players=str(players)) == expected
         assert sorted(path.name for path in metrics_dir.glob("*.db")) == sorted(
-            f"{kind}_{pid}.db" for kind in ("counter", "histogram") for pid in server.worker_pids
+            f"{kind}_{pid}.db" for kind in ("counter", "gauge_max", "histogram") for pid in server.worker_pids
         )
 
         assert server.stop() == 0
@@ -65,7 +65,7 @@ def test_two_workers_share_the_port_and_their_metrics_add_up(tmp_path: Path) -> 
         assert len(server.events("server_stopped")) == 2
         assert server.not_json == []
         # The counts stay in the directory after the workers exit (a restart cleans them).
-        assert len(list(metrics_dir.glob("*.db"))) == 4
+        assert len(list(metrics_dir.glob("*.db"))) == 6
 
 
 def test_a_worker_dying_stops_the_server_with_an_error() -> None:

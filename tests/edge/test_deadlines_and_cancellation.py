@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import grpc
 import pytest
@@ -85,25 +86,26 @@ def test_an_http_call_whose_caller_hung_up_stops_within_1s(server: Server) -> No
     assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
 
 
-def test_a_grpc_call_whose_caller_cancelled_stops_within_1s(server: Server) -> None:
+def cancelled_call_log(server: Server, rpc: str, request: Any, request_id: str) -> dict[str, Any]:
+    """The log line of a gRPC call its caller cancelled HANG_UP_AFTER_SECONDS after sending it."""
     channel = server.channel()
-    future = stub(channel).Simulate.future(maximal_simulate(), metadata=[("x-request-id", "hung-up-grpc")])
+    future = getattr(stub(channel), rpc).future(request, metadata=[("x-request-id", request_id)])
     time.sleep(HANG_UP_AFTER_SECONDS)
     future.cancel()
-    line = server.call_log("hung-up-grpc", timeout=BUDGET_SECONDS + 5)
+    line = server.call_log(request_id, timeout=BUDGET_SECONDS + 5)
     channel.close()
+    return line
+
+
+def test_a_grpc_call_whose_caller_cancelled_stops_within_1s(server: Server) -> None:
+    line = cancelled_call_log(server, "Simulate", maximal_simulate(), "hung-up-grpc")
     assert line["code"] == "CANCELLED"
     assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
 
 
 def test_a_search_move_whose_caller_cancelled_stops_within_1s(server: Server) -> None:
     """The search asks the call after every iteration: without a deadline it would run its budget out."""
-    channel = server.channel()
-    future = stub(channel).ApplyAction.future(ismcts_move(), metadata=[("x-request-id", "hung-up-search")])
-    time.sleep(HANG_UP_AFTER_SECONDS)
-    future.cancel()
-    line = server.call_log("hung-up-search", timeout=BUDGET_SECONDS + 5)
-    channel.close()
+    line = cancelled_call_log(server, "ApplyAction", ismcts_move(), "hung-up-search")
     assert line["code"] == "CANCELLED"
     assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
 

@@ -23,9 +23,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ..board import board_lines
 from ..client import EngineClient, connect
-from ..describe import Describer
+from .board_text import BoardText
 from .games import Game, Ruleset, make_game
 from .gym_env import RENDER_MODES, ActionIds, action_space_for, check_ruleset
 from .observer import Observer, ObsType, observation_space
@@ -58,7 +57,7 @@ class SplendorAECEnv(AECEnv[str, ObsType, int]):  # type: ignore[misc]  # pettin
         space = observation_space(self.game, self.actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
-        self._describer: Describer | None = None
+        self._board = BoardText()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -78,10 +77,7 @@ class SplendorAECEnv(AECEnv[str, ObsType, int]):  # type: ignore[misc]  # pettin
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        if self._describer is None:
-            self._describer = Describer(self.game.catalog())
-        seat = self.possible_agents.index(self.agent_selection)
-        return "\n".join(board_lines(self.game.view(seat), self._describer))
+        return self._board.of(self.game, self.possible_agents.index(self.agent_selection))
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         generator = np.random.default_rng(seed)

@@ -29,10 +29,9 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from ..board import board_lines
 from ..client import EngineClient, connect
-from ..describe import Describer
 from .action_space import ActionSpace
+from .board_text import BoardText
 from .games import Game, Ruleset, make_game
 from .observer import Observer, ObsType, observation_space
 from .opponents import OpponentSpec, opponents_for
@@ -87,7 +86,7 @@ class SplendorEnv(gymnasium.Env[ObsType, np.int64]):
         self.observation_space = observation_space(self.game, self.actions)
         self.action_space = spaces.Discrete(self.actions.size)
         self._over = True  # until the first reset
-        self._describer: Describer | None = None
+        self._board = BoardText()
 
     def _observation(self) -> ObsType:
         return self.observer.observe(self.seat)
@@ -138,6 +137,4 @@ class SplendorEnv(gymnasium.Env[ObsType, np.int64]):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        if self._describer is None:
-            self._describer = Describer(self.game.catalog())
-        return "\n".join(board_lines(self.game.view(self.seat), self._describer))
+        return self._board.of(self.game, self.seat)

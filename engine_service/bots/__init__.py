@@ -4,11 +4,13 @@ Pure like ``engine_service.rules``: no I/O, no gRPC or protobuf, no logging. Use
 what ``engine_service.rules`` exports.
 """
 
+from engine_service.policy_names import POLICY_NAMES
+
 from .determinize import determinize
 from .evaluation import rewards
 from .greedy import greedy_action
 from .ismcts import SearchSettings, search
-from .policies import POLICY_NAMES, GreedyPolicy, IsmctsPolicy, Outcome, Policy, RandomPolicy, make_policy, playout
+from .policies import GreedyPolicy, IsmctsPolicy, Outcome, Policy, RandomPolicy, make_policy, playout
 
 __all__ = [
     "POLICY_NAMES",

@@ -20,7 +20,6 @@ from engine_service.rules import Action, GameState, apply, legal_actions
 from .greedy import greedy_action
 from .ismcts import SearchSettings, search
 
-POLICY_NAMES: Final = ("random", "greedy", "ismcts")
 # A game that long has gone wrong (the longest random games are far shorter); stops a broken loop.
 MAX_PLAYOUT_ACTIONS: Final = 10_000
 

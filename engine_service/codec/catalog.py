@@ -8,7 +8,7 @@ from typing import Final
 
 from splendor.v1 import catalog_pb2
 
-from engine_service.bots import POLICY_NAMES
+from engine_service.policy_names import POLICY_NAMES
 from engine_service.rules import (
     ACTION_ID_COUNT,
     CARDS,

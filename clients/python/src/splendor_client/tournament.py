@@ -6,8 +6,9 @@
 
 One bot per seat (2 to 4). Built-in bots: ``random``, ``greedy``, ``ismcts[:iterations]``;
 ``cmd:<program>`` runs a program of your own (protocol: ``splendor_client.external_bot``).
-``--in-process`` plays on the rules core of the ``splendor-engine`` package, which must
-be installed (it is imported only then); ``--server host:port`` plays through the API
+``--in-process`` plays on the engine in this process (the ``splendor-engine`` package,
+through its public in-process API; ``pip install 'splendor-client[engine]'``, imported only
+then); ``--server host:port`` plays through the API
 (one ApplyAction call a move; one address, e.g. a Kubernetes Service in front of many
 replicas: each game opens its own connection; ``ismcts`` then searches on the server, and its
 time per move is the call's wall time). Progress goes to standard error; the
@@ -29,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from .local_engine import EngineNotInstalled
 from .tournament_games import SERVER_POLICIES, GameRecord, GameSpec, check_bot, check_server_bots, play_game, schedule
 from .tournament_report import BotSummary, summarize, table, write_chart, write_csv, write_json
 
@@ -90,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_bot(bot, args.server)
         if args.server:
             check_server_bots(args.bots, args.server, modules=modules)
-    except ValueError as error:
+    except (ValueError, EngineNotInstalled) as error:
         parser.error(str(error))
     labels = _labels(args.bots)
     specs = schedule(

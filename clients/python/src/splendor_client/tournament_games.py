@@ -4,13 +4,14 @@ Seats rotate: game ``g`` of a ``P``-player tournament seats bot ``(s + g) % P`` 
 ``s``, and the ``P`` rotations of one deal share its seed, so every bot plays every deal
 from every seat (the first seat is always seat 0).
 
-In-process games use the rules core (``engine_service``, imported only here, when such a
-game is played): the built-in bots are its policies (``random``, ``greedy``,
-``ismcts[:iterations]``). Server games play one ApplyAction call a move (it returns the next
-seat's legal actions and view): ``random`` and ``greedy`` are the client's bots choosing on
-that view, ``ismcts`` is the server's policy (``ApplyActionRequest.bot``), so its search runs
-on the replica that serves the call. Each game opens its own channel, so games spread over
-the replicas behind one address (a Kubernetes Service balances connections).
+In-process games use the engine's public in-process API (``local_engine``, imported when
+such a game is checked or played): the built-in bots are its policies (its
+``POLICY_NAMES``: ``random``, ``greedy``, ``ismcts[:iterations]``). Server games play one
+ApplyAction call a move (it returns the next seat's legal actions and view): ``random`` and
+``greedy`` are the client's bots choosing on that view, ``ismcts`` is the server's policy
+(``ApplyActionRequest.bot``), so its search runs on the replica that serves the call. Each
+game opens its own channel, so games spread over the replicas behind one address (a
+Kubernetes Service balances connections).
 
 Time per move: a bot's CPU is this process's CPU time while it chooses, except for a
 server-side bot, whose choice costs the server, not this process: its CPU column counts
@@ -30,13 +31,13 @@ from typing import Any, TypeVar
 from splendor.v1 import actions_pb2, engine_service_pb2, state_pb2, view_pb2
 
 from .actions import ActionLike, as_action
-from .bots import make_bot
+from .bots import BOT_NAMES, make_bot
 from .client import connect, server_bot
 from .errors import InvalidRequest
 from .external_bot import ExternalBot
+from .local_engine import local_engine
 
 EXTERNAL_PREFIX = "cmd:"
-BUILT_IN = ("random", "greedy", "ismcts")
 SERVER_POLICIES = ("ismcts",)  # chosen by the server (ApplyActionRequest.bot); the others by the client's bots
 MAX_ACTIONS = 10_000  # far beyond any real game: stops a broken bot or engine
 T = TypeVar("T")
@@ -114,10 +115,12 @@ def check_bot(spec: str, server: str | None) -> None:
         if not spec[len(EXTERNAL_PREFIX) :].strip():
             raise ValueError("cmd: needs a program, e.g. cmd:./my_bot")
         return
-    kind, _, argument = spec.partition(":")
-    if kind not in BUILT_IN:
-        raise ValueError(f"unknown bot {spec!r}: use random, greedy, ismcts[:iterations] or cmd:<program>")
-    if argument and not (kind == "ismcts" and argument.isdigit() and int(argument) > 0):
+    kind, colon, argument = spec.partition(":")
+    # In-process, the engine's policies; on a server, the client's bots and the server's policies.
+    known = local_engine().POLICY_NAMES if server is None else (*BOT_NAMES, *SERVER_POLICIES)
+    if kind not in known:
+        raise ValueError(f"unknown bot {spec!r}: use {', '.join(known)} (ismcts[:iterations]) or cmd:<program>")
+    if colon and not (kind == "ismcts" and argument.isdigit() and int(argument) > 0):
         raise ValueError(f"bad bot {spec!r}: only ismcts takes an argument, a positive number of iterations")
 
 
@@ -161,22 +164,16 @@ class _Clock:
 
 
 def _play_in_process(spec: GameSpec) -> GameRecord:
-    # The rules core and its bots live in the engine package: imported only for in-process games.
-    from engine_service.bots import make_policy  # noqa: PLC0415
-    from engine_service.rules import GameConfig, action_from_id, apply, new_game  # noqa: PLC0415
-
+    engine = local_engine()
     players = len(spec.bots)
-    config = GameConfig(
-        num_players=players,
-        seed=spec.deal_seed,
-        first_seat=0,
-        modules=frozenset(spec.modules),
-        turn_limit=spec.turn_limit,
+    state = engine.deal(
+        players, spec.deal_seed, modules=frozenset(spec.modules), turn_limit=spec.turn_limit, first_seat=0
     )
-    state = new_game(config)[0]
     externals = _start_programs(spec)
     policies = {
-        seat: make_policy(bot, spec.bot_seeds[seat]) for seat, bot in enumerate(spec.bots) if seat not in externals
+        seat: engine.make_policy(bot, spec.bot_seeds[seat])
+        for seat, bot in enumerate(spec.bots)
+        if seat not in externals
     }
     clock = _Clock(players)
     actions = 0
@@ -185,34 +182,18 @@ def _play_in_process(spec: GameSpec) -> GameRecord:
             _check_length(actions)
             seat = state.acting_seat
             if seat in externals:
-                view, legal = _proto_view_and_legal(state, seat)
-                action = action_from_id(clock.timed(seat, externals[seat].choose, view, legal))
+                view, legal = engine.view_message(state, seat), engine.legal_action_messages(state, seat)
+                action = engine.action_from_id(clock.timed(seat, externals[seat].choose, view, legal))
             else:
                 action = clock.timed(seat, policies[seat].choose, state)
-            state = apply(state, action, seat)[0]
+            state = engine.play(state, action, seat)
             actions += 1
         for seat, program in externals.items():
-            program.finish(_proto_view_and_legal(state, seat)[0])
+            program.finish(engine.view_message(state, seat))
     finally:
         for program in externals.values():
             program.close()
     return _record(spec, clock, state.ranking, end_reason=state.end_reason.value, actions=actions, turns=state.turn)
-
-
-def _proto_view_and_legal(state: Any, seat: int) -> tuple[view_pb2.GameView, list[actions_pb2.LegalAction]]:
-    """The seat's view and legal actions as the API would send them (for external programs)."""
-    from engine_service.codec import fill_action, fill_view  # noqa: PLC0415
-    from engine_service.rules import action_id, legal_actions, view_for  # noqa: PLC0415
-
-    view = view_pb2.GameView()
-    fill_view(view, view_for(state, seat))
-    legal = []
-    if state.acting_seat == seat:
-        for action in legal_actions(state):
-            option = actions_pb2.LegalAction(action_id=action_id(action))
-            fill_action(option.action, action)
-            legal.append(option)
-    return view, legal
 
 
 def _play_on_server(spec: GameSpec) -> GameRecord:

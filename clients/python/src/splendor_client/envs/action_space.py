@@ -5,7 +5,8 @@ of them, where the base game uses the first 370. A policy's output layer is as w
 its action space, so ``ActionSpace.for_ruleset`` keeps only the ranges of the base game
 and the module in play (370 for the base game), and maps each index to its stable id
 (``stable_ids``) and back (``index_of``). An answer the core shares between modules
-(``decline``, id 389) is kept whenever a module is in play.
+(``decline``, id 389) is kept whenever a module is in play. Which ids a ruleset uses is
+the engine's to say (its in-process API's ``ruleset_action_ids``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-# The base game's ids are the first ranges, up to the first module's: the contract fixes them.
-BASE_ID_COUNT = 370
+from ..local_engine import local_engine
+
 OUTSIDE = -1  # index_of's value for a stable id this space leaves out
 
 
@@ -44,16 +45,8 @@ class ActionSpace:
 
     @classmethod
     def for_ruleset(cls, module: str | None, id_count: int) -> ActionSpace:
-        """The base game's ids and the ranges of ``module`` (its package's ``action_ids``), in id order."""
-        from engine_service.rules import id_layout, module_named, registered_modules  # noqa: PLC0415  (the core's ranges)
-
-        ids = list(range(BASE_ID_COUNT))
-        if module is not None:
-            owned = {id_range.offset for other in registered_modules() for id_range in other.action_ids}
-            shared = [id_range for id_range in id_layout().ranges if id_range.offset >= BASE_ID_COUNT]
-            for id_range in [*module_named(module).action_ids, *(r for r in shared if r.offset not in owned)]:
-                ids += range(id_range.offset, id_range.offset + id_range.size)
-        return cls(sorted(ids), id_count)
+        """The base game's ids, the ranges of ``module`` and the answers modules share, in id order."""
+        return cls(local_engine().ruleset_action_ids(module), id_count)
 
     def indices(self, stable_ids: Sequence[int]) -> NDArray[np.int64]:
         """The indices of stable ids (all inside this space: legal ids always are)."""

@@ -1,13 +1,15 @@
-"""One game for an environment, played in-process on the rules core or remotely through the server.
+"""One game for an environment, played in-process on the engine or remotely through the server.
 
 Both speak action ids and observation vectors (``splendor.v1.Observation``): an
 environment never sees a state's structure, so it runs the same either way.
 
-- ``LocalGame`` needs the ``splendor-engine`` package (``engine_service``) in the same
-  Python; opponents are ``engine_service.bots`` policies.
+- ``LocalGame`` needs the ``splendor-engine`` package in the same Python, reached only
+  through its public in-process API (``local_engine``); opponents are the engine's
+  policies (``POLICY_NAMES`` there).
 - ``RemoteGame`` needs only a server address: one ``ApplyAction`` a move, asking for the
   next seat's observation (``include_observation``); opponents are server-side bots
-  (``ApplyActionRequest.bot``), spelt as in-process (``ismcts:20``).
+  (``ApplyActionRequest.bot``, the catalog's ``bot_policies``), spelt as in-process
+  (``ismcts:20``).
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ from splendor.v1 import bots_pb2, catalog_pb2, engine_service_pb2, view_pb2
 
 from ..client import EngineClient, game_config
 from ..errors import InvalidRequest, RuleRejected
+from ..local_engine import local_engine
 from .observation_writer import ObservationWriter
-
-POLICY_KINDS = ("random", "greedy", "ismcts")
 
 
 @dataclass(frozen=True)
@@ -41,14 +42,18 @@ class Ruleset:
 
 
 def bot_choice(name: str, seed: int) -> bots_pb2.BotChoice:
-    """A policy name as the server takes it: ``ismcts:20`` is policy ``ismcts`` with 20 iterations."""
-    kind, _, argument = name.partition(":")
-    if kind not in POLICY_KINDS:
-        raise ValueError(f"unknown policy {name!r}: use one of random, greedy, ismcts[:iterations]")
-    if not argument:
+    """A policy name as the server takes it: ``ismcts:20`` is policy ``ismcts`` with 20 iterations.
+
+    Only the spelling is checked here: which policies exist, and which take iterations, is the server's
+    to say (``RemoteGame.check_policy`` asks it).
+    """
+    kind, colon, argument = name.partition(":")
+    if not kind:
+        raise ValueError(f"bad policy {name!r}: name a policy, e.g. greedy or ismcts:20")
+    if not colon:
         return bots_pb2.BotChoice(policy=kind, seed=seed)
-    if kind != "ismcts" or not argument.isdigit() or int(argument) <= 0:
-        raise ValueError(f"bad policy {name!r}: only ismcts takes an argument, a positive number of iterations")
+    if not argument.isdigit() or int(argument) <= 0:
+        raise ValueError(f"bad policy {name!r}: its argument is a positive number of iterations")
     return bots_pb2.BotChoice(policy=kind, seed=seed, iterations=int(argument))
 
 
@@ -91,17 +96,19 @@ class Game(Protocol):
 
 
 class LocalGame:
-    """The rules core in this process."""
+    """The engine in this process, through its public in-process API (``engine_service.in_process``)."""
 
     def __init__(self, ruleset: Ruleset) -> None:
-        from engine_service import bots, rules  # noqa: PLC0415  (the splendor-engine package: only this backend needs it)
-
-        self._rules: Any = rules
-        self._bots: Any = bots
+        engine = local_engine()
+        self._engine = engine
+        # The hot path's functions, looked up once.
+        self._legal_actions = engine.legal_actions
+        self._action_id = engine.action_id
+        self._play = engine.play
         self.ruleset = ruleset
         self._writer = ObservationWriter(ruleset.modules, ruleset.num_players)
         self.observation_length = self._writer.length
-        self.action_count = rules.ACTION_ID_COUNT
+        self.action_count = engine.ACTION_ID_COUNT
         self._state: Any = None
         self._legal: list[Any] | None = None  # the acting seat's legal actions, once listed
         self._legal_ids: list[int] = []  # their ids, in the same order
@@ -112,15 +119,12 @@ class LocalGame:
 
     @property
     def state(self) -> Any:
-        """The rules core's ``GameState`` (the whole truth: for tools that search, never for a learner's input)."""
+        """The engine's ``GameState`` (the whole truth: for tools that search, never for a learner's input)."""
         return self._state
 
     def reset(self, seed: int) -> None:
         ruleset = self.ruleset
-        config = self._rules.GameConfig(
-            ruleset.num_players, seed, modules=ruleset.modules, turn_limit=ruleset.turn_limit
-        )
-        self._set(self._rules.new_game(config)[0])
+        self._set(self._engine.deal(ruleset.num_players, seed, modules=ruleset.modules, turn_limit=ruleset.turn_limit))
         self.applied = 0
 
     def _set(self, state: Any) -> None:
@@ -141,8 +145,8 @@ class LocalGame:
     def _ids_of_acting(self) -> list[int]:
         """The acting seat's legal action ids, in the order of ``self._legal`` (listed once per state)."""
         if self._legal is None:
-            self._legal = self._rules.legal_actions(self._state)
-            self._legal_ids = list(map(self._rules.action_id, self._legal))
+            self._legal = self._legal_actions(self._state)
+            self._legal_ids = list(map(self._action_id, self._legal))
         return self._legal_ids
 
     def play(self, action_id: int) -> bool:
@@ -153,33 +157,29 @@ class LocalGame:
         except ValueError:
             return False
         assert self._legal is not None
-        self._set(self._rules.apply(self._state, self._legal[index])[0])
+        self._set(self._play(self._state, self._legal[index]))
         self.applied += 1
         return True
 
     def check_policy(self, policy: str) -> None:
-        self._bots.make_policy(policy, 0)
+        self._engine.make_policy(policy, 0)
 
     def play_bot(self, policy: str, seed: int) -> None:
         # Seeded afresh for every move, as the server's bots are: the same seeds play the same game either way.
         chooser = self._policies.get(policy)
         if chooser is None:
-            chooser = self._policies[policy] = self._bots.make_policy(policy, seed)
+            chooser = self._policies[policy] = self._engine.make_policy(policy, seed)
         chooser.reseed(seed)
-        self._set(self._rules.apply(self._state, chooser.choose(self._state))[0])
+        self._set(self._play(self._state, chooser.choose(self._state)))
         self.applied += 1
 
     def view(self, seat: int) -> view_pb2.GameView:
-        from engine_service.codec.view import fill_view  # noqa: PLC0415  (the engine's own codec, as the server writes)
-
-        message = view_pb2.GameView()
-        fill_view(message, self._rules.view_for(self._state, seat))
+        message: view_pb2.GameView = self._engine.view_message(self._state, seat)
         return message
 
     def catalog(self) -> catalog_pb2.Catalog:
-        from engine_service.codec.catalog import catalog  # noqa: PLC0415
-
-        return catalog()
+        message: catalog_pb2.Catalog = self._engine.catalog_message()
+        return message
 
 
 class RemoteGame:

@@ -1,14 +1,15 @@
-"""The rules core's observation (``encode_view(view_for(state, seat))``), written into a numpy array from indices.
+"""The engine's observation (``encode_observation(state, seat)``), written into a numpy array from indices.
 
-The core builds the values as a Python tuple, one float at a time; an environment then
+The engine builds the values as a Python tuple, one float at a time; an environment then
 copies them into its array. Most of the vector is card and noble features (the market,
-the reserved cards, the nobles): the core's ``state_features`` names them as rows of one
-table computed once (``CARD_VALUES``, ``NOBLE_VALUES``), which this writer gathers into
-positions computed once per ruleset (one numpy gather and scatter); the few remaining
-numbers (bank, decks, flags, seats, holdings) come as one short list, put in place in one
-more. ``state_features`` reads the state directly, hiding what ``view_for`` hides (other
-seats' blind reserves), so no view is built. A ruleset whose module adds slices is
-written by the core's encoder. ``tests/envs/test_observation_writer.py`` checks the
+the reserved cards, the nobles): the engine's ``state_features`` names them as rows of one
+table computed once (``ObservationTables``: card and noble values), which this writer
+gathers into positions computed once per ruleset (one numpy gather and scatter); the few
+remaining numbers (bank, decks, flags, seats, holdings) come as one short list, put in
+place in one more. ``state_features`` reads the state directly, hiding what a seat's view
+hides (other seats' blind reserves), so no view is built. A ruleset whose module adds
+slices is written by the engine's encoder. All of it comes from the engine's in-process
+API (``local_engine``). ``tests/envs/test_observation_writer.py`` checks the
 result equals the core's for every ruleset, player count and seat.
 """
 
@@ -19,38 +20,41 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..local_engine import local_engine
+
 
 class ObservationWriter:
     """Writes a seat's observation of a state of one ruleset into an array of the layout's length."""
 
     def __init__(self, modules: frozenset[str], num_players: int) -> None:
-        from engine_service.rules import CARDS, NOBLES, observation  # noqa: PLC0415  (the core's tables)
-
-        self._observation: Any = observation
-        layout = observation.observation_layout(modules, num_players)
+        engine = local_engine()
+        self._state_features = engine.state_features
+        self._encode_observation = engine.encode_observation
+        tables = engine.observation_tables(modules, num_players)
+        layout = tables.layout
         self.length = layout.length
         self.players = num_players
         self.module = layout.module
-        shape = observation.market_shape(layout.module)
         offsets = {piece.name: piece.offset for piece in layout.slices}
         lengths = {piece.name: piece.length for piece in layout.slices}
-        features = observation.CARD_FEATURES
-        noble_features = observation.NOBLE_FEATURES
-        reserved_features = observation.RESERVED_FEATURES
+        features = tables.card_features
+        noble_features = tables.noble_features
+        reserved_features = tables.reserved_features
         reserve_limit = lengths["seat0.reserved"] // reserved_features
-        # The table ``state_features`` numbers rows of, CARD_FEATURES wide: every card, the empty card slot (all
+        # The table ``state_features`` numbers rows of, ``card_features`` wide: every card, the empty card slot (all
         # zero), every noble, the empty noble slot. A noble's row (and its slot's positions) repeat its last
         # feature to fill the width: the repeated writes put the same value in the same place.
-        nobles = np.zeros((len(NOBLES) + 1, noble_features), np.float32)
-        nobles[: len(NOBLES)] = observation.NOBLE_VALUES
-        table = np.zeros((observation.EMPTY_NOBLE_ROW + 1, features), np.float32)
-        table[: len(CARDS)] = observation.CARD_VALUES
-        table[observation.FIRST_NOBLE_ROW :] = np.pad(nobles, ((0, 0), (0, features - noble_features)), mode="edge")
+        noble_count = len(tables.noble_values)
+        nobles = np.zeros((noble_count + 1, noble_features), np.float32)
+        nobles[:noble_count] = tables.noble_values
+        table = np.zeros((tables.empty_noble_row + 1, features), np.float32)
+        table[: len(tables.card_values)] = tables.card_values
+        table[tables.first_noble_row :] = np.pad(nobles, ((0, 0), (0, features - noble_features)), mode="edge")
         self._table = table
         # Where each row goes, in the order ``state_features`` lists them: the market's slots row by row, each
         # seat's reserved slots (seat-relative), the noble slots.
         columns = np.arange(features)
-        rows = [offsets["market"] + features * slot + columns for slot in range(sum(shape))]
+        rows = [offsets["market"] + features * slot + columns for slot in range(tables.market_slots)]
         for index in range(num_players):
             start = offsets[f"seat{index}.reserved"]
             rows += [start + reserved_features * slot + columns for slot in range(reserve_limit)]
@@ -65,10 +69,9 @@ class ObservationWriter:
 
     def write(self, state: Any, seat: int, out: NDArray[np.float32]) -> None:
         """Write ``seat``'s observation of ``state`` into ``out``."""
-        observation = self._observation
-        if self.length > self.base_length:  # a module's slices: the core's encoder writes them from a view
-            out[:] = observation.encode_view(observation.view_for(state, seat))
+        if self.length > self.base_length:  # a module's slices: the engine's encoder writes them from a view
+            out[:] = self._encode_observation(state, seat)
             return
-        rows, scalars = observation.state_features(state, seat)
+        rows, scalars = self._state_features(state, seat)
         out[self._positions] = self._table[rows]
         out[self._scalar_positions] = scalars

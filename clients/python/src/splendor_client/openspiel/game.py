@@ -1,4 +1,4 @@
-"""Splendor as an OpenSpiel Python game over the rules core (``python_splendor``).
+"""Splendor as an OpenSpiel Python game over the engine in this process (``python_splendor``).
 
     import pyspiel  # type: ignore[import-not-found]  # a compiled module without types
     import splendor_client.openspiel  # registers the game
@@ -7,10 +7,11 @@
 - **Chance** is one explicit chance node, the deal: outcome ``k`` deals the game of
   seed ``k`` (``DEALS`` equally likely deals). Every later draw is fixed by that deal's
   shuffled decks, as at a real table, so there is no other chance node.
-- **Imperfect information**: a player sees its view (``engine_service.rules.view_for``):
+- **Imperfect information**: a player sees its view (the engine's ``view_message``):
   deck sizes but not their order, other seats' blind reserves by deck only.
-  ``resample_from_infostate`` deals the hidden cards again
-  (``engine_service.bots.determinize``).
+  ``resample_from_infostate`` deals the hidden cards again (the engine's ``determinize``).
+- **The engine** is reached only through its public in-process API
+  (``engine_service.in_process``, see ``splendor_client.local_engine``).
 - **Tensors** (``observation_tensor``, ``information_state_tensor``) are the seat's
   observation vector (``Catalog.observation_layouts``); ``observation_string`` is the
   table as ``splendor-play`` shows it; ``information_state_string`` is that vector with
@@ -27,19 +28,20 @@ Parameters: ``players`` (2-4, default 2) and ``module`` (``none``, ``cities``,
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]  # a compiled module without types
-from splendor.v1 import view_pb2
-
-from engine_service import bots, rules
-from engine_service.codec.catalog import catalog
-from engine_service.codec.view import fill_view
 
 from ..board import board_lines
 from ..describe import Describer
 from ..envs.action_space import ActionSpace
+from ..local_engine import local_engine
+
+if TYPE_CHECKING:
+    from engine_service.in_process import Action, GameState
+
+_engine = local_engine()  # this game runs on the engine: without it, importing the game says what to install
 
 SHORT_NAME = "python_splendor"
 NO_MODULE = "none"
@@ -69,7 +71,7 @@ _GAME_TYPE = pyspiel.GameType(
 
 @cache
 def _describer() -> Describer:
-    return Describer(catalog())
+    return Describer(_engine.catalog_message())
 
 
 class Ruleset(NamedTuple):
@@ -86,8 +88,8 @@ class Ruleset(NamedTuple):
 def ruleset(players: int, module: str | None) -> Ruleset:
     """Computed once per ruleset; a state keeps only ``players`` and ``module`` (it is copied at every clone)."""
     modules = frozenset() if module is None else frozenset({module})
-    actions = ActionSpace.for_ruleset(module, rules.ACTION_ID_COUNT)
-    return Ruleset(players, module, modules, actions, rules.observation_layout(modules, players).length)
+    actions = ActionSpace.for_ruleset(module, _engine.ACTION_ID_COUNT)
+    return Ruleset(players, module, modules, actions, _engine.observation_layout(modules, players).length)
 
 
 def _module(params: dict[str, Any]) -> str | None:
@@ -130,14 +132,14 @@ class SplendorGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
 
 
 class SplendorState(pyspiel.State):  # type: ignore[misc]
-    """A game: before the deal (a chance node), then the rules core's state."""
+    """A game: before the deal (a chance node), then the engine's state."""
 
     def __init__(self, game: SplendorGame) -> None:
         super().__init__(game)
         self.players = game.ruleset.players
         self.module = game.ruleset.module
-        self.core: rules.GameState | None = None
-        self._legal: dict[int, rules.Action] = {}  # the acting seat's legal actions by index, once listed
+        self.core: GameState | None = None
+        self._legal: dict[int, Action] = {}  # the acting seat's legal actions by index, once listed
 
     def current_player(self) -> int:
         core = self.core
@@ -147,10 +149,10 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         return core.acting_seat
 
-    def _legal_by_index(self) -> dict[int, rules.Action]:
+    def _legal_by_index(self) -> dict[int, Action]:
         if not self._legal and self.core is not None and self.core.end_reason is None:
             index_of = ruleset(self.players, self.module).actions.index_of
-            by_index = {int(index_of[rules.action_id(action)]): action for action in rules.legal_actions(self.core)}
+            by_index = {int(index_of[_engine.action_id(action)]): action for action in _engine.legal_actions(self.core)}
             self._legal = dict(sorted(by_index.items()))
         return self._legal
 
@@ -162,15 +164,14 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.core is None:
-            config = rules.GameConfig(self.players, int(action), modules=ruleset(self.players, self.module).modules)
-            self._set(rules.new_game(config)[0])
+            self._set(_engine.deal(self.players, int(action), modules=ruleset(self.players, self.module).modules))
             return
         chosen = self._legal_by_index().get(int(action))
         if chosen is None:
             raise ValueError(f"action {action} is not legal here")
-        self._set(rules.apply(self.core, chosen)[0])
+        self._set(_engine.play(self.core, chosen))
 
-    def _set(self, core: rules.GameState) -> None:
+    def _set(self, core: GameState) -> None:
         self.core = core
         self._legal = {}
 
@@ -178,7 +179,7 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}"
         stable = ruleset(self.players, self.module).actions.stable_id(int(action))
-        return f"{rules.action_from_id(stable)}"
+        return f"{_engine.action_from_id(stable)}"
 
     def is_terminal(self) -> bool:
         return self.core is not None and self.core.end_reason is not None
@@ -197,7 +198,7 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]
             return self.clone()  # type: ignore[no-any-return]
         seed = int(probability_sampler() * _SAMPLED_SEED_SCALE)
         sample: SplendorState = self.clone()
-        sample._set(bots.determinize(self.core, player_id, seed))
+        sample._set(_engine.determinize(self.core, player_id, seed))
         return sample
 
     def __str__(self) -> str:
@@ -217,17 +218,15 @@ class SplendorObserver:
         if state.core is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = rules.encode_view(rules.view_for(state.core, player))
+            self.tensor[:] = _engine.encode_observation(state.core, player)
 
     def string_from(self, state: SplendorState, player: int) -> str:
         if state.core is None:
             return f"seat {player}: before the deal"
         if self.key:
-            values = np.asarray(rules.encode_view(rules.view_for(state.core, player)), np.float32)
+            values = np.asarray(_engine.encode_observation(state.core, player), np.float32)
             return f"{player}:{values.tobytes().hex()}"
-        view = view_pb2.GameView()
-        fill_view(view, rules.view_for(state.core, player))
-        return "\n".join(board_lines(view, _describer()))
+        return "\n".join(board_lines(_engine.view_message(state.core, player), _describer()))
 
 
 def action_space(game: SplendorGame) -> ActionSpace:

@@ -2,6 +2,7 @@
 
     python benchmarks/env_bench.py [--module cities] [--players 2] [--steps 3000] [--remote-steps 1000]
                                    [--repeats 5] [--action-ids ruleset] [--no-remote]
+    python benchmarks/env_bench.py --against <commit> [--repeats 7] [--steps 6000] [--games 20]
 
 Three loops run within each repeat (their order rotating from one repeat to the next),
 each timed in CPU time:
@@ -26,6 +27,15 @@ that ratio per core step the env step contains (an env step plays the learner's 
 and every opponent's until the learner acts again, so a 2-player env step holds about two
 core steps). Other work on the machine shifts every figure alike, the ratios least: the
 report ends with the load average.
+
+``--against <commit>`` compares the in-process paths of the working tree with an earlier
+commit's, side by side: the commit is exported (``git archive``, as
+``compare_commits.py`` does) and each repeat runs, once in each tree (alternating which
+goes first), a fresh process that measures a core step, an in-process env step (as
+above) and an in-process tournament game's CPU per action (``random`` against
+``random``, ``splendor_client.tournament_games.play_game``). Printed: the working tree's
+figure over the earlier one's, median (min-max) over the repeats; the env step also
+relative to the core step of its own process.
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -50,10 +61,30 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from splendor_client.envs import SplendorEnv
 
+from benchmarks.compare_commits import export
 from engine_service.core_info import core_kind
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
+# One tree's in-process figures (--against), run in a fresh process with that tree first on the path.
+TREE_SNIPPET = """
+import json, sys, time
+tree = sys.argv[1]
+sys.path[:0] = [tree + "/clients/python/src", tree]
+from benchmarks.env_bench import core_steps, env_steps, no_server
+from splendor_client.envs import SplendorEnv
+from splendor_client.tournament_games import play_game, schedule
+steps, games, seed = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+env = SplendorEnv()
+env_steps(env, 500, 0, no_server)  # warm caches
+core = core_steps(steps, 2, frozenset(), seed)
+env_step = env_steps(env, steps, seed, no_server)[0]
+start, actions = time.process_time(), 0
+for spec in schedule(["a", "b"], ["random", "random"], games, seed):
+    actions += play_game(spec).actions
+game_action = (time.process_time() - start) / actions
+print(json.dumps({"core step": core, "env step": env_step, "tournament action": game_action}))
+"""
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -165,7 +196,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--action-ids", default="all", choices=["all", "ruleset"])
     parser.add_argument("--no-remote", action="store_true", help="skip the remote loop (no server)")
+    parser.add_argument("--against", metavar="COMMIT", help="compare the in-process paths with this commit's")
+    parser.add_argument("--games", type=int, default=20, help="--against: tournament games per repeat")
     args = parser.parse_args()
+    if args.against:
+        compare_against(args)
+        return
     load_before = os.getloadavg()[0]
     with engine_server() if not args.no_remote else _nothing() as server:
         rows = measure(args, server)
@@ -247,6 +283,38 @@ def report(
     steps_held = [row["in-process"][1] for row in rows]
     print(f"  core steps per env step: {spread(steps_held)}")
     print(f"load average (1 min) before/after: {load[0]:.1f}/{load[1]:.1f} on {os.cpu_count()} CPUs")
+
+
+def compare_against(args: argparse.Namespace) -> None:
+    """The working tree's in-process figures over ``args.against``'s, measured alternately in fresh processes."""
+
+    def figures(tree: Path, seed: int) -> dict[str, float]:
+        command = [sys.executable, "-c", TREE_SNIPPET, str(tree), str(args.steps), str(args.games), str(seed)]
+        out = subprocess.run(command, cwd=tree, check=True, capture_output=True, text=True).stdout
+        measured: dict[str, float] = json.loads(out.splitlines()[-1])
+        measured["env step / core step"] = measured["env step"] / measured["core step"]
+        return measured
+
+    load_before = os.getloadavg()[0]
+    ratios: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        earlier = export(args.against, Path(scratch))
+        for repeat in range(args.repeats):
+            trees = [("current", ROOT), ("earlier", earlier)]
+            measured = {label: figures(tree, repeat + 1) for label, tree in trees[:: 1 if repeat % 2 == 0 else -1]}
+            for key, value in measured["current"].items():
+                ratios.setdefault(key, []).append(value / measured["earlier"][key])
+            shown = ", ".join(
+                f"{key} {value:.3g}/{measured['earlier'][key]:.3g}" for key, value in measured["current"].items()
+            )
+            print(f"repeat {repeat + 1}: current/earlier {shown}", flush=True)
+    print(
+        f"working tree / {args.against}: base/2p, {args.repeats} interleaved repeats of {args.steps} core and env "
+        f"steps and {args.games} tournament games, CPU time; core {core_kind()}; median (min-max), lower is faster"
+    )
+    for key, values in ratios.items():
+        print(f"  {key:<24} {statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})")
+    print(f"load average (1 min) before/after: {load_before:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

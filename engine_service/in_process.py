@@ -52,6 +52,7 @@ from engine_service.rules import (
     registered_modules,
     view_for,
 )
+from engine_service.rules.action_ids import BASE_ID_COUNT
 from engine_service.rules.observation import state_features
 
 __all__ = [
@@ -102,12 +103,11 @@ def ruleset_action_ids(module: str | None) -> tuple[int, ...]:
     """The stable ids a ruleset can use, in order: the base game's, ``module``'s and the answers modules share."""
     if module is not None and module not in known_modules():
         raise ValueError(f"unknown module {module!r}: use one of {', '.join(sorted(known_modules()))}")
-    owned = {id_range.offset for other in registered_modules() for id_range in other.action_ids}
-    first_module_id = min(owned)
-    ranges = [id_range for id_range in id_layout().ranges if id_range.offset < first_module_id]
+    ranges = [id_range for id_range in id_layout().ranges if id_range.offset < BASE_ID_COUNT]
     if module is not None:
+        owned = {id_range.offset for other in registered_modules() for id_range in other.action_ids}
         ranges += module_named(module).action_ids
-        ranges += [r for r in id_layout().ranges if r.offset >= first_module_id and r.offset not in owned]
+        ranges += [r for r in id_layout().ranges if r.offset >= BASE_ID_COUNT and r.offset not in owned]
     return tuple(sorted(i for id_range in ranges for i in range(id_range.offset, id_range.offset + id_range.size)))
 
 

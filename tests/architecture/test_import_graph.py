@@ -20,8 +20,13 @@ FACADE = "engine_service.in_process"
 ADAPTERS = ("engine_service.server", "engine_service.http")
 PROCESS_LAYER = "engine_service.process"
 # What the pure core may not touch: transports, wire formats (the generated ``splendor`` stubs too), logs, metrics.
-IMPURE = ("grpc", "grpc_health", "grpc_reflection", "grpc_status", "google.protobuf", "splendor", "structlog")
-IMPURE += ("logging", "prometheus_client")
+IMPURE = frozenset(
+    {
+        *("grpc", "grpc_health", "grpc_reflection", "grpc_status"),
+        *("google.protobuf", "splendor"),
+        *("structlog", "logging", "prometheus_client"),
+    }
+)
 
 
 def _client_reaches_past_the_facade(importer: str, target: str) -> bool:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
+import sys
 import warnings
 
 import gymnasium
 import numpy as np
+import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 from splendor_client import EngineClient
 from splendor_client.envs import ENV_ID, SplendorAECEnv, SplendorEnv
+from splendor_client.local_engine import INSTALL_HINT, EngineNotInstalled
 
 
 def _play(env: SplendorEnv, seed: int) -> tuple[float, bytes]:
@@ -63,3 +67,11 @@ def test_the_remote_environments_play_the_same_games_as_the_in_process_ones(clie
         warnings.simplefilter("ignore")
         check_env(remote)
         api_test(SplendorAECEnv(client=client), num_cycles=100)
+
+
+def test_an_in_process_environment_without_the_engine_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "engine_service", None)  # as if the package were not installed
+    with pytest.raises(EngineNotInstalled, match=re.escape(INSTALL_HINT)):
+        SplendorEnv()
+    with pytest.raises(EngineNotInstalled, match=re.escape(INSTALL_HINT)):
+        SplendorAECEnv()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import re
+import sys
+
 import numpy as np
 import pytest
 
@@ -9,6 +13,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra (open_spiel
 
 import splendor_client.openspiel  # noqa: E402, F401  (registers python_splendor)
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from splendor_client.local_engine import INSTALL_HINT, EngineNotInstalled  # noqa: E402
 from splendor_client.openspiel import DEALS, MODULES, action_space  # noqa: E402
 
 from engine_service.rules import view_for  # noqa: E402
@@ -107,3 +112,11 @@ def test_openspiels_ismcts_bot_plays_whole_games() -> None:
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
     assert sorted(state.returns()) in ([-1.0, 1.0], [1.0, 1.0])
+
+
+def test_without_the_engine_the_game_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "engine_service", None)  # as if the package were not installed
+    for name in ("splendor_client.openspiel", "splendor_client.openspiel.game"):
+        monkeypatch.delitem(sys.modules, name)  # imported afresh; the registered game's modules come back after
+    with pytest.raises(EngineNotInstalled, match=re.escape(INSTALL_HINT)):
+        importlib.import_module("splendor_client.openspiel")

@@ -1,7 +1,8 @@
 """Bots over the rules core: determinization, named seeded policies (random, greedy, ISMCTS), whole games.
 
 Pure like ``engine_service.rules``: no I/O, no gRPC or protobuf, no logging. Uses only
-what ``engine_service.rules`` exports.
+what ``engine_service.rules`` exports; the policies' names are ``engine_service.policy_names``
+(which conversion reads too, without importing the bots).
 """
 
 from engine_service.policy_names import POLICY_NAMES

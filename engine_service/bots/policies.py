@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Final, NamedTuple, Protocol
 
+from engine_service.policy_names import POLICY_NAMES
 from engine_service.rules import Action, GameState, apply, legal_actions
 
 from .greedy import greedy_action
@@ -95,7 +96,7 @@ def make_policy(name: str, seed: int) -> Policy:
         if argument.isdigit() and int(argument) > 0:
             return IsmctsPolicy(seed, SearchSettings(iterations=int(argument)))
         raise ValueError(f"ismcts takes a positive number of iterations per move, not {argument!r}")
-    raise ValueError(f"unknown policy {name!r}: use one of random, greedy, ismcts[:iterations]")
+    raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)} (ismcts[:iterations])")
 
 
 class Outcome(NamedTuple):

@@ -87,6 +87,10 @@ def test_remote_opponents_take_the_in_process_spelling(client: EngineClient) -> 
     assert _episode(local, 4) == _episode(remote, 4)
     with pytest.raises(ValueError, match="positive number of iterations"):
         SplendorEnv(opponents="ismcts:x", client=client)
+    with pytest.raises(ValueError, match="the server has no policy 'smart': it has random, greedy, ismcts"):
+        SplendorEnv(opponents="smart", client=client)
+    with pytest.raises(ValueError, match="the server refuses policy 'greedy:3': .*greedy does not search"):
+        SplendorEnv(opponents="greedy:3", client=client)
 
 
 def test_a_budget_the_server_refuses_is_refused_when_the_env_is_made() -> None:

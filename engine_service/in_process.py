@@ -1,12 +1,15 @@
 """The engine's public in-process API: what a client in the same Python may use, and nothing more.
 
-    from engine_service import in_process as engine
-
-    state = engine.deal(num_players=2, seed=7)
-    while state.end_reason is None:
-        legal = engine.legal_actions(state)
-        state = engine.play(state, legal[0])
-    ids = [engine.action_id(action) for action in engine.legal_actions(engine.deal(2, 1))]
+>>> from engine_service import in_process as engine
+>>> state = engine.deal(num_players=2, seed=7)
+>>> legal = engine.legal_actions(state)  # the core's actions, for the acting seat
+>>> len(legal), engine.action_id(legal[0])  # a stable action id (Catalog.action_id_ranges)
+(30, 0)
+>>> greedy = engine.make_policy("greedy", seed=1)
+>>> while state.end_reason is None:
+...     state = engine.play(state, greedy.choose(state))
+>>> state.winners, engine.view_message(state, 0).num_players
+((1,), 2)
 
 ``splendor_client`` reaches the engine through this module only (its envs, OpenSpiel
 game and ``splendor-tournament --in-process``; ``tests/architecture`` checks it), so the

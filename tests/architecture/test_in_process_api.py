@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 from splendor.v1 import view_pb2
 
 from engine_service import bots, in_process, policy_names
 from engine_service.codec import catalog, fill_view
 from engine_service.rules import RuleViolation, view_for
+
+
+def test_the_modules_docstring_example_runs() -> None:
+    test = doctest.DocTestParser().get_doctest(in_process.__doc__ or "", {}, in_process.__name__, None, 0)
+    assert test.examples, "the module docstring has no example"
+    failed, attempted = doctest.DocTestRunner().run(test)
+    assert (failed, attempted) == (0, len(test.examples))
 
 
 def test_the_policy_names_have_one_source_the_bots_the_catalog_and_the_api_share() -> None:

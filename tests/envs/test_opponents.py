@@ -89,7 +89,7 @@ def test_remote_opponents_take_the_in_process_spelling(client: EngineClient) -> 
         SplendorEnv(opponents="ismcts:x", client=client)
     with pytest.raises(ValueError, match="the server has no policy 'smart': it has random, greedy, ismcts"):
         SplendorEnv(opponents="smart", client=client)
-    with pytest.raises(ValueError, match="the server refuses policy 'greedy:3': .*greedy does not search"):
+    with pytest.raises(ValueError, match=r"the server refuses policy 'greedy:3': .*greedy does not search"):
         SplendorEnv(opponents="greedy:3", client=client)
 
 

@@ -20,9 +20,9 @@ from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
-from splendor.v1 import bots_pb2, catalog_pb2, engine_service_pb2, view_pb2
+from splendor.v1 import catalog_pb2, engine_service_pb2, view_pb2
 
-from ..client import EngineClient, game_config
+from ..client import EngineClient, game_config, server_bot
 from ..errors import InvalidRequest, RuleRejected
 from ..local_engine import local_engine
 from .observation_writer import ObservationWriter
@@ -39,22 +39,6 @@ class Ruleset:
     @property
     def modules(self) -> frozenset[str]:
         return frozenset() if self.module is None else frozenset({self.module})
-
-
-def bot_choice(name: str, seed: int) -> bots_pb2.BotChoice:
-    """A policy name as the server takes it: ``ismcts:20`` is policy ``ismcts`` with 20 iterations.
-
-    Only the spelling is checked here: which policies exist, and which take iterations, is the server's
-    to say (``RemoteGame.check_policy`` asks it).
-    """
-    kind, colon, argument = name.partition(":")
-    if not kind:
-        raise ValueError(f"bad policy {name!r}: name a policy, e.g. greedy or ismcts:20")
-    if not colon:
-        return bots_pb2.BotChoice(policy=kind, seed=seed)
-    if not argument.isdigit() or int(argument) <= 0:
-        raise ValueError(f"bad policy {name!r}: its argument is a positive number of iterations")
-    return bots_pb2.BotChoice(policy=kind, seed=seed, iterations=int(argument))
 
 
 class Game(Protocol):
@@ -248,7 +232,7 @@ class RemoteGame:
         return True
 
     def check_policy(self, policy: str) -> None:
-        choice = bot_choice(policy, 0)
+        choice = server_bot(policy)  # the spelling; which policies exist and take iterations is the server's say
         if choice.policy not in self._catalog.bot_policies:
             known = ", ".join(self._catalog.bot_policies)
             raise ValueError(f"the server has no policy {choice.policy!r}: it has {known}")
@@ -264,7 +248,7 @@ class RemoteGame:
                 raise ValueError(f"the server refuses policy {policy!r}: {error}") from error
 
     def play_bot(self, policy: str, seed: int) -> None:
-        self._apply(engine_service_pb2.ApplyActionRequest(bot=bot_choice(policy, seed)))
+        self._apply(engine_service_pb2.ApplyActionRequest(bot=server_bot(policy, seed)))
 
     def view(self, seat: int) -> view_pb2.GameView:
         return self.client.view_request(engine_service_pb2.GetPlayerViewRequest(state=self._state, seat=seat)).view

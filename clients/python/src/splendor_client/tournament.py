@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument(
         "--in-process",
         action="store_true",
-        help="play on the rules core in this process (imports the splendor-engine package)",
+        help="play on the engine in this process (needs it: pip install 'splendor-client[engine]')",
     )
     where.add_argument("--server", metavar="HOST:PORT", help="play through the engine at this address")
     parser.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")

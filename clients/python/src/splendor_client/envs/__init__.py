@@ -1,8 +1,9 @@
 """Reinforcement-learning adapters (the client's ``rl`` extra: gymnasium, pettingzoo, numpy).
 
 Importing this package registers the Gymnasium id ``splendor/Splendor-v0`` (``SplendorEnv``);
-``SplendorAECEnv`` is the PettingZoo AEC environment. Both run in-process on the rules core
-(needs the ``splendor-engine`` package) or, given ``address``, through a server.
+``SplendorAECEnv`` is the PettingZoo AEC environment. Both run in-process on the engine
+(``pip install 'splendor-client[engine]'``; reached only through its public in-process API,
+``splendor_client.local_engine``) or, given ``address``, through a server.
 """
 
 import gymnasium

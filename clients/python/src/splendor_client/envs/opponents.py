@@ -1,6 +1,6 @@
 """The seats an environment plays itself: a policy name, a function, or a trained policy (self-play).
 
-- a name (``"random"``, ``"greedy"``, ``"ismcts:20"``): in-process the rules core's policy,
+- a name (``"random"``, ``"greedy"``, ``"ismcts:20"``): in-process the engine's policy,
   remotely the server's bot, spelt the same either way;
 - a function from the seat's observation dict to an action (an index of the environment's
   action space);

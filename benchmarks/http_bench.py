@@ -39,8 +39,8 @@ ENCODINGS = ("connect_json", "connect_proto", "grpc")
 def serve() -> None:
     """Child process: gRPC and HTTP on free loopback ports, print both, stop when stdin closes."""
     from engine_service.http import HttpServer
+    from engine_service.runtime.settings import Settings
     from engine_service.server.app import build_server, start
-    from engine_service.server.settings import Settings
 
     settings = Settings(address="127.0.0.1:0", http_address="127.0.0.1:0")
     server, port, health = build_server(settings)

@@ -51,8 +51,8 @@ from splendor.v1 import engine_service_pb2
 
 from engine_service.codec import action_to_proto, state_to_proto
 from engine_service.rules import Action, GameConfig, GameState, apply, legal_actions, new_game
+from engine_service.runtime.settings import Settings
 from engine_service.sealing import Binding, issue_seat_keys, new_game_id, parse_key_ring, seal
-from engine_service.server.settings import Settings
 
 ECHO_SERVICE = "splendor.bench.Echo"
 ECHO_METHOD = f"/{ECHO_SERVICE}/EchoApplyAction"

@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from engine_service.runtime.logs import configure_logging
+from engine_service.runtime.settings import ENV, LOG_FORMATS, LOG_LEVELS, Settings, defaults_from_env
 from engine_service.sealing import KeyRing, KeyRingError, load_key_ring, new_key_line
-from engine_service.server.logs import configure_logging
-from engine_service.server.settings import ENV, LOG_FORMATS, LOG_LEVELS, Settings, defaults_from_env
 
 __all__ = ["configure_logging", "main"]
 
@@ -238,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine_service.core_info import log_rules_core  # noqa: PLC0415 (beside serve's import: only serving logs it)
 
     log_rules_core()
-    from engine_service.server.app import serve  # noqa: PLC0415 (grpc loads only for a command that needs it)
+    from engine_service.process import serve  # noqa: PLC0415 (grpc loads only for a command that needs it)
 
     return serve(settings, key_ring)
 

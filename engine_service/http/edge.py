@@ -17,7 +17,7 @@ answer whatever the load is decided here, on the loop thread, in microseconds:
   the oldest idle connection is closed to make room, else the one reading its headers the longest,
   and a new one is refused only when every connection has a call (or its body) in flight;
 
-Every refusal is counted and logged (``engine_service/server/not_served.py``).
+Every refusal is counted and logged (``engine_service/runtime/not_served.py``).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.utilities import Error, RequestEntityTooLarge
 
-from engine_service.server.admission import REFUSAL_MESSAGE, Admission
-from engine_service.server.not_served import NO_METHOD, method_label, record_not_served
+from engine_service.runtime.admission import REFUSAL_MESSAGE, Admission
+from engine_service.runtime.not_served import NO_METHOD, method_label, record_not_served
 
 from .cors import CorsPolicy
 from .front import HEALTH_PATH, media_type

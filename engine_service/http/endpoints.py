@@ -20,7 +20,7 @@ from connectrpc.request import RequestContext
 from connectrpc.server import EndpointSync
 
 from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call
-from engine_service.server.admission import Admission, invoke_admitted
+from engine_service.runtime.admission import Admission, invoke_admitted
 
 from .errors import HandlerError, connect_error
 

@@ -2,7 +2,7 @@
 
 Connect carries the details as ``google.protobuf.Any`` values (type name and bytes); they
 are the very messages the gRPC adapter packs into ``grpc-status-details-bin``, built once
-by ``engine_service.server.errors.grpc_status``, so both transports always agree. Over
+by ``engine_service.api.error_status``, so both transports always agree. Over
 gRPC-Web the runtime sends them in ``grpc-status-details-bin`` too.
 """
 
@@ -12,16 +12,14 @@ from typing import Final
 
 from connectrpc.code import Code as ConnectCode
 from connectrpc.errors import ConnectError, ErrorDetail
-from google.rpc import status_pb2  # type: ignore[import-untyped]
 from protobuf.wkt import Any
 
 from engine_service.api import ApiError
-from engine_service.server.errors import grpc_status
+from engine_service.api.error_status import status_message
 
 # The API's codes by their gRPC names; Connect's codes are the same set in lower case.
 _CODES: Final = {code.name: code for code in ConnectCode}
 _CANCELLED: Final = "CANCELLED"  # Connect spells it "canceled"
-_DETAILS_KEY: Final = "grpc-status-details-bin"
 
 
 def connect_code(grpc_name: str) -> ConnectCode:
@@ -41,14 +39,6 @@ class HandlerError(ConnectError):
 
 def connect_error(error: ApiError) -> HandlerError:
     """The Connect error for ``error``, with the gRPC adapter's details."""
-    status = status_pb2.Status.FromString(_status_bytes(error))
+    status = status_message(error)
     details = [ErrorDetail(Any(type_url=detail.type_url, value=detail.value)) for detail in status.details]
     return HandlerError(connect_code(error.code.name), error.message, details)
-
-
-def _status_bytes(error: ApiError) -> bytes:
-    trailing = grpc_status(error).trailing_metadata
-    for key, value in trailing:
-        if key == _DETAILS_KEY and isinstance(value, bytes):
-            return value
-    return b""

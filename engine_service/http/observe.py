@@ -40,11 +40,11 @@ from prometheus_client import Counter
 
 from engine_service.api import METHODS, SERVICE, Call, bind, tracing, unbind
 from engine_service.api.errors import abandoned
-from engine_service.server.admission import REFUSAL_MESSAGE, Admission
-from engine_service.server.call_outcome import LEVELS, OK, GameMetrics, level_for
-from engine_service.server.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
-from engine_service.server.metrics import Metrics
-from engine_service.server.not_served import record_not_served
+from engine_service.runtime.admission import REFUSAL_MESSAGE, Admission
+from engine_service.runtime.call_outcome import LEVELS, OK, GameMetrics, level_for
+from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
+from engine_service.runtime.metrics import Metrics
+from engine_service.runtime.not_served import record_not_served
 
 from .errors import HandlerError, connect_code, grpc_name
 from .front import client_disconnected

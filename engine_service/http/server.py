@@ -27,10 +27,10 @@ from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.task import ThreadedTaskDispatcher
 
+from engine_service.runtime.admission import Admission
+from engine_service.runtime.metrics import get_metrics
+from engine_service.runtime.settings import Settings
 from engine_service.sealing import KeyRing, load_key_ring
-from engine_service.server.admission import Admission
-from engine_service.server.metrics import get_metrics
-from engine_service.server.settings import Settings
 
 from .codecs import codecs
 from .cors import CorsPolicy

@@ -1,48 +1,36 @@
-"""Building and running the gRPC server: EngineService, health, reflection, metrics, graceful shutdown.
+"""The gRPC server: EngineService, health, reflection and the per-call interceptor, built, started and drained.
+
+The process around it (signals, workers, the HTTP listener, the metrics endpoint) is
+``engine_service.process``.
 
 A synchronous ``grpc.server`` on a thread pool: every handler is CPU-bound Python
 that holds the GIL. Measured on the 2-core reference machine (client in another
 process, 8 client threads): a trivial call ~8.9k calls/s sync against ~5.0k with
 ``grpc.aio``; ApplyAction ~3.6k against ~2.9k. To use more than one core, run
-several processes (``--processes``, see ``workers.py``) or several replicas.
+several processes (``--processes``, see ``engine_service/process/workers.py``) or several replicas.
 """
 
 from __future__ import annotations
 
-import os
-import signal
 import threading
 from collections.abc import Sequence
 from functools import partial
-from types import FrameType
 from typing import Final
 
 import grpc
 import structlog
-from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from splendor.v1 import engine_service_pb2
 
-from engine_service.sealing import EXAMPLE_KEYS, KeyRing, load_key_ring
+from engine_service.runtime.admission import Admission, LaneExecutor, process_admission
+from engine_service.runtime.metrics import get_metrics, initialise_series, method_labels
+from engine_service.runtime.not_served import not_served
+from engine_service.runtime.settings import Settings, grpc_server_options
+from engine_service.sealing import KeyRing, load_key_ring
 
-from .admission import Admission, LaneExecutor
 from .interceptors import ObservabilityInterceptor
-from .metrics import (
-    MetricsServer,
-    clean_multiprocess_dir,
-    exposition_registry,
-    get_metrics,
-    initialise_series,
-    method_labels,
-    metrics_host,
-    multiprocess_dir,
-)
-from .not_served import not_served
 from .service import add_engine_service
-from .settings import Settings, grpc_server_options
-from .telemetry import otlp_endpoint, start_tracing
-from .workers import supervise
 
 log = structlog.get_logger(__name__)
 
@@ -55,13 +43,6 @@ SERVED_SERVICES: Final = (
 )
 # Health answers for the whole server ("") and for the engine service by name.
 HEALTH_SERVICES: Final = ("", SERVICE_NAME)
-# How often a worker process checks that its parent is still there.
-PARENT_CHECK_SECONDS: Final = 1.0
-
-
-def protobuf_backend() -> str:
-    """``upb`` normally; ``python`` (pure Python, many times slower) means a broken install."""
-    return str(api_implementation.Type())
 
 
 def build_server(
@@ -126,21 +107,6 @@ def _report_saturation(health_servicer: health.HealthServicer, saturated: bool) 
     health_servicer.set(SERVICE_NAME, status)
 
 
-def process_admission(settings: Settings) -> Admission:
-    """The limits of one process, for its gRPC and HTTP servers together: engine calls admitted, expensive slots."""
-    return Admission(settings.max_concurrent_rpcs or None, settings.expensive_calls)
-
-
-def warn_about_key_ring(key_ring: KeyRing) -> None:
-    """Warn when the ring cannot protect games: generated (other replicas and a restart cannot open its
-    tokens) or holding the published example key (anyone can read and forge tokens)."""
-    if key_ring.generated:
-        log.warning("sealing_key_generated", key_id=key_ring.current_id, pid=os.getpid())
-    if key_ring.uses_example_key:
-        example = sorted(key_id for key_id, key in key_ring.keys.items() if key in EXAMPLE_KEYS)
-        log.warning("sealing_example_key", key_ids=example, pid=os.getpid())
-
-
 def start(server: grpc.Server, health_servicer: health.HealthServicer) -> None:
     """Start serving and report SERVING."""
     server.start()
@@ -155,124 +121,3 @@ def drain(server: grpc.Server, health_servicer: health.HealthServicer, grace_sec
     """
     health_servicer.enter_graceful_shutdown()
     return server.stop(grace_seconds)
-
-
-def bound_address(address: str, port: int) -> str:
-    """``address`` with its port replaced by the one actually bound (for port 0)."""
-    host = address.rsplit(":", 1)[0] if ":" in address else address
-    return f"{host}:{port}"
-
-
-def serve(settings: Settings, key_ring: KeyRing | None = None) -> int:
-    """Run until SIGTERM or SIGINT, then drain gracefully. Returns the exit status.
-
-    One process, or with ``settings.processes`` > 1 a supervisor and its worker processes.
-    The key ring (``key_ring``, else the configured one) is loaded here, once, before any
-    worker is forked, so that every worker seals with the same keys.
-    """
-    if key_ring is None:
-        key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-    warn_about_key_ring(key_ring)
-    if settings.processes > 1:
-        return supervise(settings, partial(run_worker, key_ring=key_ring))
-    metrics_server = None
-    if settings.metrics_port:
-        path = multiprocess_dir()
-        if path is not None:  # set for the container even with one process: keep it clean
-            clean_multiprocess_dir(path)
-        try:
-            metrics_server = MetricsServer(metrics_host(settings.address), settings.metrics_port, exposition_registry())
-        except OSError as error:
-            log.error("metrics_bind_failed", port=settings.metrics_port, error=str(error))
-            return 1
-    try:
-        return run_server(settings, key_ring)
-    finally:
-        if metrics_server is not None:
-            metrics_server.stop()
-
-
-def run_worker(settings: Settings, index: int, parent_pid: int, *, key_ring: KeyRing) -> int:
-    """The body of worker process ``index`` (forked by ``workers.supervise``), with the parent's key ring."""
-    return run_server(settings, key_ring, reuse_port=True, worker=index, parent_pid=parent_pid)
-
-
-def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, drain)
-    settings: Settings,
-    key_ring: KeyRing,
-    *,
-    reuse_port: bool = False,
-    worker: int | None = None,
-    parent_pid: int | None = None,
-) -> int:
-    """Serve in this process until SIGTERM or SIGINT (or, in a worker, the parent's exit), then drain."""
-    backend = protobuf_backend()
-    if backend != "upb":
-        log.warning("slow_protobuf_backend", backend=backend, expected="upb")
-    # One limit on the engine calls of this process, whichever transport brings them.
-    admission = process_admission(settings)
-    try:
-        server, port, health_servicer = build_server(
-            settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission
-        )
-    except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
-        log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
-        return 1
-    http_server = None
-    if settings.http_address:  # Connect and gRPC-Web on their own listener (engine_service/http)
-        from engine_service.http import HttpServer  # noqa: PLC0415 (only when serving HTTP)
-
-        try:
-            http_server = HttpServer(settings, key_ring, reuse_port=reuse_port, access_log=True, admission=admission)
-        except (OSError, ValueError) as error:
-            log.error("bind_failed", address=settings.http_address, error=str(error), pid=os.getpid())
-            server.stop(0)
-            return 1
-    stop_tracing = start_tracing(settings)
-    if stop_tracing is not None:
-        log.info("tracing_enabled", otlp_endpoint=otlp_endpoint(settings), pid=os.getpid())
-    stop_requested = threading.Event()
-    received: list[str] = []
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        if stop_requested.is_set():  # a second signal: stop at once
-            server.stop(0)
-        received.append(signal.Signals(signum).name)
-        stop_requested.set()
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        start(server, health_servicer)
-        if http_server is not None:
-            http_server.start()
-        started = {
-            "address": bound_address(settings.address, port),
-            "port": port,
-            "pid": os.getpid(),
-            "protobuf_backend": backend,
-            "threads": settings.workers,
-            "max_concurrent_rpcs": settings.max_concurrent_rpcs,
-        }
-        if http_server is not None:
-            started["http_address"] = bound_address(settings.http_address, http_server.port)
-        if worker is None:
-            started["metrics_port"] = settings.metrics_port
-        else:
-            started["worker"] = worker
-        log.info("server_started", **started)
-        while not stop_requested.wait(PARENT_CHECK_SECONDS if parent_pid is not None else None):
-            if parent_pid is not None and os.getppid() != parent_pid:
-                received.append("parent_exited")
-                break
-        log.info("server_draining", signal=received[0], grace_seconds=settings.grace_seconds, pid=os.getpid())
-        stopped = drain(server, health_servicer, settings.grace_seconds)
-        if http_server is not None:
-            http_server.drain(settings.grace_seconds)
-        stopped.wait()
-        log.info("server_stopped", pid=os.getpid())
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        if stop_tracing is not None:
-            stop_tracing()  # flushes the spans still waiting
-    return 0

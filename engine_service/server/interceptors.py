@@ -28,12 +28,11 @@ import structlog
 
 from engine_service.api import SERVICE, Call, bind, tracing, unbind
 from engine_service.api.limits import EXPENSIVE_METHODS
-
-from .admission import ADMITTED, EXPENSIVE, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
-from .call_outcome import LEVELS, OK, GameMetrics, level_for
-from .logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
-from .metrics import Metrics, grpc_type
-from .not_served import record_not_served
+from engine_service.runtime.admission import ADMITTED, EXPENSIVE, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
+from engine_service.runtime.call_outcome import LEVELS, OK, GameMetrics, level_for
+from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
+from engine_service.runtime.metrics import Metrics, grpc_type
+from engine_service.runtime.not_served import record_not_served
 
 # Methods logged at debug level when they succeed: probes and tooling, not game traffic.
 QUIET_SERVICES: Final = frozenset({"grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"})

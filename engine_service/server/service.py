@@ -15,8 +15,8 @@ from typing import Any
 import grpc
 
 from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call
+from engine_service.runtime.admission import Admission, invoke_admitted
 
-from .admission import Admission, invoke_admitted
 from .errors import grpc_status
 
 

@@ -8,8 +8,8 @@ import grpc
 import pytest
 from splendor.v1 import bots_pb2, config_pb2, engine_service_pb2, engine_service_pb2_grpc
 
+from engine_service.runtime.settings import Settings
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 
 pytestmark = pytest.mark.e2e
 

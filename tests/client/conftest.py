@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from engine_service.runtime.settings import Settings
 from engine_service.sealing import KeyRing
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 
 DOC_ADDRESS = "127.0.0.1:50051"
 """The address the examples name; the tests' server listens elsewhere, and the tests swap it in."""

@@ -1,7 +1,7 @@
 """The metric series the server really exports, read from a running server's /metrics.
 
 The deploy files (dashboard, alerting rules) are checked against this, so there is no
-second list of metric names to keep in step with engine_service/server/metrics.py.
+second list of metric names to keep in step with engine_service/runtime/metrics.py.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import grpc
 import pytest
 import yaml
 
-from engine_service.server.metrics import LATENCY_BUCKETS
+from engine_service.runtime.metrics import LATENCY_BUCKETS
 from tests.deploy.exported_metrics import SCRAPE_SERIES, TARGET_LABELS, ExportedMetrics
 from tests.deploy.promql import normalized, promql_metric_names, promql_selectors
 from tests.deploy.rule_files import (

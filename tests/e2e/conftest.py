@@ -8,8 +8,8 @@ import grpc
 import pytest
 from splendor_client import EngineClient, connect
 
+from engine_service.runtime.settings import Settings
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 from tests.e2e.support import E2E_RING
 
 

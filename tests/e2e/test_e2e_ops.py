@@ -22,9 +22,9 @@ from splendor_client import connect
 
 from engine_service.codec import fill_events, state_to_proto
 from engine_service.rules import CardReserved, GemsTaken
+from engine_service.runtime.metrics import get_metrics
+from engine_service.runtime.settings import Settings
 from engine_service.server.app import SERVICE_NAME, build_server, drain, start
-from engine_service.server.metrics import get_metrics
-from engine_service.server.settings import Settings
 from tests.http.support import connect_json, connect_refusal
 from tests.ops.support import free_port
 from tests.server.positions import dealt

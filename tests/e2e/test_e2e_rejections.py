@@ -27,9 +27,9 @@ from engine_service.api.config import DEFAULT_MAX_REPLAY_ACTIONS
 from engine_service.api.errors import INVALID_SEAT
 from engine_service.codec import state_to_proto
 from engine_service.rules import CARDS
+from engine_service.runtime.settings import Settings
 from engine_service.sealing import MAX_TOKEN_BYTES, Binding, parse_key_ring, seal
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 from tests.e2e.support import (
     BLUE,
     GOLD,

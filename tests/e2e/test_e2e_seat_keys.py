@@ -11,8 +11,8 @@ import pytest
 from splendor.v1 import engine_service_pb2, state_pb2, view_pb2
 from splendor_client import EngineClient, PermissionDenied, RuleRejected, connect, server_bot
 
+from engine_service.runtime.settings import Settings
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 from tests.e2e.support import E2E_RING, refusal
 
 pytestmark = pytest.mark.e2e

@@ -10,8 +10,8 @@ from splendor_client import EngineClient, connect
 from splendor_client.envs import SplendorEnv
 from splendor_client.envs.observer import ObsType
 
+from engine_service.runtime.settings import Settings
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 
 MAX_ITERATIONS = 20  # the bounded server's max_bot_iterations
 TURN_LIMIT = 40  # the lowest legal action hoards gems: a limit ends such games

@@ -10,10 +10,10 @@ import pytest
 from splendor.v1 import engine_service_pb2_grpc
 
 from engine_service.http import HttpServer
+from engine_service.runtime.admission import Admission
+from engine_service.runtime.settings import Settings
 from engine_service.sealing import KeyRing
-from engine_service.server.admission import Admission
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 
 ALLOWED_ORIGIN = "https://play.example.com"
 MAX_MESSAGE_BYTES = 256 * 1024

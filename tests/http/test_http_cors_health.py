@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine_service.http import HttpServer
-from engine_service.server.settings import Settings
+from engine_service.runtime.settings import Settings
 from tests.http.conftest import ALLOWED_ORIGIN, Ports, serve
 from tests.http.support import ENGINE, connect_json, connect_refusal, request
 

@@ -12,9 +12,9 @@ import pytest
 
 from engine_service.http import HttpServer
 from engine_service.http import server as http_server_module
-from engine_service.server.admission import Admission
-from engine_service.server.not_served import not_served
-from engine_service.server.settings import Settings
+from engine_service.runtime.admission import Admission
+from engine_service.runtime.not_served import not_served
+from engine_service.runtime.settings import Settings
 
 SLOW_SECONDS = 0.3  # the header and body timeouts here
 CAP = 4  # the connection cap here

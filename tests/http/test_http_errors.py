@@ -12,7 +12,7 @@ import pytest
 from grpc_status import rpc_status
 from splendor.v1 import actions_pb2, common_pb2, config_pb2, engine_service_pb2, engine_service_pb2_grpc
 
-from engine_service.server.settings import Settings
+from engine_service.runtime.settings import Settings
 from tests.http.conftest import MAX_MESSAGE_BYTES, Ports, serve
 from tests.http.support import (
     ENGINE,

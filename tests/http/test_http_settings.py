@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine_service import cli
+from engine_service.process.serve import run_server
+from engine_service.runtime.settings import Settings, defaults_from_env
 from engine_service.sealing import KeyRing
-from engine_service.server.app import run_server
-from engine_service.server.settings import Settings, defaults_from_env
 
 
 def test_http_listens_on_localhost_8080_by_default() -> None:

@@ -12,8 +12,8 @@ from google.protobuf.message import Message
 from splendor.v1 import actions_pb2, bots_pb2, engine_service_pb2_grpc
 
 from engine_service.rules import action_id, legal_actions
+from engine_service.runtime.settings import Settings
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 from tests.noninterference.twins import (
     KEEP_TOP,
     RULESETS,

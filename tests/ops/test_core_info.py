@@ -13,7 +13,7 @@ from structlog.testing import capture_logs
 
 import engine_service.rules.engine
 from engine_service.core_info import core_kind, core_kind_of, engine_version, log_rules_core
-from engine_service.server.metrics import register_engine_info
+from engine_service.runtime.metrics import register_engine_info
 from tests.ops.support import Server, value
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ import pytest
 from splendor.v1 import engine_service_pb2
 
 from engine_service.http import HttpServer
-from engine_service.server.logs import GRPC_VERBOSITY, quiet_grpc_core
-from engine_service.server.settings import Settings
+from engine_service.runtime.logs import GRPC_VERBOSITY, quiet_grpc_core
+from engine_service.runtime.settings import Settings
 from tests.edge.support import frame, http_port, maximal_simulate
 from tests.ops.support import Server, stub
 

@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from engine_service.server.admission import ADMITTED, EXPENSIVE, LIGHT, Admission, LaneExecutor, on_lane
+from engine_service.runtime.admission import ADMITTED, EXPENSIVE, LIGHT, Admission, LaneExecutor, on_lane
 
 
 def _behavior() -> None:

@@ -9,8 +9,8 @@ from splendor.v1 import actions_pb2, common_pb2, config_pb2, engine_service_pb2
 from engine_service.api import METHODS_BY_NAME, ApiConfig, ApiError, Call, Undecodable, invoke
 from engine_service.codec import state_to_proto
 from engine_service.rules import GameConfig, new_game
+from engine_service.runtime.settings import defaults_from_env
 from engine_service.sealing import KeyRing
-from engine_service.server.settings import defaults_from_env
 
 
 def _call(**config: int) -> Call:

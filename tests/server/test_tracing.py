@@ -18,9 +18,9 @@ from splendor.v1 import config_pb2, engine_service_pb2, engine_service_pb2_grpc
 
 from engine_service.api import tracing
 from engine_service.api.call import LOG_FIELDS
+from engine_service.runtime.settings import Settings
+from engine_service.runtime.telemetry import otlp_endpoint, start_tracing
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
-from engine_service.server.telemetry import otlp_endpoint, start_tracing
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER_SPAN = "00f067aa0ba902b7"

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from engine_service.runtime.settings import Settings
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from splendor_client.tournament import main
 
+from engine_service.runtime.settings import Settings
 from engine_service.server.app import build_server, start
-from engine_service.server.settings import Settings
 
 MAX_ITERATIONS = 50
 

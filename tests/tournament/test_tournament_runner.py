@@ -16,8 +16,8 @@ from splendor_client.tournament_games import schedule
 
 from engine_service.bots import IsmctsPolicy
 from engine_service.rules import Action, GameState
+from engine_service.runtime.metrics import get_metrics
 from engine_service.server.app import SERVICE_NAME
-from engine_service.server.metrics import get_metrics
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BOT_SCRIPT = Path(__file__).with_name("highest_id_bot.py")

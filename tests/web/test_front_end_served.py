@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine_service.http import HttpServer
-from engine_service.server.settings import Settings
+from engine_service.runtime.settings import Settings
 
 
 @pytest.fixture(scope="module")

@@ -37,6 +37,8 @@ from engine_service.api import Call, Method, invoke
 from engine_service.api.errors import abandoned, busy
 from engine_service.api.limits import EXPENSIVE_METHODS, is_expensive
 
+from .settings import Settings
+
 # Lanes: LIGHT runs on the probe threads; ADMITTED counts against the limit until it ends; EXPENSIVE
 # too, on threads of its own.
 LIGHT: Final = "light"
@@ -226,3 +228,8 @@ def invoke_admitted(
         return invoke(method, request, call)
     finally:
         admission.release_expensive()
+
+
+def process_admission(settings: Settings) -> Admission:
+    """The limits of one process, for its gRPC and HTTP servers together: engine calls admitted, expensive slots."""
+    return Admission(settings.max_concurrent_rpcs or None, settings.expensive_calls)

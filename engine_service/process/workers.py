@@ -38,8 +38,8 @@ from typing import Final, NoReturn
 
 import structlog
 
-from .logs import flush_std_streams
-from .metrics import (
+from engine_service.runtime.logs import flush_std_streams
+from engine_service.runtime.metrics import (
     MetricsServer,
     clean_multiprocess_dir,
     exposition_registry,
@@ -48,7 +48,7 @@ from .metrics import (
     multiprocess_dir,
     use_multiprocess_dir,
 )
-from .settings import Settings
+from engine_service.runtime.settings import Settings
 
 log = structlog.get_logger(__name__)
 

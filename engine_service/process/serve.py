@@ -1,0 +1,175 @@
+"""One serving process: the gRPC server and the HTTP listener side by side, metrics, tracing, signals, drain.
+
+The layer above both transports: ``engine_service.server`` (gRPC) and
+``engine_service.http`` (Connect, gRPC-Web) are adapters that know neither each other
+nor this module. Here one process gets one admission (its limits hold across both
+listeners), one key ring (loaded before any worker forks) and one life: start, wait for
+SIGTERM/SIGINT (or, in a worker, the parent's exit), drain, stop.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from functools import partial
+from types import FrameType
+from typing import Final
+
+import structlog
+from google.protobuf.internal import api_implementation
+
+from engine_service.http import HttpServer
+from engine_service.runtime.admission import process_admission
+from engine_service.runtime.metrics import (
+    MetricsServer,
+    clean_multiprocess_dir,
+    exposition_registry,
+    metrics_host,
+    multiprocess_dir,
+)
+from engine_service.runtime.settings import Settings
+from engine_service.runtime.telemetry import otlp_endpoint, start_tracing
+from engine_service.sealing import EXAMPLE_KEYS, KeyRing, load_key_ring
+from engine_service.server.app import build_server, drain, start
+
+from .workers import supervise
+
+log = structlog.get_logger(__name__)
+
+# How often a worker process checks that its parent is still there.
+PARENT_CHECK_SECONDS: Final = 1.0
+
+
+def protobuf_backend() -> str:
+    """``upb`` normally; ``python`` (pure Python, many times slower) means a broken install."""
+    return str(api_implementation.Type())
+
+
+def warn_about_key_ring(key_ring: KeyRing) -> None:
+    """Warn when the ring cannot protect games: generated (other replicas and a restart cannot open its
+    tokens) or holding the published example key (anyone can read and forge tokens)."""
+    if key_ring.generated:
+        log.warning("sealing_key_generated", key_id=key_ring.current_id, pid=os.getpid())
+    if key_ring.uses_example_key:
+        example = sorted(key_id for key_id, key in key_ring.keys.items() if key in EXAMPLE_KEYS)
+        log.warning("sealing_example_key", key_ids=example, pid=os.getpid())
+
+
+def bound_address(address: str, port: int) -> str:
+    """``address`` with its port replaced by the one actually bound (for port 0)."""
+    host = address.rsplit(":", 1)[0] if ":" in address else address
+    return f"{host}:{port}"
+
+
+def serve(settings: Settings, key_ring: KeyRing | None = None) -> int:
+    """Run until SIGTERM or SIGINT, then drain gracefully. Returns the exit status.
+
+    One process, or with ``settings.processes`` > 1 a supervisor and its worker processes.
+    The key ring (``key_ring``, else the configured one) is loaded here, once, before any
+    worker is forked, so that every worker seals with the same keys.
+    """
+    if key_ring is None:
+        key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
+    warn_about_key_ring(key_ring)
+    if settings.processes > 1:
+        return supervise(settings, partial(run_worker, key_ring=key_ring))
+    metrics_server = None
+    if settings.metrics_port:
+        path = multiprocess_dir()
+        if path is not None:  # set for the container even with one process: keep it clean
+            clean_multiprocess_dir(path)
+        try:
+            metrics_server = MetricsServer(metrics_host(settings.address), settings.metrics_port, exposition_registry())
+        except OSError as error:
+            log.error("metrics_bind_failed", port=settings.metrics_port, error=str(error))
+            return 1
+    try:
+        return run_server(settings, key_ring)
+    finally:
+        if metrics_server is not None:
+            metrics_server.stop()
+
+
+def run_worker(settings: Settings, index: int, parent_pid: int, *, key_ring: KeyRing) -> int:
+    """The body of worker process ``index`` (forked by ``workers.supervise``), with the parent's key ring."""
+    return run_server(settings, key_ring, reuse_port=True, worker=index, parent_pid=parent_pid)
+
+
+def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, drain)
+    settings: Settings,
+    key_ring: KeyRing,
+    *,
+    reuse_port: bool = False,
+    worker: int | None = None,
+    parent_pid: int | None = None,
+) -> int:
+    """Serve in this process until SIGTERM or SIGINT (or, in a worker, the parent's exit), then drain."""
+    backend = protobuf_backend()
+    if backend != "upb":
+        log.warning("slow_protobuf_backend", backend=backend, expected="upb")
+    # One limit on the engine calls of this process, whichever transport brings them.
+    admission = process_admission(settings)
+    try:
+        server, port, health_servicer = build_server(
+            settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission
+        )
+    except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
+        log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
+        return 1
+    http_server = None
+    if settings.http_address:  # Connect and gRPC-Web on their own listener (engine_service/http)
+        try:
+            http_server = HttpServer(settings, key_ring, reuse_port=reuse_port, access_log=True, admission=admission)
+        except (OSError, ValueError) as error:
+            log.error("bind_failed", address=settings.http_address, error=str(error), pid=os.getpid())
+            server.stop(0)
+            return 1
+    stop_tracing = start_tracing(settings)
+    if stop_tracing is not None:
+        log.info("tracing_enabled", otlp_endpoint=otlp_endpoint(settings), pid=os.getpid())
+    stop_requested = threading.Event()
+    received: list[str] = []
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        if stop_requested.is_set():  # a second signal: stop at once
+            server.stop(0)
+        received.append(signal.Signals(signum).name)
+        stop_requested.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        start(server, health_servicer)
+        if http_server is not None:
+            http_server.start()
+        started = {
+            "address": bound_address(settings.address, port),
+            "port": port,
+            "pid": os.getpid(),
+            "protobuf_backend": backend,
+            "threads": settings.workers,
+            "max_concurrent_rpcs": settings.max_concurrent_rpcs,
+        }
+        if http_server is not None:
+            started["http_address"] = bound_address(settings.http_address, http_server.port)
+        if worker is None:
+            started["metrics_port"] = settings.metrics_port
+        else:
+            started["worker"] = worker
+        log.info("server_started", **started)
+        while not stop_requested.wait(PARENT_CHECK_SECONDS if parent_pid is not None else None):
+            if parent_pid is not None and os.getppid() != parent_pid:
+                received.append("parent_exited")
+                break
+        log.info("server_draining", signal=received[0], grace_seconds=settings.grace_seconds, pid=os.getpid())
+        stopped = drain(server, health_servicer, settings.grace_seconds)
+        if http_server is not None:
+            http_server.drain(settings.grace_seconds)
+        stopped.wait()
+        log.info("server_stopped", pid=os.getpid())
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if stop_tracing is not None:
+            stop_tracing()  # flushes the spans still waiting
+    return 0

@@ -91,6 +91,8 @@ def main() -> int:
     )
     args = parser.parse_args()
     root: Path = args.root
+    if args.check and not (root / "splendor").is_dir():
+        parser.error(f"--root {root}: no splendor/ package there to check")
     with tempfile.TemporaryDirectory() as scratch:
         scratch_root = Path(scratch)
         generated = generate(scratch_root)

@@ -44,3 +44,9 @@ def test_a_changed_a_missing_and_an_extra_file_are_each_reported(copy: Path) -> 
     reported = [line.strip() for line in done.stdout.splitlines()[1:]]
     assert done.stdout.startswith("generated stubs are out of date; run `make generate`:")
     assert sorted(reported) == ["splendor/v1/bots_pb2.py", "splendor/v1/common_pb2.pyi", "splendor/v1/stale_pb2.py"]
+
+
+def test_checking_a_directory_without_stubs_is_a_usage_error(tmp_path: Path) -> None:
+    done = check(tmp_path)
+    assert done.returncode == 2
+    assert f"--root {tmp_path}: no splendor/ package there to check" in done.stderr

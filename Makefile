@@ -12,17 +12,18 @@ ARGS   ?=
 
 .PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled dist clean
 
-# Serving needs the engine and the client package it imports, and mypy (mypyc) to compile the rules core.
-# The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
-$(SERVE_STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
+# Serving needs the engine and the contract's stubs (splendor-proto), not the client, and mypy (mypyc) to compile
+# the rules core. The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
+$(SERVE_STAMP): pyproject.toml clients/python-proto/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python -e . mypy setuptools
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python-proto -e . mypy setuptools
 	touch $(SERVE_STAMP)
 
-# Development (and every check): the client's optional extras and the dev tools, in the same venv.
-$(STAMP): $(SERVE_STAMP)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 'clients/python[tournament,rl,openspiel,train]' -e '.[dev]'
+# Development (and every check): the client with all its optional extras and the dev tools, in the same venv.
+$(STAMP): $(SERVE_STAMP) clients/python/pyproject.toml
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python-proto \
+		-e 'clients/python[engine,tournament,rl,openspiel,train]' -e '.[dev]'
 	touch $(STAMP)
 
 install-serve: $(SERVE_STAMP)
@@ -58,13 +59,13 @@ proto-breaking: install
 		echo "proto-breaking: main has no protos yet, nothing to compare against"; \
 	fi
 
-# Regenerate the Python stubs in clients/python and the TypeScript code in clients/typescript from proto/.
+# Regenerate the Python stubs in clients/python-proto and the TypeScript code in clients/typescript from proto/.
 generate: install ts-generate
-	$(BIN)/python clients/python/codegen.py
+	$(BIN)/python clients/python-proto/codegen.py
 
 # Fail if the committed stubs differ from what the protos produce.
 generate-check: install
-	$(BIN)/python clients/python/codegen.py --check
+	$(BIN)/python clients/python-proto/codegen.py --check
 
 # Check and unit-test the SLO recording and alerting rules with promtool (from Debian's
 # prometheus package, installed here when missing and running as root).
@@ -161,11 +162,12 @@ test-compiled: install
 	$(RUN_COMPILED) -c 'from engine_service.core_info import core_kind; import sys; sys.exit(core_kind() != "compiled")'
 	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging --ignore=tests/docs --ignore=tests/edge
 
-# The sdists and wheels of the engine (its rules core compiled when it can be, see above) and the client,
-# in dist/; tests/packaging installs such wheels into a fresh venv and plays a game with them.
+# The sdists and wheels of the contract's stubs, the engine (its rules core compiled when it can be, see above)
+# and the client, in dist/; tests/packaging installs such wheels into fresh venvs, together and apart.
 dist: install
-	$(BIN)/python -m build --outdir dist clients/python
+	$(BIN)/python -m build --outdir dist clients/python-proto
 	$(BIN)/python -m build --outdir dist .
+	$(BIN)/python -m build --outdir dist clients/python
 
 clean:
 	rm -rf $(VENV) $(COMPILED) build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \

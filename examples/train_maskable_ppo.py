@@ -1,6 +1,6 @@
 """Train sb3-contrib's MaskablePPO on ``splendor/Splendor-v0`` as registered (no wrapper), then play it.
 
-    pip install 'splendor-client[rl,train]' splendor-engine   # or `make install` in this repository
+    pip install 'splendor-client[train]'   # brings the engine and the RL extras; in this repository: make install
     python examples/train_maskable_ppo.py --steps 100000 --opponents random --games 200
 
 The environment gives ``action_masks()``, which MaskablePPO reads at every step; the

@@ -582,14 +582,16 @@ def test_dockerfile_generates_stubs_and_builds_wheels_in_the_builder() -> None:
     builder = dockerfile_stages()[0]
     runs = [arguments for keyword, arguments in builder if keyword == "RUN"]
     assert any("grpcio-tools" in run and "mypy-protobuf" in run and "-c constraints.txt" in run for run in runs)
-    codegen = [index for index, run in enumerate(runs) if "clients/python/codegen.py" in run]
+    codegen = [index for index, run in enumerate(runs) if "clients/python-proto/codegen.py" in run]
     wheel = [index for index, run in enumerate(runs) if "pip wheel" in run]
     assert codegen, "the builder does not run codegen.py"
     assert wheel, "the builder does not build wheels"
     assert codegen[0] < wheel[0], "stubs must be generated before the wheels are built"
     assert "-c constraints.txt" in runs[wheel[0]]
-    assert "./clients/python" in runs[wheel[0]].split()
+    # The contract's stubs and the engine; the engine serves without the client, so the image has none.
+    assert "./clients/python-proto" in runs[wheel[0]].split()
     assert "." in runs[wheel[0]].split()
+    assert "./clients/python" not in runs[wheel[0]].split()
 
 
 def test_dockerfile_runtime_installs_only_wheels_and_no_build_tools() -> None:
@@ -599,6 +601,8 @@ def test_dockerfile_runtime_installs_only_wheels_and_no_build_tools() -> None:
     assert "from=builder" in runs
     for tool in ("apt-get install", "build-essential", "gcc", "grpcio-tools", "mypy-protobuf", "codegen.py"):
         assert tool not in runs, tool
+    assert "splendor-engine" in runs
+    assert "splendor-client" not in runs, "the image serves; the client is not part of it"
     copies = [arguments for keyword, arguments in runtime if keyword in {"COPY", "ADD"}]
     assert all("--from=builder" in copy for copy in copies), copies
 

@@ -70,7 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TREE_SNIPPET = """
 import json, sys, time
 tree = sys.argv[1]
-sys.path[:0] = [tree + "/clients/python/src", tree]
+sys.path[:0] = [tree + "/clients/python/src", tree + "/clients/python-proto/src", tree]  # stubs: either layout
 from benchmarks.env_bench import core_steps, env_steps, no_server
 from splendor_client.envs import SplendorEnv
 from splendor_client.tournament_games import play_game, schedule

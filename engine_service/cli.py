@@ -238,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine_service.core_info import log_rules_core  # noqa: PLC0415 (beside serve's import: only serving logs it)
 
     log_rules_core()
-    from engine_service.process import serve  # noqa: PLC0415 (grpc loads only for a command that needs it)
+    from engine_service.process.main import serve  # noqa: PLC0415 (grpc loads only for a command that needs it)
 
     return serve(settings, key_ring)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine_service import cli
-from engine_service.process.serve import run_server
+from engine_service.process.main import run_server
 from engine_service.runtime.settings import Settings, defaults_from_env
 from engine_service.sealing import KeyRing
 

@@ -46,7 +46,7 @@ def test_a_bad_key_file_stops_the_server_before_it_starts(
     def must_not_serve(settings: Settings) -> int:
         raise AssertionError("the server started with a bad key ring")
 
-    monkeypatch.setattr("engine_service.process.serve.serve", must_not_serve)
+    monkeypatch.setattr("engine_service.process.main.serve", must_not_serve)
     path = tmp_path / "keys"
     path.write_text("a:tooshort")
     assert cli.main(["serve", "--sealing-keys-file", str(path)]) == 2
@@ -61,7 +61,7 @@ def test_a_bad_key_file_stops_the_server_before_it_starts(
 def test_a_good_key_file_reaches_the_server_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     received: list[tuple[Settings, KeyRing]] = []
     monkeypatch.setattr(
-        "engine_service.process.serve.serve", lambda settings, ring: received.append((settings, ring)) or 0
+        "engine_service.process.main.serve", lambda settings, ring: received.append((settings, ring)) or 0
     )
     path = tmp_path / "keys"
     path.write_text(KEY)
@@ -80,7 +80,7 @@ def test_the_server_refuses_to_start_with_the_published_example_key(
     def must_not_serve(settings: Settings, ring: KeyRing) -> int:
         raise AssertionError("the server started with the published example key")
 
-    monkeypatch.setattr("engine_service.process.serve.serve", must_not_serve)
+    monkeypatch.setattr("engine_service.process.main.serve", must_not_serve)
     monkeypatch.setenv("SPLENDOR_SEALING_KEYS", f"{KEY}\n{EXAMPLE_RING}")
     assert parse_key_ring(EXAMPLE_RING).uses_example_key
     assert cli.main(["serve"]) == 2
@@ -93,7 +93,7 @@ def test_a_throwaway_setup_may_start_with_the_example_key_when_it_says_so(
     monkeypatch: pytest.MonkeyPatch, how: list[str]
 ) -> None:
     received: list[Settings] = []
-    monkeypatch.setattr("engine_service.process.serve.serve", lambda settings, ring: received.append(settings) or 0)
+    monkeypatch.setattr("engine_service.process.main.serve", lambda settings, ring: received.append(settings) or 0)
     monkeypatch.setenv("SPLENDOR_SEALING_KEYS", EXAMPLE_RING)
     if not how:
         monkeypatch.setenv("SPLENDOR_ALLOW_EXAMPLE_KEY", "true")
@@ -103,7 +103,7 @@ def test_a_throwaway_setup_may_start_with_the_example_key_when_it_says_so(
 
 def test_seat_keys_are_required_unless_turned_off_by_flag_or_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     received: list[Settings] = []
-    monkeypatch.setattr("engine_service.process.serve.serve", lambda settings, ring: received.append(settings) or 0)
+    monkeypatch.setattr("engine_service.process.main.serve", lambda settings, ring: received.append(settings) or 0)
     assert cli.main(["serve"]) == 0
     assert cli.main(["serve", "--no-seat-keys"]) == 0
     monkeypatch.setenv("SPLENDOR_SEAT_KEYS", "off")

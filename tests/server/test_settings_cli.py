@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine_service import cli
-from engine_service.process.serve import bound_address
+from engine_service.process.main import bound_address
 from engine_service.runtime.settings import Settings, defaults_from_env, grpc_server_options
 from engine_service.sealing import KeyRing
 

@@ -4,9 +4,10 @@
 
 Two-player base games, seats alternated, one deal per pair of games. OpenSpiel's bot is
 ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with ``--simulations`` simulations a
-move and one random rollout per leaf; the opponents are ``engine_service.bots`` policies
-choosing on the same core state. Prints a Markdown row per opponent: OpenSpiel's wins
-(first place, shared or not) with a 95 % Wilson interval, and each side's CPU ms a move.
+move and one random rollout per leaf; the opponents are the engine's policies
+(``engine_service.in_process.make_policy``) choosing on the same core state. Prints a Markdown
+row per opponent: OpenSpiel's wins (first place, shared or not) with a 95 % Wilson interval,
+and each side's CPU ms a move.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ import splendor_client.openspiel  # noqa: F401  (registers python_splendor)
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 from train_maskable_ppo import wilson
 
-from engine_service.bots import make_policy
-from engine_service.rules import action_id
+from engine_service.in_process import action_id, make_policy
 
 
 def play(game: pyspiel.Game, bot: ismcts.ISMCTSBot, opponent: str, seat: int, deal: int) -> tuple[bool, list[float]]:

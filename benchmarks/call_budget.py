@@ -1,0 +1,216 @@
+"""Where one ApplyAction call's server CPU goes: the per-call budget, and the latency objective's check.
+
+Two measurements, in one run:
+
+1. Over gRPC (``load_phase``): a server process of its own serving, like ``serve`` does,
+   the EngineService with its per-call interceptor, log lines (JSON, batched, to
+   /dev/null) and metrics (in prometheus-client's multiprocess mode with ``--multiprocess``,
+   as in the container; in memory otherwise). Two floors on the same process: ``echo-bare``,
+   an echo (parse an ApplyActionRequest, answer its state) on a second gRPC server of the
+   process with no interceptor at all (gRPC and protobuf alone), and ``echo``, the same
+   echo registered on the product server, so the interceptor sees it like any call (its
+   admission, metrics, log line). Phases interleaved, their order rotating; server CPU per
+   call from the server process's CPU time.
+2. In this process (``budget_parts``): each part of a call timed alone, interleaved,
+   CPU time per call.
+
+The report gives each part's microseconds per call, median (min-max) over the repeats, the
+ratios of ApplyAction (plain, sealed) to each echo in server CPU and calls/s, and checks the
+latency objective of docs/operations.md: at the echo floor's pace the server must answer
+ApplyAction within ``SLO_CPU_RATIO`` times the echo's server CPU (plain) -- on any machine,
+the objective is stated as this ratio, so an operator measures it on their own hardware:
+
+    PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --repeats 5
+
+Exit status 1 when the objective is not met. Other work on the machine shifts everything:
+compare rows of one run only (the report gives the load average).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Final
+
+import grpc
+
+# Appended: a checkout runs without installing, and a compiled copy first on PYTHONPATH still wins.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from budget_parts import in_process_budget
+from load_phase import Phase
+from service_bench import APPLY_METHOD, BENCH_KEYS, ECHO_METHOD, _raw, echo_handler, run_phase, sample_requests
+
+from engine_service.core_info import core_kind
+from engine_service.runtime.settings import Settings
+from engine_service.sealing import parse_key_ring
+
+# The latency objective (docs/operations.md): ApplyAction's server CPU per call within these
+# multiples of the echo's through the same interceptor, measured side by side.
+SLO_CPU_RATIO: Final = 1.5
+SLO_SEALED_CPU_RATIO: Final = 1.6
+# ...and ApplyAction reaches at least this share of the echo's calls/s.
+SLO_RATE_RATIO: Final = 0.65
+
+
+def serve(workers: int, multiprocess: bool) -> None:
+    """Child process: the product server (echo included) and a bare echo server; prints both ports."""
+    from engine_service.runtime.logs import configure_logging
+    from engine_service.runtime.metrics import use_multiprocess_dir
+    from engine_service.server.app import build_server, start
+
+    with tempfile.TemporaryDirectory(prefix="call-budget-") as metrics_dir:
+        if multiprocess:
+            use_multiprocess_dir(metrics_dir)
+        configure_logging("info", "json", stream=open(os.devnull, "w"))  # noqa: SIM115 (open while serving)
+        server, port, health = build_server(
+            Settings(address="127.0.0.1:0", workers=workers),
+            extra_generic_handlers=(echo_handler(),),
+            key_ring=parse_key_ring(BENCH_KEYS),
+            access_log=True,
+        )
+        bare = grpc.server(ThreadPoolExecutor(max_workers=workers))
+        bare.add_generic_rpc_handlers((echo_handler(),))
+        bare_port = bare.add_insecure_port("127.0.0.1:0")
+        start(server, health)
+        bare.start()
+        print(port, bare_port, flush=True)
+        sys.stdin.read()
+        bare.stop(0).wait()
+        server.stop(0).wait()
+
+
+def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
+    command = [sys.executable, __file__, "--serve", "--workers", str(args.workers)]
+    if args.multiprocess:
+        command.append("--multiprocess")
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        port, bare_port = (int(word) for word in child.stdout.readline().split())
+        product = [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(args.channels)]
+        bare = [grpc.insecure_channel(f"127.0.0.1:{bare_port}") for _ in range(args.channels)]
+        phases = (
+            ("echo-bare", bare, ECHO_METHOD, plain),
+            ("echo", product, ECHO_METHOD, plain),
+            ("apply", product, APPLY_METHOD, plain),
+            ("sealed", product, APPLY_METHOD, sealed),
+        )
+        for _, channels, method, requests in phases:  # each RPC works before it is timed
+            for request in requests:
+                _raw(channels[0], method)(request, timeout=10)
+            run_phase("warm-up", channels, method, requests, concurrency=args.concurrency, duration=1.0)
+        results: dict[str, list[Phase]] = {phase[0]: [] for phase in phases}
+        for repeat in range(args.repeats):
+            shift = repeat % len(phases)  # rotate which goes first: drifting load favours none
+            for name, channels, method, requests in phases[shift:] + phases[:shift]:
+                options = {"concurrency": args.concurrency, "duration": args.duration}
+                results[name].append(run_phase(name, channels, method, requests, **options))
+        for channel in product + bare:
+            channel.close()
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        child.wait(timeout=30)
+    return results
+
+
+def _spread(values: list[float], digits: int = 1) -> str:
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def report_grpc(results: dict[str, list[Phase]]) -> bool:
+    print(f"{'rpc':<11}{'calls/s median (min-max)':<27}{'p50 ms':>8}{'p99 ms':>8}  server CPU us/call (min-max)")
+    for name, phases in results.items():
+        rates = [phase.calls_per_second for phase in phases]
+        p50 = statistics.median(phase.p50_ms for phase in phases)
+        p99 = statistics.median(phase.p99_ms for phase in phases)
+        print(f"{name:<11}{_spread(rates, 0):<27}{p50:>8.2f}{p99:>8.2f}  {_spread([p.server_cpu_us for p in phases])}")
+    met = True
+    for floor in ("echo", "echo-bare"):
+        for name, cpu_target in (("apply", SLO_CPU_RATIO), ("sealed", SLO_SEALED_CPU_RATIO)):
+            pairs = list(zip(results[floor], results[name]))
+            cpu = [mine.server_cpu_us / base.server_cpu_us for base, mine in pairs]
+            rate = [mine.calls_per_second / base.calls_per_second for base, mine in pairs]
+            line = f"{name}/{floor}: server CPU x{_spread(cpu, 2)}, calls/s x{_spread(rate, 2)}"
+            if floor == "echo":  # the objective's floor: the echo through the same interceptor
+                cpu_ok = statistics.median(cpu) <= cpu_target
+                rate_ok = name != "apply" or statistics.median(rate) >= SLO_RATE_RATIO
+                met = met and cpu_ok and rate_ok
+                line += f"  [CPU <= x{cpu_target}: {'pass' if cpu_ok else 'FAIL'}"
+                line += f"; calls/s >= x{SLO_RATE_RATIO}: {'pass' if rate_ok else 'FAIL'}]" if name == "apply" else "]"
+            print(line)
+    return met
+
+
+def report_parts(parts: dict[str, list[float]], results: dict[str, list[Phase]] | None) -> None:
+    print(f"{'part (in process, alone)':<44}us/call median (min-max)")
+    for name, values in parts.items():
+        print(f"{name:<44}{_spread(values)}")
+    bare = statistics.median(parts["echo behaviour alone"])
+    print("derived: interceptor = observed echo - echo behaviour alone")
+    for name, values in parts.items():
+        if name.startswith("observed"):
+            print(f"  interceptor, {name.removeprefix('observed: '):<38}{statistics.median(values) - bare:.1f}")
+    if results is not None:
+        cpu = {name: statistics.median(p.server_cpu_us for p in phases) for name, phases in results.items()}
+        print(
+            f"derived over gRPC: interceptor (echo - echo-bare) {cpu['echo'] - cpu['echo-bare']:.0f}, "
+            f"plain call beyond the echo {cpu['apply'] - cpu['echo']:.0f}, "
+            f"sealed beyond the echo {cpu['sealed'] - cpu['echo']:.0f} us/call"
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=float, default=2.0, help="seconds per gRPC phase")
+    parser.add_argument("--repeats", type=int, default=5, help="rounds of phases, and of in-process timings")
+    parser.add_argument("--concurrency", type=int, default=8, help="client threads with a call in flight each")
+    parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
+    parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
+    parser.add_argument("--rounds", type=int, default=40, help="in process: passes over the requests per repeat")
+    parser.add_argument("--multiprocess", action="store_true", help="server metrics in multiprocess mode (files)")
+    parser.add_argument("--parts-only", action="store_true", help="only the in-process parts")
+    parser.add_argument("--grpc-only", action="store_true", help="only the phases over gRPC")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.workers, args.multiprocess)
+        return 0
+    if args.repeats < 1 or args.duration <= 0 or args.rounds < 1:
+        parser.error("--repeats and --rounds must be at least 1 and --duration positive")
+    plain, sealed = sample_requests()
+    load = [os.getloadavg()[0]]
+    results = None if args.parts_only else over_grpc(args, plain, sealed)
+    load.append(os.getloadavg()[0])
+    parts = None
+    if not args.grpc_only:
+        parts = in_process_budget(plain, sealed, parse_key_ring(BENCH_KEYS), args.repeats, args.rounds)
+        load.append(os.getloadavg()[0])
+    metrics = "multiprocess (files)" if args.multiprocess else "in memory"
+    print(
+        f"call budget: {core_kind()} rules core, {args.repeats} repeats; over gRPC {args.concurrency} client "
+        f"threads, {args.duration:g} s per phase, server 1 process x {args.workers} threads, log lines on, "
+        f"metrics {metrics}"
+    )
+    met = True
+    if results is not None:
+        met = report_grpc(results)
+    if parts is not None:
+        report_parts(parts, results)
+    loads = "/".join(f"{value:.1f}" for value in load)
+    print(f"load average (1 min) at start/after each measurement: {loads} on {os.cpu_count()} CPUs")
+    if results is not None:
+        print(f"latency objective (docs/operations.md, Objectives): {'met' if met else 'NOT met'}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

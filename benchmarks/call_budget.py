@@ -5,12 +5,13 @@ Two measurements, in one run:
 1. Over gRPC (``load_phase``): a server process of its own serving, like ``serve`` does,
    the EngineService with its per-call interceptor, log lines (JSON, batched, to
    /dev/null) and metrics (in prometheus-client's multiprocess mode with ``--multiprocess``,
-   as in the container; in memory otherwise). Two floors on the same process: ``echo-bare``,
-   an echo (parse an ApplyActionRequest, answer its state) on a second gRPC server of the
-   process with no interceptor at all (gRPC and protobuf alone), and ``echo``, the same
-   echo registered on the product server, so the interceptor sees it like any call (its
-   admission, metrics, log line). Phases interleaved, their order rotating; server CPU per
-   call from the server process's CPU time.
+   as in the container; in memory otherwise), and on the same process an echo (parse an
+   ApplyActionRequest, answer its state) three ways: ``echo-bare`` on a second gRPC server
+   with no interceptor at all (gRPC and protobuf alone: the floor), ``echo-icpt`` on a third
+   with only the ``ObservabilityInterceptor`` (its metrics and log line; no admission, lanes
+   or server options), and ``echo`` registered on the product server, so that everything a
+   call meets sees it (the objective's floor). Phases interleaved, their order rotating;
+   server CPU per call from the server process's CPU time.
 2. In this process (``budget_parts``): each part of a call timed alone, interleaved,
    CPU time per call.
 
@@ -63,8 +64,9 @@ SLO_RATE_RATIO: Final = 0.65
 def serve(workers: int, multiprocess: bool) -> None:
     """Child process: the product server (echo included) and a bare echo server; prints both ports."""
     from engine_service.runtime.logs import configure_logging
-    from engine_service.runtime.metrics import use_multiprocess_dir
+    from engine_service.runtime.metrics import get_metrics, use_multiprocess_dir
     from engine_service.server.app import build_server, start
+    from engine_service.server.interceptors import ObservabilityInterceptor
 
     with tempfile.TemporaryDirectory(prefix="call-budget-") as metrics_dir:
         if multiprocess:
@@ -76,15 +78,20 @@ def serve(workers: int, multiprocess: bool) -> None:
             key_ring=parse_key_ring(BENCH_KEYS),
             access_log=True,
         )
+        # The echo with no interceptor, and with only the interceptor (no admission, lanes or server options).
         bare = grpc.server(ThreadPoolExecutor(max_workers=workers))
-        bare.add_generic_rpc_handlers((echo_handler(),))
-        bare_port = bare.add_insecure_port("127.0.0.1:0")
+        interceptor = ObservabilityInterceptor(get_metrics(), access_log=True)
+        intercepted = grpc.server(ThreadPoolExecutor(max_workers=workers), interceptors=[interceptor])
+        ports = [port]
+        for extra in (bare, intercepted):
+            extra.add_generic_rpc_handlers((echo_handler(),))
+            ports.append(extra.add_insecure_port("127.0.0.1:0"))
+            extra.start()
         start(server, health)
-        bare.start()
-        print(port, bare_port, flush=True)
+        print(*ports, flush=True)
         sys.stdin.read()
-        bare.stop(0).wait()
-        server.stop(0).wait()
+        for running in (bare, intercepted, server):
+            running.stop(0).wait()
 
 
 def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
@@ -94,11 +101,13 @@ def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes])
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout is not None
-        port, bare_port = (int(word) for word in child.stdout.readline().split())
-        product = [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(args.channels)]
-        bare = [grpc.insecure_channel(f"127.0.0.1:{bare_port}") for _ in range(args.channels)]
+        product, bare, intercepted = (
+            [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(args.channels)]
+            for port in child.stdout.readline().split()
+        )
         phases = (
             ("echo-bare", bare, ECHO_METHOD, plain),
+            ("echo-icpt", intercepted, ECHO_METHOD, plain),
             ("echo", product, ECHO_METHOD, plain),
             ("apply", product, APPLY_METHOD, plain),
             ("sealed", product, APPLY_METHOD, sealed),
@@ -113,7 +122,7 @@ def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes])
             for name, channels, method, requests in phases[shift:] + phases[:shift]:
                 options = {"concurrency": args.concurrency, "duration": args.duration}
                 results[name].append(run_phase(name, channels, method, requests, **options))
-        for channel in product + bare:
+        for channel in product + bare + intercepted:
             channel.close()
     finally:
         if child.stdin is not None:
@@ -162,7 +171,8 @@ def report_parts(parts: dict[str, list[float]], results: dict[str, list[Phase]] 
     if results is not None:
         cpu = {name: statistics.median(p.server_cpu_us for p in phases) for name, phases in results.items()}
         print(
-            f"derived over gRPC: interceptor (echo - echo-bare) {cpu['echo'] - cpu['echo-bare']:.0f}, "
+            f"derived over gRPC: interceptor alone (echo-icpt - echo-bare) {cpu['echo-icpt'] - cpu['echo-bare']:.0f}, "
+            f"the rest of the product server (echo - echo-icpt) {cpu['echo'] - cpu['echo-icpt']:.0f}, "
             f"plain call beyond the echo {cpu['apply'] - cpu['echo']:.0f}, "
             f"sealed beyond the echo {cpu['sealed'] - cpu['echo']:.0f} us/call"
         )

@@ -10,20 +10,23 @@ Two measurements, in one run:
    with no interceptor at all (gRPC and protobuf alone: the floor), ``echo-icpt`` on a third
    with only the ``ObservabilityInterceptor`` (its metrics and log line; no admission, lanes
    or server options), and ``echo`` registered on the product server, so that everything a
-   call meets sees it (the objective's floor). Phases interleaved, their order rotating;
+   call meets sees it (the targets' floor). Phases interleaved, their order rotating;
    server CPU per call from the server process's CPU time.
 2. In this process (``budget_parts``): each part of a call timed alone, interleaved,
    CPU time per call.
 
-The report gives each part's microseconds per call, median (min-max) over the repeats, the
-ratios of ApplyAction (plain, sealed) to each echo in server CPU and calls/s, and checks the
-latency objective of docs/operations.md: at the echo floor's pace the server must answer
-ApplyAction within ``SLO_CPU_RATIO`` times the echo's server CPU (plain) -- on any machine,
-the objective is stated as this ratio, so an operator measures it on their own hardware:
+The report gives each part's microseconds per call, median (min-max) over the repeats, and
+the ratios of ApplyAction (plain, sealed) to each echo in server CPU and calls/s, against the
+cost targets of issue 26 (``CPU_TARGETS``, ``RATE_TARGET``: pass/FAIL, informative). It then
+checks the latency objective of docs/operations.md on this machine: with ``--concurrency``
+calls in flight at the process's full ApplyAction pace, p99 (median over the repeats) within
+``LATENCY_BOUND_MS``; the objective then holds up to ``LOAD_SHARE`` of that pace, the
+calls/s per process it prints. An operator measures it on their own hardware with:
 
-    PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --repeats 5
+    make compiled
+    PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --multiprocess --repeats 5
 
-Exit status 1 when the objective is not met. Other work on the machine shifts everything:
+Exit status 1 when the objective does not hold. Other work on the machine shifts everything:
 compare rows of one run only (the report gives the load average).
 """
 
@@ -53,12 +56,14 @@ from engine_service.core_info import core_kind
 from engine_service.runtime.settings import Settings
 from engine_service.sealing import parse_key_ring
 
-# The latency objective (docs/operations.md): ApplyAction's server CPU per call within these
-# multiples of the echo's through the same interceptor, measured side by side.
-SLO_CPU_RATIO: Final = 1.5
-SLO_SEALED_CPU_RATIO: Final = 1.6
-# ...and ApplyAction reaches at least this share of the echo's calls/s.
-SLO_RATE_RATIO: Final = 0.65
+# Issue 26's cost targets: ApplyAction's server CPU per call within these multiples of the echo's
+# through the product server, and at least this share of its calls/s, measured side by side.
+CPU_TARGETS: Final = {"apply": 1.5, "sealed": 1.6}
+RATE_TARGET: Final = 0.65
+# The latency objective (docs/operations.md): p99 of ApplyAction within this bound (a bucket of
+# grpc_server_handling_seconds) at full pace, stated for up to this share of that pace per process.
+LATENCY_BOUND_MS: Final = 10.0
+LOAD_SHARE: Final = 0.7
 
 
 def serve(workers: int, multiprocess: bool) -> None:
@@ -142,21 +147,29 @@ def report_grpc(results: dict[str, list[Phase]]) -> bool:
         p50 = statistics.median(phase.p50_ms for phase in phases)
         p99 = statistics.median(phase.p99_ms for phase in phases)
         print(f"{name:<11}{_spread(rates, 0):<27}{p50:>8.2f}{p99:>8.2f}  {_spread([p.server_cpu_us for p in phases])}")
-    met = True
     for floor in ("echo", "echo-bare"):
-        for name, cpu_target in (("apply", SLO_CPU_RATIO), ("sealed", SLO_SEALED_CPU_RATIO)):
+        for name in ("apply", "sealed"):
             pairs = list(zip(results[floor], results[name]))
             cpu = [mine.server_cpu_us / base.server_cpu_us for base, mine in pairs]
             rate = [mine.calls_per_second / base.calls_per_second for base, mine in pairs]
             line = f"{name}/{floor}: server CPU x{_spread(cpu, 2)}, calls/s x{_spread(rate, 2)}"
-            if floor == "echo":  # the objective's floor: the echo through the same interceptor
-                cpu_ok = statistics.median(cpu) <= cpu_target
-                rate_ok = name != "apply" or statistics.median(rate) >= SLO_RATE_RATIO
-                met = met and cpu_ok and rate_ok
-                line += f"  [CPU <= x{cpu_target}: {'pass' if cpu_ok else 'FAIL'}"
-                line += f"; calls/s >= x{SLO_RATE_RATIO}: {'pass' if rate_ok else 'FAIL'}]" if name == "apply" else "]"
+            if floor == "echo":  # the targets' floor: the echo through everything a call meets
+                target = CPU_TARGETS[name]
+                line += f"  [target CPU <= x{target}: {'pass' if statistics.median(cpu) <= target else 'FAIL'}"
+                if name == "apply":
+                    rate_ok = statistics.median(rate) >= RATE_TARGET
+                    line += f"; calls/s >= x{RATE_TARGET}: {'pass' if rate_ok else 'FAIL'}"
+                line += "]"
             print(line)
-    return met
+    p99 = statistics.median(phase.p99_ms for phase in results["apply"])
+    pace = statistics.median(phase.calls_per_second for phase in results["apply"])
+    held = p99 <= LATENCY_BOUND_MS
+    print(
+        f"latency objective (docs/operations.md, Objectives): ApplyAction p99 {p99:.1f} ms at full pace "
+        f"({pace:.0f} calls/s), bound {LATENCY_BOUND_MS:g} ms: {'holds' if held else 'does NOT hold'}"
+        + (f"; stated here for up to {LOAD_SHARE * pace:.0f} ApplyAction calls/s per process" if held else "")
+    )
+    return held
 
 
 def report_parts(parts: dict[str, list[float]], results: dict[str, list[Phase]] | None) -> None:
@@ -210,16 +223,14 @@ def main() -> int:
         f"threads, {args.duration:g} s per phase, server 1 process x {args.workers} threads, log lines on, "
         f"metrics {metrics}"
     )
-    met = True
+    held = True
     if results is not None:
-        met = report_grpc(results)
+        held = report_grpc(results)
     if parts is not None:
         report_parts(parts, results)
     loads = "/".join(f"{value:.1f}" for value in load)
     print(f"load average (1 min) at start/after each measurement: {loads} on {os.cpu_count()} CPUs")
-    if results is not None:
-        print(f"latency objective (docs/operations.md, Objectives): {'met' if met else 'NOT met'}")
-    return 0 if met else 1
+    return 0 if held else 1
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from engine_service.api.sealed import fill_sealed, open_state, seal_message
 from engine_service.codec import action_from_proto, fill_events, fill_view_of_state, state_from_proto, update_state
 from engine_service.rules import apply
 from engine_service.runtime.logs import configure_logging
-from engine_service.runtime.metrics import MULTIPROC_ENV, Metrics, create_metrics, multiprocess_values
+from engine_service.runtime.metrics import MULTIPROC_ENV, Metrics, create_metrics
 from engine_service.sealing import KeyRing, check_seat_key
 from engine_service.server.interceptors import ObservabilityInterceptor
 
@@ -119,16 +119,11 @@ def interceptor_parts(plain: list[bytes], metrics_dir: str) -> dict[str, Part]:
         return engine_service_pb2.ApplyActionResponse(state=request.state)
 
     handler: grpc.RpcMethodHandler[Any, Any] = grpc.unary_unary_rpc_method_handler(echo)
-    # The product's file-backed values, and prometheus-client's own (os.getpid() on every update), each in a
-    # directory of its own: two value classes must not share a process's files.
-    with file_backed(os.path.join(metrics_dir, "product"), multiprocess_values()):
-        product_files = create_metrics(CollectorRegistry())
-    with file_backed(os.path.join(metrics_dir, "stock"), values.MultiProcessValue()):  # type: ignore[no-untyped-call]
-        stock_files = create_metrics(CollectorRegistry())
+    with file_backed(metrics_dir, values.MultiProcessValue()):  # type: ignore[no-untyped-call]
+        files = create_metrics(CollectorRegistry())
     in_memory = create_metrics(CollectorRegistry())
     variants = {
-        "observed: log + metrics (multiprocess)": ObservabilityInterceptor(product_files),
-        "observed: log + metrics (multiprocess, stock)": ObservabilityInterceptor(stock_files),
+        "observed: log + metrics (multiprocess)": ObservabilityInterceptor(files),
         "observed: log + metrics (in memory)": ObservabilityInterceptor(in_memory),
         "observed: metrics (in memory), no log": ObservabilityInterceptor(in_memory, access_log=False),
         "observed: no log, metrics stubbed": ObservabilityInterceptor(stub_metrics(), access_log=False),

@@ -211,27 +211,8 @@ def use_multiprocess_dir(path: str) -> None:
     if _metrics is not None:
         raise RuntimeError("the metrics already exist: choose the multiprocess directory before serving")
     os.environ[MULTIPROC_ENV] = path
-    values.ValueClass = multiprocess_values()
-
-
-# prometheus-client's file-backed values ask the process id (a system call) on every update, to notice a
-# fork; the id kept here, refreshed in a forked child, is the same answer without the call.
-_pid = [os.getpid()]
-os.register_at_fork(after_in_child=lambda: _pid.__setitem__(0, os.getpid()))
-
-
-def _current_pid() -> int:
-    return _pid[0]
-
-
-def multiprocess_values() -> type:
-    """prometheus-client's multiprocess value class (same files, same format), told the process id by ``_pid``."""
-    return values.MultiProcessValue(_current_pid)  # type: ignore[no-untyped-call, no-any-return]
-
-
-if multiprocess_dir() is not None and values.ValueClass is not values.MutexValue:
-    # The variable was set when prometheus-client was imported, before any metric exists (this module creates them).
-    values.ValueClass = multiprocess_values()
+    if values.ValueClass is values.MutexValue:
+        values.ValueClass = values.MultiProcessValue()  # type: ignore[no-untyped-call]
 
 
 def clean_multiprocess_dir(path: str) -> list[str]:

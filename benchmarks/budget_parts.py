@@ -5,7 +5,8 @@ the handler's steps (decode, state in, token opening, seat key, the move, state 
 the applied action and next move, view, sealing, encode) and the interceptor's work around
 a call (an echo behaviour wrapped by the ``ObservabilityInterceptor``, with a fake gRPC
 context), once with each piece switched off: no log line, metrics stubbed, metrics in
-prometheus-client's multiprocess mode (file-backed values, as in the container). The parts
+prometheus-client's multiprocess mode (file-backed values, as in the container), and one
+call's log line alone, rendered as the interceptor does and through structlog. The parts
 run round-robin, one request of each in turn, so that drifting machine load spreads over
 all of them; each repeat gives a mean CPU time per call (``time.process_time_ns``).
 """
@@ -24,12 +25,12 @@ import structlog
 from prometheus_client import CollectorRegistry, values
 from splendor.v1 import engine_service_pb2, state_pb2
 
-from engine_service.api import METHODS_BY_NAME, ApiConfig, Call, invoke, tracing
+from engine_service.api import METHODS_BY_NAME, SERVICE, ApiConfig, Call, invoke, tracing
 from engine_service.api.next_move import fill_applied, fill_next_move
 from engine_service.api.sealed import fill_sealed, open_state, seal_message
 from engine_service.codec import action_from_proto, fill_events, fill_view_of_state, state_from_proto, update_state
 from engine_service.rules import apply
-from engine_service.runtime.logs import configure_logging
+from engine_service.runtime.logs import ACCESS_LOGGER, access_line, configure_logging
 from engine_service.runtime.metrics import MULTIPROC_ENV, Metrics, create_metrics
 from engine_service.sealing import KeyRing, check_seat_key
 from engine_service.server.interceptors import ObservabilityInterceptor
@@ -140,6 +141,13 @@ def interceptor_parts(plain: list[bytes], metrics_dir: str) -> dict[str, Part]:
 
     parts: dict[str, Part] = {"echo behaviour alone": lambda index: echo(requests[index], None)}
     parts.update({name: observed(interceptor) for name, interceptor in variants.items()})
+    # One call's log line alone: as the interceptor writes it, and through structlog as it did before.
+    direct, bound = access_line(), structlog.get_logger(ACCESS_LOGGER).bind()
+    assert direct is not None
+    line = {"pid": 1, "method": "ApplyAction", "service": SERVICE, "code": "OK", "duration_ms": 1.25}
+    line |= {"request_id": "0" * 32, "seat": 1, "action": "take_three", "turn": 12}
+    parts["log line, rendered directly"] = lambda _index: direct("info", dict(line))
+    parts["log line, through structlog"] = lambda _index: bound.info("rpc", **line)
     return parts
 
 

@@ -163,7 +163,7 @@ def configure_logging(level: str, log_format: str = "auto", stream: TextIO | Non
     if _writer is not None:
         _writer.flush()
     writer = _writer = LineWriter(out)
-    _json_lines[:] = [(tuple(processors), writer)] if json_output(log_format, out) else []
+    _json_lines[:] = [(tuple(processors), writer, level)] if json_output(log_format, out) else []
 
     def factory(*args: object) -> _Logger:
         return _Logger(writer, batched=bool(args) and args[0] == ACCESS_LOGGER)
@@ -177,8 +177,8 @@ def configure_logging(level: str, log_format: str = "auto", stream: TextIO | Non
     atexit.register(flush_logs)
 
 
-# The processors and writer of the JSON output ``configure_logging`` set up, if it did.
-_json_lines: list[tuple[tuple[structlog.typing.Processor, ...], LineWriter]] = []
+# The processors, writer and level of the JSON output ``configure_logging`` set up, if it did.
+_json_lines: list[tuple[tuple[structlog.typing.Processor, ...], LineWriter, str]] = []
 AccessLine = Callable[[str, dict[str, object]], None]
 
 
@@ -190,13 +190,19 @@ def access_line() -> AccessLine | None:
     lines, a test's ``capture_logs``...): the caller then logs through structlog."""
     if not _json_lines:
         return None
-    processors, writer = _json_lines[0]
+    processors, writer, configured = _json_lines[0]
     if tuple(structlog.get_config()["processors"]) != processors:  # reconfigured since (or changed in place)
         return None
     add = writer.add
     dumps = json.dumps
+    levels = logging.getLevelNamesMapping()
+    minimum = levels[configured.upper()]
+    # structlog's filter, by the level's name: below the configured level, no line.
+    shown = {name: levels[name.upper()] >= minimum for name in ("debug", "info", "warning", "error")}
 
     def write(level: str, fields: dict[str, object]) -> None:
+        if not shown[level]:
+            return
         fields["event"] = "rpc"
         fields["level"] = level
         utc_timestamp(None, level, fields)

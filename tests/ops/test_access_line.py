@@ -44,3 +44,17 @@ def test_other_outputs_log_through_structlog() -> None:
         assert logs.access_line() is not None
     finally:
         structlog.reset_defaults()
+
+
+def test_the_direct_line_keeps_the_configured_level() -> None:
+    stream = io.StringIO()
+    try:
+        logs.configure_logging("warning", "json", stream=stream)
+        write = logs.access_line()
+        assert write is not None
+        write("info", dict(FIELDS))
+        write("error", dict(FIELDS))
+        lines = rendered(stream)
+    finally:
+        structlog.reset_defaults()
+    assert [line["level"] for line in lines] == ["error"]

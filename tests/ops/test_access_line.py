@@ -4,11 +4,26 @@ from __future__ import annotations
 
 import io
 import json
+import os
+from collections.abc import Iterator
 
+import pytest
 import structlog
 from structlog.testing import capture_logs
 
 from engine_service.runtime import logs
+
+
+@pytest.fixture(autouse=True)
+def _grpc_verbosity_restored() -> Iterator[None]:
+    """configure_logging sets GRPC_VERBOSITY for the process; servers later tests start must not inherit it."""
+    saved = os.environ.get(logs.GRPC_VERBOSITY)
+    yield
+    if saved is None:
+        os.environ.pop(logs.GRPC_VERBOSITY, None)
+    else:
+        os.environ[logs.GRPC_VERBOSITY] = saved
+
 
 FIELDS = {"pid": 7, "method": "ApplyAction", "code": "OK", "duration_ms": 1.25, "request_id": "r1", "seat": 1}
 

@@ -31,7 +31,6 @@ with the load average and the ratio of each echo/apply pair.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import random
 import statistics
@@ -85,13 +84,8 @@ def echo_handler() -> grpc.GenericRpcHandler:
 
 def run_server(workers: int, seat_keys: bool = True) -> None:
     """Child process: serve on a free loopback port, print it, stop when stdin closes."""
-    from engine_service.server import app
     from engine_service.server.app import build_server, start
 
-    if not seat_keys:
-        # The server's ApiConfig with the seat-key check off, whether or not app.api_config reads it from Settings.
-        made = app.api_config
-        app.api_config = lambda settings, key_ring: dataclasses.replace(made(settings, key_ring), seat_keys=False)
     server, port, health = build_server(
         Settings(address="127.0.0.1:0", workers=workers, seat_keys=seat_keys),
         extra_generic_handlers=(echo_handler(),),

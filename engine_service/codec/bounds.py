@@ -29,8 +29,35 @@ def check_bounds(msg: state_pb2.GameState) -> None:
     """Refuse a state whose counters or lists are out of any game's range (cheap: lengths only)."""
     if msg.turn > MAX_TURN:
         raise invalid_state("turn", f"turn {msg.turn} cannot advance: a turn is at most {MAX_TURN}")
-    if len(msg.players) > _SEATS:
-        raise invalid_state("players", f"{len(msg.players)} players: a game has at most {_SEATS}")
+    players = msg.players
+    if len(players) > _SEATS:
+        raise invalid_state("players", f"{len(players)} players: a game has at most {_SEATS}")
+    # The lengths compared first, the field named only for a state out of range: naming each one
+    # on every call cost more than the comparisons.
+    pending = msg.pending_decision
+    lengths = [
+        len(msg.decks) - MAX_DECKS,
+        len(msg.market) - MAX_DECKS,
+        len(msg.noble_ids) - _NOBLE_COUNT,
+        len(msg.ranking) - _SEATS,
+        len(msg.winners) - _SEATS,
+        len(pending.options) - _CARD_COUNT,
+        len(pending.colors) - _CARD_COUNT,
+    ]
+    lengths += [len(deck.card_ids) - _CARD_COUNT for deck in msg.decks]
+    lengths += [len(row.slots) - MARKET_SLOTS for row in msg.market]
+    for player in players:
+        lengths += (
+            len(player.purchased_card_ids) - _CARD_COUNT,
+            len(player.reserved) - _CARD_COUNT,
+            len(player.noble_ids) - _NOBLE_COUNT,
+        )
+    if max(lengths) > 0:
+        _refuse_lists(msg)
+
+
+def _refuse_lists(msg: state_pb2.GameState) -> None:
+    """The refusal of the first list of ``msg`` longer than any game's."""
     _at_most(len(msg.decks), MAX_DECKS, "decks")
     _at_most(len(msg.market), MAX_DECKS, "market")
     for index, deck in enumerate(msg.decks):
@@ -47,6 +74,7 @@ def check_bounds(msg: state_pb2.GameState) -> None:
     pending = msg.pending_decision
     _at_most(len(pending.options), _CARD_COUNT, "pending_decision.options")
     _at_most(len(pending.colors), _CARD_COUNT, "pending_decision.colors")
+    raise AssertionError("no list out of range")
 
 
 def _at_most(length: int, bound: int, field: str) -> None:

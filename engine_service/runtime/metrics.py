@@ -71,7 +71,8 @@ class Metrics:
     state_size_bytes: Histogram
 
 
-def _create(registry: CollectorRegistry | None) -> Metrics:
+def create_metrics(registry: CollectorRegistry | None) -> Metrics:
+    """The metrics, registered in ``registry`` (``get_metrics``: the process's own, in the default one)."""
     return Metrics(
         started=Counter("grpc_server_started_total", "RPCs started on the server.", GRPC_LABELS, registry=registry),
         handled=Counter(
@@ -178,7 +179,7 @@ def get_metrics() -> Metrics:
     with _lock:
         if _metrics is None:
             prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]  # no *_created series next to each counter
-            _metrics = _create(prometheus_client.REGISTRY)
+            _metrics = create_metrics(prometheus_client.REGISTRY)
             register_engine_info(prometheus_client.REGISTRY)
         return _metrics
 

@@ -30,7 +30,7 @@ from engine_service.api import SERVICE, Call, bind, tracing, unbind
 from engine_service.api.limits import EXPENSIVE_METHODS
 from engine_service.runtime.admission import ADMITTED, EXPENSIVE, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
 from engine_service.runtime.call_outcome import LEVELS, OK, GameMetrics, level_for
-from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
+from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, access_line, correlation_ids
 from engine_service.runtime.metrics import Metrics, grpc_type
 from engine_service.runtime.not_served import record_not_served
 
@@ -108,6 +108,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         self._budget = max_call_seconds or None
         self._min_level = LEVELS[log_level] if access_log else 100
         self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None
+        self._line = access_line() if access_log else None  # the per-call line rendered without structlog
         self._pid = os.getpid()
 
     # The gRPC side.
@@ -315,7 +316,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
                 fields["peer"] = context.peer()
             if call is not None:
                 fields.update(call.log_fields())
-            getattr(self._log, level)("rpc", **fields)
+            self._write_line(level, fields)
 
     def _refused(self, method: _Method, details: grpc.HandlerCallDetails) -> None:
         """A call refused (RESOURCE_EXHAUSTED) for the concurrency limit: its handler never runs."""
@@ -343,7 +344,13 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             }
             if trace_id is not None:
                 fields["trace_id"] = trace_id
-            self._log.warning("rpc", **fields)
+            self._write_line("warning", fields)
+
+    def _write_line(self, level: str, fields: Fields) -> None:
+        if self._line is not None:
+            self._line(level, fields)
+        else:
+            getattr(self._log, level)("rpc", **fields)
 
 
 def _span_attributes(code: str) -> dict[str, object]:

@@ -1,0 +1,237 @@
+"""Where one ApplyAction call's server CPU goes: the per-call budget, and the latency objective's check.
+
+Two measurements, in one run:
+
+1. Over gRPC (``load_phase``): a server process of its own serving, like ``serve`` does,
+   the EngineService with its per-call interceptor, log lines (JSON, batched, to
+   /dev/null) and metrics (in prometheus-client's multiprocess mode with ``--multiprocess``,
+   as in the container; in memory otherwise), and on the same process an echo (parse an
+   ApplyActionRequest, answer its state) three ways: ``echo-bare`` on a second gRPC server
+   with no interceptor at all (gRPC and protobuf alone: the floor), ``echo-icpt`` on a third
+   with only the ``ObservabilityInterceptor`` (its metrics and log line; no admission, lanes
+   or server options), and ``echo`` registered on the product server, so that everything a
+   call meets sees it (the targets' floor). Phases interleaved, their order rotating;
+   server CPU per call from the server process's CPU time.
+2. In this process (``budget_parts``): each part of a call timed alone, interleaved,
+   CPU time per call.
+
+The report gives each part's microseconds per call, median (min-max) over the repeats, and
+the ratios of ApplyAction (plain, sealed) to each echo in server CPU and calls/s, against the
+cost targets of issue 26 (``CPU_TARGETS``, ``RATE_TARGET``: pass/FAIL, informative). It then
+checks the latency objective of docs/operations.md on this machine: with ``--concurrency``
+calls in flight at the process's full ApplyAction pace, p99 (median over the repeats) within
+``LATENCY_BOUND_MS``; the objective then holds up to ``LOAD_SHARE`` of that pace, the
+calls/s per process it prints. An operator measures it on their own hardware with:
+
+    make compiled
+    PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --multiprocess --repeats 5
+
+Exit status 1 when the objective does not hold. Other work on the machine shifts everything:
+compare rows of one run only (the report gives the load average).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Final
+
+import grpc
+
+# Appended: a checkout runs without installing, and a compiled copy first on PYTHONPATH still wins.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from budget_parts import in_process_budget
+from load_phase import Phase
+from service_bench import APPLY_METHOD, BENCH_KEYS, ECHO_METHOD, _raw, echo_handler, run_phase, sample_requests
+
+from engine_service.core_info import core_kind
+from engine_service.runtime.settings import Settings
+from engine_service.sealing import parse_key_ring
+
+# Issue 26's cost targets: ApplyAction's server CPU per call within these multiples of the echo's
+# through the product server, and at least this share of its calls/s, measured side by side.
+CPU_TARGETS: Final = {"apply": 1.5, "sealed": 1.6}
+RATE_TARGET: Final = 0.65
+# The latency objective (docs/operations.md): p99 of ApplyAction within this bound (a bucket of
+# grpc_server_handling_seconds) at full pace, stated for up to this share of that pace per process.
+LATENCY_BOUND_MS: Final = 10.0
+LOAD_SHARE: Final = 0.7
+
+
+def serve(workers: int, multiprocess: bool) -> None:
+    """Child process: the product server (echo included) and a bare echo server; prints both ports."""
+    from engine_service.runtime.logs import configure_logging
+    from engine_service.runtime.metrics import get_metrics, use_multiprocess_dir
+    from engine_service.server.app import build_server, start
+    from engine_service.server.interceptors import ObservabilityInterceptor
+
+    with tempfile.TemporaryDirectory(prefix="call-budget-") as metrics_dir:
+        if multiprocess:
+            use_multiprocess_dir(metrics_dir)
+        configure_logging("info", "json", stream=open(os.devnull, "w"))  # noqa: SIM115 (open while serving)
+        server, port, health = build_server(
+            Settings(address="127.0.0.1:0", workers=workers),
+            extra_generic_handlers=(echo_handler(),),
+            key_ring=parse_key_ring(BENCH_KEYS),
+            access_log=True,
+        )
+        # The echo with no interceptor, and with only the interceptor (no admission, lanes or server options).
+        bare = grpc.server(ThreadPoolExecutor(max_workers=workers))
+        interceptor = ObservabilityInterceptor(get_metrics(), access_log=True)
+        intercepted = grpc.server(ThreadPoolExecutor(max_workers=workers), interceptors=[interceptor])
+        ports = [port]
+        for extra in (bare, intercepted):
+            extra.add_generic_rpc_handlers((echo_handler(),))
+            ports.append(extra.add_insecure_port("127.0.0.1:0"))
+            extra.start()
+        start(server, health)
+        print(*ports, flush=True)
+        sys.stdin.read()
+        for running in (bare, intercepted, server):
+            running.stop(0).wait()
+
+
+def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
+    command = [sys.executable, __file__, "--serve", "--workers", str(args.workers)]
+    if args.multiprocess:
+        command.append("--multiprocess")
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        product, bare, intercepted = (
+            [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(args.channels)]
+            for port in child.stdout.readline().split()
+        )
+        phases = (
+            ("echo-bare", bare, ECHO_METHOD, plain),
+            ("echo-icpt", intercepted, ECHO_METHOD, plain),
+            ("echo", product, ECHO_METHOD, plain),
+            ("apply", product, APPLY_METHOD, plain),
+            ("sealed", product, APPLY_METHOD, sealed),
+        )
+        for _, channels, method, requests in phases:  # each RPC works before it is timed
+            for request in requests:
+                _raw(channels[0], method)(request, timeout=10)
+            run_phase("warm-up", channels, method, requests, concurrency=args.concurrency, duration=1.0)
+        results: dict[str, list[Phase]] = {phase[0]: [] for phase in phases}
+        for repeat in range(args.repeats):
+            shift = repeat % len(phases)  # rotate which goes first: drifting load favours none
+            for name, channels, method, requests in phases[shift:] + phases[:shift]:
+                options = {"concurrency": args.concurrency, "duration": args.duration}
+                results[name].append(run_phase(name, channels, method, requests, **options))
+        for channel in product + bare + intercepted:
+            channel.close()
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        child.wait(timeout=30)
+    return results
+
+
+def _spread(values: list[float], digits: int = 1) -> str:
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def report_grpc(results: dict[str, list[Phase]]) -> bool:
+    print(f"{'rpc':<11}{'calls/s median (min-max)':<27}{'p50 ms':>8}{'p99 ms':>8}  server CPU us/call (min-max)")
+    for name, phases in results.items():
+        rates = [phase.calls_per_second for phase in phases]
+        p50 = statistics.median(phase.p50_ms for phase in phases)
+        p99 = statistics.median(phase.p99_ms for phase in phases)
+        print(f"{name:<11}{_spread(rates, 0):<27}{p50:>8.2f}{p99:>8.2f}  {_spread([p.server_cpu_us for p in phases])}")
+    for floor in ("echo", "echo-bare"):
+        for name in ("apply", "sealed"):
+            pairs = list(zip(results[floor], results[name]))
+            cpu = [mine.server_cpu_us / base.server_cpu_us for base, mine in pairs]
+            rate = [mine.calls_per_second / base.calls_per_second for base, mine in pairs]
+            line = f"{name}/{floor}: server CPU x{_spread(cpu, 2)}, calls/s x{_spread(rate, 2)}"
+            if floor == "echo":  # the targets' floor: the echo through everything a call meets
+                target = CPU_TARGETS[name]
+                line += f"  [target CPU <= x{target}: {'pass' if statistics.median(cpu) <= target else 'FAIL'}"
+                if name == "apply":
+                    rate_ok = statistics.median(rate) >= RATE_TARGET
+                    line += f"; calls/s >= x{RATE_TARGET}: {'pass' if rate_ok else 'FAIL'}"
+                line += "]"
+            print(line)
+    p99 = statistics.median(phase.p99_ms for phase in results["apply"])
+    pace = statistics.median(phase.calls_per_second for phase in results["apply"])
+    held = p99 <= LATENCY_BOUND_MS
+    print(
+        f"latency objective (docs/operations.md, Objectives): ApplyAction p99 {p99:.1f} ms at full pace "
+        f"({pace:.0f} calls/s), bound {LATENCY_BOUND_MS:g} ms: {'holds' if held else 'does NOT hold'}"
+        + (f"; stated here for up to {LOAD_SHARE * pace:.0f} ApplyAction calls/s per process" if held else "")
+    )
+    return held
+
+
+def report_parts(parts: dict[str, list[float]], results: dict[str, list[Phase]] | None) -> None:
+    print(f"{'part (in process, alone)':<44}us/call median (min-max)")
+    for name, values in parts.items():
+        print(f"{name:<44}{_spread(values)}")
+    bare = statistics.median(parts["echo behaviour alone"])
+    print("derived: interceptor = observed echo - echo behaviour alone")
+    for name, values in parts.items():
+        if name.startswith("observed"):
+            print(f"  interceptor, {name.removeprefix('observed: '):<38}{statistics.median(values) - bare:.1f}")
+    if results is not None:
+        cpu = {name: statistics.median(p.server_cpu_us for p in phases) for name, phases in results.items()}
+        print(
+            f"derived over gRPC: interceptor alone (echo-icpt - echo-bare) {cpu['echo-icpt'] - cpu['echo-bare']:.0f}, "
+            f"the rest of the product server (echo - echo-icpt) {cpu['echo'] - cpu['echo-icpt']:.0f}, "
+            f"plain call beyond the echo {cpu['apply'] - cpu['echo']:.0f}, "
+            f"sealed beyond the echo {cpu['sealed'] - cpu['echo']:.0f} us/call"
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=float, default=2.0, help="seconds per gRPC phase")
+    parser.add_argument("--repeats", type=int, default=5, help="rounds of phases, and of in-process timings")
+    parser.add_argument("--concurrency", type=int, default=8, help="client threads with a call in flight each")
+    parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
+    parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
+    parser.add_argument("--rounds", type=int, default=40, help="in process: passes over the requests per repeat")
+    parser.add_argument("--multiprocess", action="store_true", help="server metrics in multiprocess mode (files)")
+    parser.add_argument("--parts-only", action="store_true", help="only the in-process parts")
+    parser.add_argument("--grpc-only", action="store_true", help="only the phases over gRPC")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.workers, args.multiprocess)
+        return 0
+    if args.repeats < 1 or args.duration <= 0 or args.rounds < 1:
+        parser.error("--repeats and --rounds must be at least 1 and --duration positive")
+    plain, sealed = sample_requests()
+    load = [os.getloadavg()[0]]
+    results = None if args.parts_only else over_grpc(args, plain, sealed)
+    load.append(os.getloadavg()[0])
+    parts = None
+    if not args.grpc_only:
+        parts = in_process_budget(plain, sealed, parse_key_ring(BENCH_KEYS), args.repeats, args.rounds)
+        load.append(os.getloadavg()[0])
+    metrics = "multiprocess (files)" if args.multiprocess else "in memory"
+    print(
+        f"call budget: {core_kind()} rules core, {args.repeats} repeats; over gRPC {args.concurrency} client "
+        f"threads, {args.duration:g} s per phase, server 1 process x {args.workers} threads, log lines on, "
+        f"metrics {metrics}"
+    )
+    held = True
+    if results is not None:
+        held = report_grpc(results)
+    if parts is not None:
+        report_parts(parts, results)
+    loads = "/".join(f"{value:.1f}" for value in load)
+    print(f"load average (1 min) at start/after each measurement: {loads} on {os.cpu_count()} CPUs")
+    return 0 if held else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,8 +1,8 @@
 """What a finished call's status code means for its log line and the game's metrics, for every transport.
 
-The gRPC interceptor (``interceptors.py``) and the HTTP observer (``engine_service/http/observe.py``)
-both end a call here: the level of its log line from its code, and the game's series from the
-facts its handler recorded on the ``Call``.
+The gRPC interceptor (``engine_service/server/interceptors.py``) and the HTTP observer
+(``engine_service/http/observe.py``) both end a call here: the level of its log line from its
+code, and the game's series from the facts its handler recorded on the ``Call``.
 """
 
 from __future__ import annotations

@@ -66,8 +66,13 @@ LATENCY_BOUND_MS: Final = 10.0
 LOAD_SHARE: Final = 0.7
 
 
-def serve(workers: int, multiprocess: bool) -> None:
-    """Child process: the product server (echo included) and a bare echo server; prints both ports."""
+def serve(workers: int, multiprocess: bool, switch_interval: float | None = None) -> None:
+    """Child process: the product server (echo included) and a bare echo server; prints both ports.
+
+    ``switch_interval``: this process's GIL switch interval (``sys.setswitchinterval``), for a trial.
+    """
+    if switch_interval is not None:
+        sys.setswitchinterval(switch_interval)
     from engine_service.runtime.logs import configure_logging
     from engine_service.runtime.metrics import get_metrics, use_multiprocess_dir
     from engine_service.server.app import build_server, start
@@ -99,24 +104,51 @@ def serve(workers: int, multiprocess: bool) -> None:
             running.stop(0).wait()
 
 
-def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
-    command = [sys.executable, __file__, "--serve", "--workers", str(args.workers)]
-    if args.multiprocess:
+def _start_child(
+    args: argparse.Namespace, switch_interval: float | None, multiprocess: bool, workers: int
+) -> subprocess.Popen[str]:
+    command = [sys.executable, __file__, "--serve", "--workers", str(workers)]
+    if multiprocess:
         command.append("--multiprocess")
-    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout is not None
-        product, bare, intercepted = (
-            [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(args.channels)]
-            for port in child.stdout.readline().split()
+    if switch_interval is not None:
+        command += ["--switch-interval", repr(switch_interval)]
+    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def _channels(args: argparse.Namespace, child: subprocess.Popen[str]) -> list[list[grpc.Channel]]:
+    assert child.stdout is not None
+    return [
+        [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(args.channels)]
+        for port in child.stdout.readline().split()
+    ]
+
+
+def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
+    children = [_start_child(args, None, args.multiprocess, args.workers)]
+    trial_options = (args.trial_switch_interval, args.trial_in_memory, args.trial_workers)
+    if trial_options != (None, False, None):  # a second server process, its phases starred
+        multiprocess = args.multiprocess and not args.trial_in_memory
+        children.append(
+            _start_child(args, args.trial_switch_interval, multiprocess, args.trial_workers or args.workers)
         )
-        phases = (
+    try:
+        product, bare, intercepted = _channels(args, children[0])
+        phases: tuple[tuple[str, list[grpc.Channel], str, list[bytes]], ...] = (
             ("echo-bare", bare, ECHO_METHOD, plain),
             ("echo-icpt", intercepted, ECHO_METHOD, plain),
             ("echo", product, ECHO_METHOD, plain),
             ("apply", product, APPLY_METHOD, plain),
             ("sealed", product, APPLY_METHOD, sealed),
         )
+        opened = [*product, *bare, *intercepted]
+        if len(children) > 1:
+            trial, trial_bare, trial_icpt = _channels(args, children[1])
+            opened += [*trial, *trial_bare, *trial_icpt]
+            phases += (
+                ("echo*", trial, ECHO_METHOD, plain),
+                ("apply*", trial, APPLY_METHOD, plain),
+                ("sealed*", trial, APPLY_METHOD, sealed),
+            )
         for _, channels, method, requests in phases:  # each RPC works before it is timed
             for request in requests:
                 _raw(channels[0], method)(request, timeout=10)
@@ -127,12 +159,13 @@ def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes])
             for name, channels, method, requests in phases[shift:] + phases[:shift]:
                 options = {"concurrency": args.concurrency, "duration": args.duration}
                 results[name].append(run_phase(name, channels, method, requests, **options))
-        for channel in product + bare + intercepted:
+        for channel in opened:
             channel.close()
     finally:
-        if child.stdin is not None:
-            child.stdin.close()
-        child.wait(timeout=30)
+        for child in children:
+            if child.stdin is not None:
+                child.stdin.close()
+            child.wait(timeout=30)
     return results
 
 
@@ -161,6 +194,18 @@ def report_grpc(results: dict[str, list[Phase]]) -> bool:
                     line += f"; calls/s >= x{RATE_TARGET}: {'pass' if rate_ok else 'FAIL'}"
                 line += "]"
             print(line)
+    for name in ("echo", "apply", "sealed"):
+        if f"{name}*" in results:  # the trial server against the product server, repeat by repeat
+            pairs = list(zip(results[name], results[f"{name}*"]))
+            cpu = [trial.server_cpu_us / base.server_cpu_us for base, trial in pairs]
+            rate = [trial.calls_per_second / base.calls_per_second for base, trial in pairs]
+            print(f"trial {name}*/{name}: server CPU x{_spread(cpu, 2)}, calls/s x{_spread(rate, 2)}")
+    if "echo*" in results:
+        for name in ("apply", "sealed"):
+            pairs = list(zip(results["echo*"], results[f"{name}*"]))
+            cpu = [mine.server_cpu_us / base.server_cpu_us for base, mine in pairs]
+            rate = [mine.calls_per_second / base.calls_per_second for base, mine in pairs]
+            print(f"trial {name}*/echo*: server CPU x{_spread(cpu, 2)}, calls/s x{_spread(rate, 2)}")
     p99 = statistics.median(phase.p99_ms for phase in results["apply"])
     pace = statistics.median(phase.calls_per_second for phase in results["apply"])
     held = p99 <= LATENCY_BOUND_MS
@@ -202,10 +247,20 @@ def main() -> int:
     parser.add_argument("--multiprocess", action="store_true", help="server metrics in multiprocess mode (files)")
     parser.add_argument("--parts-only", action="store_true", help="only the in-process parts")
     parser.add_argument("--grpc-only", action="store_true", help="only the phases over gRPC")
+    parser.add_argument(
+        "--trial-switch-interval",
+        type=float,
+        help="also serve from a second process with this GIL switch interval (seconds), its phases starred",
+    )
+    parser.add_argument("--trial-workers", type=int, help="also serve from a second process with this many threads")
+    parser.add_argument(
+        "--trial-in-memory", action="store_true", help="also serve from a second process with metrics in memory"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--switch-interval", type=float, help=argparse.SUPPRESS)  # the child's
     args = parser.parse_args()
     if args.serve:
-        serve(args.workers, args.multiprocess)
+        serve(args.workers, args.multiprocess, args.switch_interval)
         return 0
     if args.repeats < 1 or args.duration <= 0 or args.rounds < 1:
         parser.error("--repeats and --rounds must be at least 1 and --duration positive")

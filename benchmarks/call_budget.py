@@ -4,8 +4,8 @@ Two measurements, in one run:
 
 1. Over gRPC (``load_phase``): a server process of its own serving, like ``serve`` does,
    the EngineService with its per-call interceptor, log lines (JSON, batched, to
-   /dev/null) and metrics (in prometheus-client's multiprocess mode with ``--multiprocess``,
-   as in the container; in memory otherwise), and on the same process an echo (parse an
+   /dev/null) and metrics (in memory, as one process serves even in the container; with
+   ``--multiprocess``, file-backed as each worker of ``--processes`` > 1), and on the same process an echo (parse an
    ApplyActionRequest, answer its state) three ways: ``echo-bare`` on a second gRPC server
    with no interceptor at all (gRPC and protobuf alone: the floor), ``echo-icpt`` on a third
    with only the ``ObservabilityInterceptor`` (its metrics and log line; no admission, lanes
@@ -24,7 +24,11 @@ calls in flight at the process's full ApplyAction pace, p99 (median over the rep
 calls/s per process it prints. An operator measures it on their own hardware with:
 
     make compiled
-    PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --multiprocess --repeats 5
+    PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --repeats 5
+
+A trial (``--trial-in-memory``, ``--trial-switch-interval``, ``--trial-workers``) serves from a
+second process with one setting changed; its phases (starred) interleave with the others and
+the report gives the trial's ratios to the product server's, repeat by repeat.
 
 Exit status 1 when the objective does not hold. Other work on the machine shifts everything:
 compare rows of one run only (the report gives the load average).
@@ -244,7 +248,11 @@ def main() -> int:
     parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
     parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
     parser.add_argument("--rounds", type=int, default=40, help="in process: passes over the requests per repeat")
-    parser.add_argument("--multiprocess", action="store_true", help="server metrics in multiprocess mode (files)")
+    parser.add_argument(
+        "--multiprocess",
+        action="store_true",
+        help="server metrics in multiprocess mode (files), as each worker of --processes > 1",
+    )
     parser.add_argument("--parts-only", action="store_true", help="only the in-process parts")
     parser.add_argument("--grpc-only", action="store_true", help="only the phases over gRPC")
     parser.add_argument(

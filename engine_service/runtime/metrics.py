@@ -225,10 +225,10 @@ def keep_values_in_memory() -> None:
     and alerts cannot rely on those). Must run before ``get_metrics``.
     """
     global _in_memory  # noqa: PLW0603 (one mode per process, chosen before the metrics exist)
-    if _metrics is not None:
-        raise RuntimeError("the metrics already exist: choose where their values live before serving")
     if _in_memory or not os.environ.get(MULTIPROC_ENV):
         return  # already, or in memory anyway (with the process_* collectors, as documented)
+    if _metrics is not None:
+        raise RuntimeError("the metrics already exist: choose where their values live before serving")
     _in_memory = True
     values.ValueClass = values.MutexValue
     for collector in _PROCESS_COLLECTORS:

@@ -4,6 +4,9 @@ processes serves: the same families, types, help, series and labels, nothing mor
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 
@@ -11,7 +14,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.deploy.exported_metrics import exercise
-from tests.ops.support import Server
+from tests.ops.support import ROOT, Server
 
 pytestmark = pytest.mark.e2e
 
@@ -56,3 +59,22 @@ def test_one_process_serves_the_multiprocess_families_from_memory(tmp_path: Path
     for name, shape in several.items():
         assert alone[name] == shape, name
     assert not [name for name in alone if name.startswith(("process_", "python_"))]
+
+
+# Run in a process of its own: the mode is the process's, chosen before its metrics exist.
+_CHOOSE_AFTER_METRICS_EXIST = """
+from engine_service.runtime.metrics import get_metrics, keep_values_in_memory
+get_metrics()
+try:
+    keep_values_in_memory()
+except RuntimeError as error:
+    print("refused:", error)
+"""
+
+
+def test_the_mode_is_chosen_before_the_metrics_exist(tmp_path: Path) -> None:
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", _CHOOSE_AFTER_METRICS_EXIST], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.startswith("refused: the metrics already exist"), done.stdout + done.stderr

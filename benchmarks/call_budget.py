@@ -26,7 +26,7 @@ calls/s per process it prints. An operator measures it on their own hardware wit
     make compiled
     PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --repeats 5
 
-A trial (``--trial-in-memory``, ``--trial-switch-interval``, ``--trial-workers``) serves from a
+A trial (``--trial-in-memory``, ``--trial-switch-interval``, ``--trial-workers``, ``--trial-env``) serves from a
 second process with one setting changed; its phases (starred) interleave with the others and
 the report gives the trial's ratios to the product server's, repeat by repeat.
 
@@ -109,14 +109,26 @@ def serve(workers: int, multiprocess: bool, switch_interval: float | None = None
 
 
 def _start_child(
-    args: argparse.Namespace, switch_interval: float | None, multiprocess: bool, workers: int
+    args: argparse.Namespace,
+    switch_interval: float | None,
+    multiprocess: bool,
+    workers: int,
+    env: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
     command = [sys.executable, __file__, "--serve", "--workers", str(workers)]
     if multiprocess:
         command.append("--multiprocess")
     if switch_interval is not None:
         command += ["--switch-interval", repr(switch_interval)]
-    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    environment = {**os.environ, **env} if env else None
+    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=environment)
+
+
+def _assignment(entry: str) -> tuple[str, str]:
+    name, equals, value = entry.partition("=")
+    if not name or not equals:
+        raise SystemExit(f"--trial-env wants NAME=VALUE, not {entry!r}")
+    return name, value
 
 
 def _channels(args: argparse.Namespace, child: subprocess.Popen[str]) -> list[list[grpc.Channel]]:
@@ -129,12 +141,12 @@ def _channels(args: argparse.Namespace, child: subprocess.Popen[str]) -> list[li
 
 def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
     children = [_start_child(args, None, args.multiprocess, args.workers)]
-    trial_options = (args.trial_switch_interval, args.trial_in_memory, args.trial_workers)
-    if trial_options != (None, False, None):  # a second server process, its phases starred
+    trial_options = (args.trial_switch_interval, args.trial_in_memory, args.trial_workers, args.trial_env)
+    if trial_options != (None, False, None, []):  # a second server process, its phases starred
         multiprocess = args.multiprocess and not args.trial_in_memory
-        children.append(
-            _start_child(args, args.trial_switch_interval, multiprocess, args.trial_workers or args.workers)
-        )
+        env = dict(_assignment(entry) for entry in args.trial_env)
+        workers = args.trial_workers or args.workers
+        children.append(_start_child(args, args.trial_switch_interval, multiprocess, workers, env))
     try:
         product, bare, intercepted = _channels(args, children[0])
         phases: tuple[tuple[str, list[grpc.Channel], str, list[bytes]], ...] = (
@@ -259,6 +271,13 @@ def main() -> int:
         "--trial-switch-interval",
         type=float,
         help="also serve from a second process with this GIL switch interval (seconds), its phases starred",
+    )
+    parser.add_argument(
+        "--trial-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="also serve from a second process with this environment variable (repeatable)",
     )
     parser.add_argument("--trial-workers", type=int, help="also serve from a second process with this many threads")
     parser.add_argument(

@@ -4,8 +4,8 @@ Two measurements, in one run:
 
 1. Over gRPC (``load_phase``): a server process of its own serving, like ``serve`` does,
    the EngineService with its per-call interceptor, log lines (JSON, batched, to
-   /dev/null) and metrics (in prometheus-client's multiprocess mode with ``--multiprocess``,
-   as in the container; in memory otherwise), and on the same process an echo (parse an
+   /dev/null) and metrics (in memory, as one process serves even in the container; with
+   ``--multiprocess``, file-backed as each worker of ``--processes`` > 1), and on the same process an echo (parse an
    ApplyActionRequest, answer its state) three ways: ``echo-bare`` on a second gRPC server
    with no interceptor at all (gRPC and protobuf alone: the floor), ``echo-icpt`` on a third
    with only the ``ObservabilityInterceptor`` (its metrics and log line; no admission, lanes
@@ -24,7 +24,11 @@ calls in flight at the process's full ApplyAction pace, p99 (median over the rep
 calls/s per process it prints. An operator measures it on their own hardware with:
 
     make compiled
-    PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --multiprocess --repeats 5
+    PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --repeats 5
+
+A trial (``--trial-in-memory``, ``--trial-switch-interval``, ``--trial-workers``, ``--trial-env``) serves from a
+second process with one setting changed; its phases (starred) interleave with the others and
+the report gives the trial's ratios to the product server's, repeat by repeat.
 
 Exit status 1 when the objective does not hold. Other work on the machine shifts everything:
 compare rows of one run only (the report gives the load average).
@@ -66,8 +70,13 @@ LATENCY_BOUND_MS: Final = 10.0
 LOAD_SHARE: Final = 0.7
 
 
-def serve(workers: int, multiprocess: bool) -> None:
-    """Child process: the product server (echo included) and a bare echo server; prints both ports."""
+def serve(workers: int, multiprocess: bool, switch_interval: float | None = None) -> None:
+    """Child process: the product server (echo included) and a bare echo server; prints both ports.
+
+    ``switch_interval``: this process's GIL switch interval (``sys.setswitchinterval``), for a trial.
+    """
+    if switch_interval is not None:
+        sys.setswitchinterval(switch_interval)
     from engine_service.runtime.logs import configure_logging
     from engine_service.runtime.metrics import get_metrics, use_multiprocess_dir
     from engine_service.server.app import build_server, start
@@ -99,24 +108,63 @@ def serve(workers: int, multiprocess: bool) -> None:
             running.stop(0).wait()
 
 
-def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
-    command = [sys.executable, __file__, "--serve", "--workers", str(args.workers)]
-    if args.multiprocess:
+def _start_child(
+    args: argparse.Namespace,
+    switch_interval: float | None,
+    multiprocess: bool,
+    workers: int,
+    env: dict[str, str] | None = None,
+) -> subprocess.Popen[str]:
+    command = [sys.executable, __file__, "--serve", "--workers", str(workers)]
+    if multiprocess:
         command.append("--multiprocess")
-    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if switch_interval is not None:
+        command += ["--switch-interval", repr(switch_interval)]
+    environment = {**os.environ, **env} if env else None
+    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=environment)
+
+
+def _assignment(entry: str) -> tuple[str, str]:
+    name, equals, value = entry.partition("=")
+    if not name or not equals:
+        raise SystemExit(f"--trial-env wants NAME=VALUE, not {entry!r}")
+    return name, value
+
+
+def _channels(args: argparse.Namespace, child: subprocess.Popen[str]) -> list[list[grpc.Channel]]:
+    assert child.stdout is not None
+    return [
+        [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(args.channels)]
+        for port in child.stdout.readline().split()
+    ]
+
+
+def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
+    children = [_start_child(args, None, args.multiprocess, args.workers)]
+    trial_options = (args.trial_switch_interval, args.trial_in_memory, args.trial_workers, args.trial_env)
+    if trial_options != (None, False, None, []):  # a second server process, its phases starred
+        multiprocess = args.multiprocess and not args.trial_in_memory
+        env = dict(_assignment(entry) for entry in args.trial_env)
+        workers = args.trial_workers or args.workers
+        children.append(_start_child(args, args.trial_switch_interval, multiprocess, workers, env))
     try:
-        assert child.stdout is not None
-        product, bare, intercepted = (
-            [grpc.insecure_channel(f"127.0.0.1:{port}") for _ in range(args.channels)]
-            for port in child.stdout.readline().split()
-        )
-        phases = (
+        product, bare, intercepted = _channels(args, children[0])
+        phases: tuple[tuple[str, list[grpc.Channel], str, list[bytes]], ...] = (
             ("echo-bare", bare, ECHO_METHOD, plain),
             ("echo-icpt", intercepted, ECHO_METHOD, plain),
             ("echo", product, ECHO_METHOD, plain),
             ("apply", product, APPLY_METHOD, plain),
             ("sealed", product, APPLY_METHOD, sealed),
         )
+        opened = [*product, *bare, *intercepted]
+        if len(children) > 1:
+            trial, trial_bare, trial_icpt = _channels(args, children[1])
+            opened += [*trial, *trial_bare, *trial_icpt]
+            phases += (
+                ("echo*", trial, ECHO_METHOD, plain),
+                ("apply*", trial, APPLY_METHOD, plain),
+                ("sealed*", trial, APPLY_METHOD, sealed),
+            )
         for _, channels, method, requests in phases:  # each RPC works before it is timed
             for request in requests:
                 _raw(channels[0], method)(request, timeout=10)
@@ -127,12 +175,13 @@ def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes])
             for name, channels, method, requests in phases[shift:] + phases[:shift]:
                 options = {"concurrency": args.concurrency, "duration": args.duration}
                 results[name].append(run_phase(name, channels, method, requests, **options))
-        for channel in product + bare + intercepted:
+        for channel in opened:
             channel.close()
     finally:
-        if child.stdin is not None:
-            child.stdin.close()
-        child.wait(timeout=30)
+        for child in children:
+            if child.stdin is not None:
+                child.stdin.close()
+            child.wait(timeout=30)
     return results
 
 
@@ -161,6 +210,18 @@ def report_grpc(results: dict[str, list[Phase]]) -> bool:
                     line += f"; calls/s >= x{RATE_TARGET}: {'pass' if rate_ok else 'FAIL'}"
                 line += "]"
             print(line)
+    for name in ("echo", "apply", "sealed"):
+        if f"{name}*" in results:  # the trial server against the product server, repeat by repeat
+            pairs = list(zip(results[name], results[f"{name}*"]))
+            cpu = [trial.server_cpu_us / base.server_cpu_us for base, trial in pairs]
+            rate = [trial.calls_per_second / base.calls_per_second for base, trial in pairs]
+            print(f"trial {name}*/{name}: server CPU x{_spread(cpu, 2)}, calls/s x{_spread(rate, 2)}")
+    if "echo*" in results:
+        for name in ("apply", "sealed"):
+            pairs = list(zip(results["echo*"], results[f"{name}*"]))
+            cpu = [mine.server_cpu_us / base.server_cpu_us for base, mine in pairs]
+            rate = [mine.calls_per_second / base.calls_per_second for base, mine in pairs]
+            print(f"trial {name}*/echo*: server CPU x{_spread(cpu, 2)}, calls/s x{_spread(rate, 2)}")
     p99 = statistics.median(phase.p99_ms for phase in results["apply"])
     pace = statistics.median(phase.calls_per_second for phase in results["apply"])
     held = p99 <= LATENCY_BOUND_MS
@@ -199,13 +260,34 @@ def main() -> int:
     parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
     parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
     parser.add_argument("--rounds", type=int, default=40, help="in process: passes over the requests per repeat")
-    parser.add_argument("--multiprocess", action="store_true", help="server metrics in multiprocess mode (files)")
+    parser.add_argument(
+        "--multiprocess",
+        action="store_true",
+        help="server metrics in multiprocess mode (files), as each worker of --processes > 1",
+    )
     parser.add_argument("--parts-only", action="store_true", help="only the in-process parts")
     parser.add_argument("--grpc-only", action="store_true", help="only the phases over gRPC")
+    parser.add_argument(
+        "--trial-switch-interval",
+        type=float,
+        help="also serve from a second process with this GIL switch interval (seconds), its phases starred",
+    )
+    parser.add_argument(
+        "--trial-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="also serve from a second process with this environment variable (repeatable)",
+    )
+    parser.add_argument("--trial-workers", type=int, help="also serve from a second process with this many threads")
+    parser.add_argument(
+        "--trial-in-memory", action="store_true", help="also serve from a second process with metrics in memory"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--switch-interval", type=float, help=argparse.SUPPRESS)  # the child's
     args = parser.parse_args()
     if args.serve:
-        serve(args.workers, args.multiprocess)
+        serve(args.workers, args.multiprocess, args.switch_interval)
         return 0
     if args.repeats < 1 or args.duration <= 0 or args.rounds < 1:
         parser.error("--repeats and --rounds must be at least 1 and --duration positive")

@@ -25,6 +25,7 @@ from engine_service.runtime.metrics import (
     MetricsServer,
     clean_multiprocess_dir,
     exposition_registry,
+    keep_values_in_memory,
     metrics_host,
     multiprocess_dir,
 )
@@ -75,10 +76,11 @@ def serve(settings: Settings, key_ring: KeyRing | None = None) -> int:
     if settings.processes > 1:
         return supervise(settings, partial(run_worker, key_ring=key_ring))
     metrics_server = None
+    path = multiprocess_dir()
+    if path is not None and settings.metrics_port:  # set for the container even with one process: keep it clean
+        clean_multiprocess_dir(path)
+    keep_values_in_memory()  # no other process reads them: file-backed values would only cost each call
     if settings.metrics_port:
-        path = multiprocess_dir()
-        if path is not None:  # set for the container even with one process: keep it clean
-            clean_multiprocess_dir(path)
         try:
             metrics_server = MetricsServer(metrics_host(settings.address), settings.metrics_port, exposition_registry())
         except OSError as error:

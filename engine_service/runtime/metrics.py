@@ -14,6 +14,11 @@ Several worker processes: prometheus-client's multiprocess mode. Every process w
 values to files in ``PROMETHEUS_MULTIPROC_DIR``; the process serving /metrics sums them
 with a ``MultiProcessCollector``. The mode is chosen when a value is first created, so
 ``use_multiprocess_dir`` must run before ``get_metrics``.
+
+One process serving alone keeps its values in memory (``keep_values_in_memory``) even when
+``PROMETHEUS_MULTIPROC_DIR`` is set, as the container sets it: a file-backed value costs a
+call several microseconds more, and no other process reads the files. /metrics then serves
+the same families (names, types, labels, help) as the multiprocess collector would.
 """
 
 from __future__ import annotations
@@ -171,6 +176,13 @@ def initialise_series(metrics: Metrics, methods: Iterable[tuple[str, str, str]])
 
 _lock = threading.Lock()
 _metrics: Metrics | None = None
+_in_memory = False  # keep_values_in_memory ran: PROMETHEUS_MULTIPROC_DIR is ignored
+# Collectors of the default registry that the multiprocess collector has no equivalent of.
+_PROCESS_COLLECTORS: Final = (
+    prometheus_client.PROCESS_COLLECTOR,
+    prometheus_client.PLATFORM_COLLECTOR,
+    prometheus_client.GC_COLLECTOR,
+)
 
 
 def get_metrics() -> Metrics:
@@ -199,7 +211,28 @@ def register_engine_info(registry: CollectorRegistry) -> prometheus_client.Gauge
 
 
 def multiprocess_dir() -> str | None:
+    """The directory of file-backed values; None when this process keeps them in memory."""
+    if _in_memory:
+        return None
     return os.environ.get(MULTIPROC_ENV) or None
+
+
+def keep_values_in_memory() -> None:
+    """One process serving alone: values in memory even with ``PROMETHEUS_MULTIPROC_DIR`` set.
+
+    With the variable set, /metrics keeps serving what the multiprocess collector would: the
+    default registry without its process_* and python_* collectors (the container's dashboards
+    and alerts cannot rely on those). Must run before ``get_metrics``.
+    """
+    global _in_memory  # noqa: PLW0603 (one mode per process, chosen before the metrics exist)
+    if _in_memory or not os.environ.get(MULTIPROC_ENV):
+        return  # already, or in memory anyway (with the process_* collectors, as documented)
+    if _metrics is not None:
+        raise RuntimeError("the metrics already exist: choose where their values live before serving")
+    _in_memory = True
+    values.ValueClass = values.MutexValue
+    for collector in _PROCESS_COLLECTORS:
+        prometheus_client.REGISTRY.unregister(collector)
 
 
 def use_multiprocess_dir(path: str) -> None:

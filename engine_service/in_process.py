@@ -32,7 +32,7 @@ from functools import cache
 from splendor.v1 import actions_pb2, catalog_pb2, view_pb2
 
 from engine_service.bots import Policy, determinize, make_policy
-from engine_service.codec import catalog, fill_action, fill_view
+from engine_service.codec import catalog, fill_view, legal_action_table
 from engine_service.policy_names import POLICY_NAMES
 from engine_service.rules import (
     ACTION_ID_COUNT,
@@ -170,10 +170,11 @@ def legal_action_messages(state: GameState, seat: int) -> list[actions_pb2.Legal
     """The seat's legal actions as the contract's ``LegalAction`` messages (none unless it must act)."""
     if state.end_reason is not None or state.acting_seat != seat:
         return []
+    table = legal_action_table()
     legal = []
     for action in legal_actions(state):
-        option = actions_pb2.LegalAction(action_id=action_id(action))
-        fill_action(option.action, action)
+        option = actions_pb2.LegalAction()
+        option.CopyFrom(table[action_id(action)])  # a copy: the table is shared
         legal.append(option)
     return legal
 

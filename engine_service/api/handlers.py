@@ -24,10 +24,10 @@ from engine_service.codec import (
     fill_revealed_seed,
     fill_state,
     fill_view,
+    legal_action_table,
     state_to_proto,
 )
 from engine_service.rules import (
-    ACTION_ID_COUNT,
     Action,
     GameConfig,
     Reason,
@@ -52,11 +52,8 @@ from .seat_access import require_seat_key, seat_keys_of
 from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
-# Every action by id, built once: a legal-action list is copied from these.
-LEGAL_ACTIONS: Final[tuple[actions_pb2.LegalAction, ...]] = tuple(
-    actions_pb2.LegalAction(action_id=value, action=action_to_proto(action_from_id(value)))
-    for value in range(ACTION_ID_COUNT)
-)
+# Every action by id, built at import (not on a first call): a legal-action list is copied from these.
+LEGAL_ACTIONS: Final = legal_action_table()
 
 
 def get_catalog(request: engine_service_pb2.GetCatalogRequest, call: Call) -> engine_service_pb2.GetCatalogResponse:

@@ -8,7 +8,7 @@ are untrusted: what the core cannot represent raises ``RuleViolation`` naming
 the field at fault.
 """
 
-from .actions import action_from_proto, action_kind, action_to_proto, fill_action
+from .actions import action_from_proto, action_kind, action_to_proto, fill_action, legal_action_table
 from .catalog import catalog
 from .common import (
     color_from_proto,
@@ -66,6 +66,7 @@ __all__ = [
     "fill_view_of_state",
     "gems_from_proto",
     "invalid_state",
+    "legal_action_table",
     "modules_to_proto",
     "pending_from_proto",
     "row_from_proto",

@@ -1,7 +1,8 @@
 """Logging: structlog, one JSON object per line on stdout (or readable lines on a terminal).
 
-The per-call lines come from ``interceptors.py``; this module sets the output up
-(``configure_logging``) and parses the request-correlation headers.
+The per-call lines come from ``engine_service/server/interceptors.py`` and
+``engine_service/http/observe.py``; this module sets the output up (``configure_logging``)
+and parses the request-correlation headers.
 """
 
 from __future__ import annotations

@@ -208,7 +208,10 @@ function renderPlayer(context: TableContext, player: PlayerState, seat: number):
           h(
             "div",
             { class: "tiles small" },
-            reservedNobles.map((id) => nobleElement(catalog, id, "reserved")),
+            // A reserved noble may be among the nobles a seat chooses from (the Orient): offered here.
+            reservedNobles.map((id) =>
+              nobleElement(catalog, id, "reserved", context.moves.onNobles.get(id), context.play),
+            ),
           ),
         )
       : null,

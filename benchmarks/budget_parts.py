@@ -28,6 +28,8 @@ from splendor.v1 import engine_service_pb2, state_pb2
 from engine_service.api import METHODS_BY_NAME, SERVICE, ApiConfig, Call, invoke, tracing
 from engine_service.api.next_move import fill_applied, fill_next_move
 from engine_service.api.sealed import fill_sealed, open_state, seal_message
+from engine_service.api.source import game_of
+from engine_service.api.state_memo import StateMemo
 from engine_service.codec import action_from_proto, fill_events, fill_view_of_state, state_from_proto, update_state
 from engine_service.rules import apply
 from engine_service.runtime.logs import ACCESS_LOGGER, access_line, configure_logging
@@ -154,15 +156,19 @@ def interceptor_parts(plain: list[bytes], metrics_dir: str) -> dict[str, Part]:
 def handler_parts(plain: list[bytes], sealed: list[bytes], ring: KeyRing) -> dict[str, Part]:
     """The handler's steps, each alone, on prepared inputs."""
     method = METHODS_BY_NAME["ApplyAction"]
-    config = ApiConfig(ring)
+    # Each state and token checked in full (no memo), and remembered once checked (the memo, as served).
+    config, remembering = ApiConfig(ring, memo=StateMemo(0)), ApiConfig(ring)
     requests = [engine_service_pb2.ApplyActionRequest.FromString(data) for data in plain]
     sealed_requests = [engine_service_pb2.ApplyActionRequest.FromString(data) for data in sealed]
     sealed_tokens = [request.sealed_state for request in sealed_requests]
 
-    def new_call() -> Call:
+    def new_call(api_config: ApiConfig = config) -> Call:
         call = Call("ApplyAction")
-        call.config = config
+        call.config = api_config
         return call
+
+    def game_in(request: engine_service_pb2.ApplyActionRequest) -> object:
+        return game_of(request, new_call(remembering))
 
     states = [state_from_proto(request.state) for request in requests]
     actions = [action_from_proto(request.action) for request in requests]
@@ -195,7 +201,8 @@ def handler_parts(plain: list[bytes], sealed: list[bytes], ring: KeyRing) -> dic
 
     def sealing(index: int) -> object:
         binding = opened[index].binding
-        return seal_message(opened[index].msg, binding._replace(step=binding.step + 1), new_call())
+        item = opened[index]
+        return seal_message(item.msg, item.state, binding._replace(step=binding.step + 1), new_call())
 
     def sealed_out(index: int) -> object:  # view, events and the token written into a response
         response = engine_service_pb2.ApplyActionResponse()
@@ -217,6 +224,8 @@ def handler_parts(plain: list[bytes], sealed: list[bytes], ring: KeyRing) -> dic
         "decode (sealed request)": lambda index: method.decode(sealed[index]),
         "state in (read + validate)": lambda index: state_from_proto(requests[index].state),
         "token open (AEAD + read + validate)": lambda index: open_state(sealed_tokens[index], new_call()),
+        "state in, remembered (memo hit)": lambda index: game_in(requests[index]),
+        "token open, remembered (memo hit)": lambda index: game_in(sealed_requests[index]),
         "seat key check": seat_key,
         "the move (rules core)": lambda index: apply(states[index], actions[index]),
         "state out (copy + patch + size)": state_out,
@@ -230,6 +239,10 @@ def handler_parts(plain: list[bytes], sealed: list[bytes], ring: KeyRing) -> dic
         "encode (sealed response)": lambda index: sealed_responses[index].SerializeToString(),
         "handler, plain (decoded request)": lambda index: invoke(method, requests[index], new_call()),
         "handler, sealed (decoded request)": lambda index: invoke(method, sealed_requests[index], new_call()),
+        "handler, plain, state remembered": lambda index: invoke(method, requests[index], new_call(remembering)),
+        "handler, sealed, token remembered": lambda index: invoke(
+            method, sealed_requests[index], new_call(remembering)
+        ),
     }
 
 

@@ -26,9 +26,9 @@ calls/s per process it prints. An operator measures it on their own hardware wit
     make compiled
     PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --repeats 5
 
-A trial (``--trial-in-memory``, ``--trial-switch-interval``, ``--trial-workers``, ``--trial-env``) serves from a
-second process with one setting changed; its phases (starred) interleave with the others and
-the report gives the trial's ratios to the product server's, repeat by repeat.
+A trial (``--trial-in-memory``, ``--trial-switch-interval``, ``--trial-workers``, ``--trial-env``,
+``--trial-memo-entries``) serves from a second process with one setting changed; its phases (starred)
+interleave with the others and the report gives the trial's ratios to the product server's, repeat by repeat.
 
 Exit status 1 when the objective does not hold. Other work on the machine shifts everything:
 compare rows of one run only (the report gives the load average).
@@ -70,10 +70,13 @@ LATENCY_BOUND_MS: Final = 10.0
 LOAD_SHARE: Final = 0.7
 
 
-def serve(workers: int, multiprocess: bool, switch_interval: float | None = None) -> None:
+def serve(
+    workers: int, multiprocess: bool, switch_interval: float | None = None, memo_entries: int | None = None
+) -> None:
     """Child process: the product server (echo included) and a bare echo server; prints both ports.
 
-    ``switch_interval``: this process's GIL switch interval (``sys.setswitchinterval``), for a trial.
+    ``switch_interval``: this process's GIL switch interval (``sys.setswitchinterval``), for a trial;
+    ``memo_entries``: the size of its memo of states already checked (``--state-memo-entries``), for a trial.
     """
     if switch_interval is not None:
         sys.setswitchinterval(switch_interval)
@@ -87,7 +90,11 @@ def serve(workers: int, multiprocess: bool, switch_interval: float | None = None
             use_multiprocess_dir(metrics_dir)
         configure_logging("info", "json", stream=open(os.devnull, "w"))  # noqa: SIM115 (open while serving)
         server, port, health = build_server(
-            Settings(address="127.0.0.1:0", workers=workers),
+            Settings(
+                address="127.0.0.1:0",
+                workers=workers,
+                state_memo_entries=Settings().state_memo_entries if memo_entries is None else memo_entries,
+            ),
             extra_generic_handlers=(echo_handler(),),
             key_ring=parse_key_ring(BENCH_KEYS),
             access_log=True,
@@ -114,8 +121,12 @@ def _start_child(
     multiprocess: bool,
     workers: int,
     env: dict[str, str] | None = None,
+    *,
+    memo_entries: int | None = None,
 ) -> subprocess.Popen[str]:
     command = [sys.executable, __file__, "--serve", "--workers", str(workers)]
+    if memo_entries is not None:
+        command += ["--memo-entries", str(memo_entries)]
     if multiprocess:
         command.append("--multiprocess")
     if switch_interval is not None:
@@ -141,12 +152,20 @@ def _channels(args: argparse.Namespace, child: subprocess.Popen[str]) -> list[li
 
 def over_grpc(args: argparse.Namespace, plain: list[bytes], sealed: list[bytes]) -> dict[str, list[Phase]]:
     children = [_start_child(args, None, args.multiprocess, args.workers)]
-    trial_options = (args.trial_switch_interval, args.trial_in_memory, args.trial_workers, args.trial_env)
-    if trial_options != (None, False, None, []):  # a second server process, its phases starred
+    trial_options = (
+        args.trial_switch_interval,
+        args.trial_in_memory,
+        args.trial_workers,
+        args.trial_env,
+        args.trial_memo_entries,
+    )
+    if trial_options != (None, False, None, [], None):  # a second server process, its phases starred
         multiprocess = args.multiprocess and not args.trial_in_memory
         env = dict(_assignment(entry) for entry in args.trial_env)
         workers = args.trial_workers or args.workers
-        children.append(_start_child(args, args.trial_switch_interval, multiprocess, workers, env))
+        trial_memo = args.trial_memo_entries
+        trial = _start_child(args, args.trial_switch_interval, multiprocess, workers, env, memo_entries=trial_memo)
+        children.append(trial)
     try:
         product, bare, intercepted = _channels(args, children[0])
         phases: tuple[tuple[str, list[grpc.Channel], str, list[bytes]], ...] = (
@@ -283,11 +302,17 @@ def main() -> int:
     parser.add_argument(
         "--trial-in-memory", action="store_true", help="also serve from a second process with metrics in memory"
     )
+    parser.add_argument(
+        "--trial-memo-entries",
+        type=int,
+        help="also serve from a second process with this --state-memo-entries (0: every state checked in full)",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
     parser.add_argument("--switch-interval", type=float, help=argparse.SUPPRESS)  # the child's
+    parser.add_argument("--memo-entries", type=int, help=argparse.SUPPRESS)  # the child's
     args = parser.parse_args()
     if args.serve:
-        serve(args.workers, args.multiprocess, args.switch_interval)
+        serve(args.workers, args.multiprocess, args.switch_interval, args.memo_entries)
         return 0
     if args.repeats < 1 or args.duration <= 0 or args.rounds < 1:
         parser.error("--repeats and --rounds must be at least 1 and --duration positive")

@@ -80,6 +80,13 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         type=float,
     )
     add("--expensive-calls", "expensive_calls", "expensive calls (Simulate, ReplayGame, searches) at once", type=int)
+    add(
+        "--state-memo-entries",
+        "state_memo_entries",
+        "states, tokens and seat keys already checked that a process remembers, of each kind; 0: check every call's "
+        "game in full",
+        type=int,
+    )
     add("--grace-seconds", "grace_seconds", "time calls in flight get to finish on shutdown", type=float)
     add("--metrics-port", "metrics_port", "port of the Prometheus /metrics endpoint; 0 disables it", type=int)
     add("--log-level", "log_level", "log level", choices=LOG_LEVELS)
@@ -202,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_bot_iterations=args.max_bot_iterations,
             max_call_seconds=args.max_call_seconds,
             expensive_calls=args.expensive_calls,
+            state_memo_entries=args.state_memo_entries,
             workers=args.workers,
             grace_seconds=args.grace_seconds,
             log_level=args.log_level,

@@ -95,13 +95,19 @@ def plain_response(
     events: tuple[Event, ...],
     call: Call,
 ) -> None:
-    """The new state in full, and every event."""
+    """The new state in full, and every event; the state remembered as checked (the game's next call brings it)."""
     # Patching a copy of the request's state beats writing the whole state afresh.
     out = response.state
     out.CopyFrom(game.msg)
     update_state(out, game.state, new_state)
     fill_events(response.events, events)
-    call.state_bytes = out.ByteSize()
+    memo = call.settings.memo
+    if memo.enabled and new_state is not game.state:
+        key = out.SerializeToString(deterministic=True)
+        memo.plain.put(key, new_state)
+        call.state_bytes = len(key)
+    else:
+        call.state_bytes = out.ByteSize()
 
 
 def sealed_response(
@@ -122,7 +128,7 @@ def sealed_response(
     if applied:
         update_state(msg, game.state, new_state)
         binding = binding._replace(turn=new_state.turn, step=binding.step + 1)
-        token = seal_message(msg, binding, call)
+        token = seal_message(msg, new_state, binding, call)
     fill_sealed(response, token, binding, new_state, msg, viewer=viewer, events=events)
 
 

@@ -1,5 +1,5 @@
-"""What a transport configures in the API for its calls: the key ring, the size bounds, the bots' search bound
-and whether sealed requests must carry seat keys.
+"""What a transport configures in the API for its calls: the key ring, the size bounds, the bots' search bound,
+whether sealed requests must carry seat keys, and the memo of states already checked.
 
 A transport builds one ``ApiConfig`` at start-up and attaches it to every ``Call``
 (``Call.config``); a call without one (a library user calling a handler directly) gets the
@@ -9,10 +9,12 @@ process's default: a generated key ring and the default bounds.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from engine_service.sealing import KeyRing
+
+from .state_memo import StateMemo
 
 # The ReplayGame bound. The rules bound no game without a turn limit (a seat may take gems and
 # give them back forever), so the bound is a game far longer than any played: DEFAULT_REPLAY_TURNS
@@ -43,6 +45,8 @@ class ApiConfig:
     # Sealed requests that name or act as a seat must carry its key (seat_access.py); off for a
     # platform that binds players to seats itself.
     seat_keys: bool = True
+    # States and tokens already checked (state_memo.py): one per process, shared by its transports.
+    memo: StateMemo = field(default_factory=StateMemo, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.max_replay_actions <= 0 or self.max_response_bytes <= 0 or self.max_bot_iterations <= 0:

@@ -81,7 +81,7 @@ def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> en
             check_seat(viewer, core_config.num_players)
             binding = Binding(new_game_id(), state.turn, 0, public_deal=request.public_deal)
             msg = state_to_proto(state)
-            token = seal_message(msg, binding, call)
+            token = seal_message(msg, state, binding, call)
             fill_sealed(response, token, binding, state, msg, viewer=viewer, events=events)
             response.seat_keys.extend(seat_keys_of(binding.game_id, core_config.num_players, call))
         else:

@@ -47,7 +47,7 @@ def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> en
             # The deal came from the request's seed: public.
             binding = Binding(new_game_id(), state.turn, len(request.actions), public_deal=True)
             msg = state_to_proto(state)
-            token = seal_message(msg, binding, call)
+            token = seal_message(msg, state, binding, call)
             fill_sealed(response, token, binding, state, msg, viewer=viewer)
             response.seat_keys.extend(seat_keys_of(binding.game_id, state.config.num_players, call))
         else:

@@ -1,7 +1,8 @@
 """Sealed game tokens in the handlers: open a request's ``sealed_state``, seal a response's.
 
 A token that opened was sealed by a holder of the key ring, but its state is still checked in
-full (``state_from_proto``: bounds, ids, conservation) before use: a ring key that leaked (the
+full (``state_from_proto``: bounds, ids, conservation) before use, once per distinct token
+(``state_memo.py`` remembers the tokens that opened and those sealed here): a ring key that leaked (the
 published example key, say) must let a forger make refusals (INVALID_ARGUMENT, INVALID_STATE on
 ``sealed_state``), never crash a handler. A token that does not open is INVALID_ARGUMENT with the
 ``SEALED_STATE_*`` reason of its ``SealingError``, pointing at the request field.
@@ -24,6 +25,7 @@ from engine_service.sealing import Binding, SealingError, seal, unseal
 
 from .call import Call
 from .errors import ApiError, Code, FieldViolation, rejection
+from .state_memo import OpenedToken
 
 
 class SealedResponse(Protocol):
@@ -51,8 +53,14 @@ class OpenedState(NamedTuple):
 
 def open_state(token: bytes, call: Call, field: str = "sealed_state") -> OpenedState:
     """The state sealed in ``token``; ``ApiError`` (a SEALED_STATE_* reason) if it does not open."""
+    config = call.settings
+    ring, memo = config.key_ring, config.memo
+    remembered = memo.token(token, ring) if memo.enabled else None
+    if remembered is not None:  # opened or sealed here before: the handler gets its own copy of the message
+        call.turn = remembered.state.turn
+        return OpenedState(state_pb2.GameState.FromString(remembered.state_bytes), remembered.state, remembered.binding)
     try:
-        opened = unseal(call.settings.key_ring, token)
+        opened = unseal(ring, token)
     except SealingError as error:
         message = str(error)
         raise ApiError(
@@ -67,14 +75,21 @@ def open_state(token: bytes, call: Call, field: str = "sealed_state") -> OpenedS
     except RuleViolation as violation:
         raise rejection(violation, field=field) from None
     call.turn = state.turn
+    if memo.enabled:
+        memo.tokens.put(token, OpenedToken(opened.state_bytes, state, opened.binding, ring))
     return OpenedState(msg, state, opened.binding)
 
 
-def seal_message(msg: state_pb2.GameState, binding: Binding, call: Call) -> bytes:
-    """``msg`` sealed under the ring's current key, bound to ``binding`` (its size recorded on ``call``)."""
+def seal_message(msg: state_pb2.GameState, state: GameState, binding: Binding, call: Call) -> bytes:
+    """``msg`` (the message of ``state``) sealed under the ring's current key, bound to ``binding`` (its size
+    recorded on ``call``); remembered as opened, since the game's next call usually brings it back."""
     data = msg.SerializeToString()
     call.state_bytes = len(data)
-    return seal(call.settings.key_ring, data, binding)
+    config = call.settings
+    token = seal(config.key_ring, data, binding)
+    if config.memo.enabled:
+        config.memo.tokens.put(token, OpenedToken(data, state, binding, config.key_ring))
+    return token
 
 
 def fill_sealed(

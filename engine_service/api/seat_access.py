@@ -5,7 +5,8 @@ act), must carry that seat's key (``seat_key``), else PERMISSION_DENIED: SEAT_KE
 SEAT_KEY_INVALID, pointing at ``seat_key``. A request that only looks and names no seat is a
 spectator's and needs no key. The check runs as soon as the token is open, before anything
 that depends on the hidden state, and its refusal says nothing but the seat it was asked for.
-Plain states (a trusted platform's) and a server configured without seat keys skip it.
+Plain states (a trusted platform's) and a server configured without seat keys skip it. A key found
+valid, or handed out by a new game, is remembered (``state_memo.py``): its game's next calls skip the MAC.
 """
 
 from __future__ import annotations
@@ -28,13 +29,24 @@ def require_seat_key(game: Game, seat: int | None, key: str, call: Call) -> None
     if not key:
         message = f"a sealed request for seat {seat} must carry that seat's key (seat_key)"
         raise refusal(SEAT_KEY_MISSING, message, field=FIELD, metadata=metadata)
+    config = call.settings
+    ring, memo = config.key_ring, config.memo
+    if memo.enabled and memo.seat_key_known(ring, binding.game_id, seat, key):
+        return
     try:
-        check_seat_key(call.settings.key_ring, binding.game_id, seat, key)
+        check_seat_key(ring, binding.game_id, seat, key)
     except SeatKeyInvalid:
         message = f"seat_key is not the key of seat {seat} in this game"
         raise refusal(SEAT_KEY_INVALID, message, field=FIELD, metadata=metadata) from None
+    if memo.enabled:
+        memo.remember_seat_key(ring, binding.game_id, seat, key)
 
 
 def seat_keys_of(game_id: str, num_players: int, call: Call) -> list[str]:
-    """The keys a new sealed game hands out, one per seat."""
-    return issue_seat_keys(call.settings.key_ring, game_id, num_players)
+    """The keys a new sealed game hands out, one per seat (remembered as valid: the game's calls bring them)."""
+    config = call.settings
+    keys = issue_seat_keys(config.key_ring, game_id, num_players)
+    if config.memo.enabled:
+        for seat, key in enumerate(keys):
+            config.memo.remember_seat_key(config.key_ring, game_id, seat, key)
+    return keys

@@ -1,5 +1,7 @@
 """The game a request carries: a plain ``state`` (checked in full) or a ``sealed_state`` (opened, trusted).
 
+Either is read once per distinct bytes: ``state_memo.py`` remembers what a check gave.
+
 Every handler that reads a game goes through ``game_of``; the rest of the handler only asks
 whether the game came sealed (``Game.sealed``) to answer in the same mode.
 """
@@ -55,10 +57,16 @@ def game_of(request: StateRequest, call: Call) -> Game:
         violation = RuleViolation(Reason.INVALID_STATE, "the request carries no state", field="")
         raise rejection(violation, prefix="state")
     msg = request.state
-    try:
-        state = state_from_proto(msg)
-    except RuleViolation as violation:
-        raise rejection(violation, prefix="state") from None
+    memo = call.settings.memo
+    key = msg.SerializeToString(deterministic=True) if memo.enabled else b""
+    state = memo.plain.get(key) if key else None
+    if state is None:
+        try:
+            state = state_from_proto(msg)
+        except RuleViolation as violation:
+            raise rejection(violation, prefix="state") from None
+        if key:
+            memo.plain.put(key, state)
     call.turn = state.turn
     return Game(msg, state, None)
 

@@ -27,6 +27,7 @@ from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.task import ThreadedTaskDispatcher
 
+from engine_service.api.state_memo import StateMemo
 from engine_service.runtime.admission import Admission
 from engine_service.runtime.metrics import get_metrics
 from engine_service.runtime.settings import Settings
@@ -103,10 +104,11 @@ class HttpServer:
         reuse_port: bool = False,
         access_log: bool | None = None,
         admission: Admission | None = None,
+        memo: StateMemo | None = None,
     ) -> None:
         if key_ring is None:  # the gRPC side must share it: pass the one the server loaded
             key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-        config = settings.api_config(key_ring)
+        config = settings.api_config(key_ring, memo)
         if access_log is None:
             access_log = structlog.is_configured()
         self._serving = False

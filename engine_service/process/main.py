@@ -19,6 +19,7 @@ from typing import Final
 import structlog
 from google.protobuf.internal import api_implementation
 
+from engine_service.api.state_memo import StateMemo
 from engine_service.http import HttpServer
 from engine_service.runtime.admission import process_admission
 from engine_service.runtime.metrics import (
@@ -112,9 +113,11 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
         log.warning("slow_protobuf_backend", backend=backend, expected="upb")
     # One limit on the engine calls of this process, whichever transport brings them.
     admission = process_admission(settings)
+    # One memo of states already checked, whichever transport brings a game's next call.
+    memo = StateMemo(settings.state_memo_entries)
     try:
         server, port, health_servicer = build_server(
-            settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission
+            settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission, memo=memo
         )
     except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
         log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
@@ -122,7 +125,9 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
     http_server = None
     if settings.http_address:  # Connect and gRPC-Web on their own listener (engine_service/http)
         try:
-            http_server = HttpServer(settings, key_ring, reuse_port=reuse_port, access_log=True, admission=admission)
+            http_server = HttpServer(
+                settings, key_ring, reuse_port=reuse_port, access_log=True, admission=admission, memo=memo
+            )
         except (OSError, ValueError) as error:
             log.error("bind_failed", address=settings.http_address, error=str(error), pid=os.getpid())
             server.stop(0)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from engine_service.api.config import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_MAX_REPLAY_ACTIONS, ApiConfig
+from engine_service.api.state_memo import DEFAULT_STATE_MEMO_ENTRIES, StateMemo
 from engine_service.sealing import KeyRing
 
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
@@ -45,6 +46,7 @@ ENV: Final = {
     "sealing_keys": "SPLENDOR_SEALING_KEYS",
     "seat_keys": "SPLENDOR_SEAT_KEYS",
     "allow_example_key": "SPLENDOR_ALLOW_EXAMPLE_KEY",
+    "state_memo_entries": "SPLENDOR_STATE_MEMO_ENTRIES",
 }
 # How a boolean variable may be spelled.
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
@@ -106,11 +108,17 @@ class Settings:
     max_replay_actions: int = DEFAULT_MAX_REPLAY_ACTIONS
     # The most ISMCTS iterations a server-side bot move may ask for (INVALID_BOT_CHOICE beyond).
     max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS
+    # States, tokens and seat keys already checked, remembered per process (engine_service/api/state_memo.py),
+    # this many of each kind; 0: every call checks its game in full.
+    state_memo_entries: int = DEFAULT_STATE_MEMO_ENTRIES
 
-    def api_config(self, key_ring: KeyRing) -> ApiConfig:
-        """What the handlers of either transport read: the key ring, the replay, response and bot bounds, seat keys."""
+    def api_config(self, key_ring: KeyRing, memo: StateMemo | None = None) -> ApiConfig:
+        """What the handlers of either transport read: the key ring, the replay, response and bot bounds, seat keys,
+        and the memo of states already checked (``memo``: the process's, shared by its transports; else a new one)."""
+        if memo is None:
+            memo = StateMemo(self.state_memo_entries)
         return ApiConfig(
-            key_ring, self.max_replay_actions, self.max_message_bytes, self.max_bot_iterations, self.seat_keys
+            key_ring, self.max_replay_actions, self.max_message_bytes, self.max_bot_iterations, self.seat_keys, memo
         )
 
     def __post_init__(self) -> None:
@@ -138,6 +146,8 @@ class Settings:
             raise ValueError("max_call_seconds must not be negative (0: no budget)")
         if self.expensive_calls <= 0:
             raise ValueError("expensive_calls must be positive")
+        if self.state_memo_entries < 0:
+            raise ValueError("state_memo_entries must not be negative (0: no memo)")
         if self.keepalive_time_seconds <= 0 or self.keepalive_timeout_seconds <= 0:
             raise ValueError("keepalive time and timeout must be positive")
         if self.min_ping_interval_seconds < 0:
@@ -193,6 +203,7 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
         sealing_keys=get("sealing_keys", base.sealing_keys),
         seat_keys=flag("seat_keys", base.seat_keys),
         allow_example_key=flag("allow_example_key", base.allow_example_key),
+        state_memo_entries=int(get("state_memo_entries", base.state_memo_entries)),
     )
 
 

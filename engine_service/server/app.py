@@ -23,6 +23,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from splendor.v1 import engine_service_pb2
 
+from engine_service.api.state_memo import StateMemo
 from engine_service.runtime.admission import Admission, LaneExecutor, process_admission
 from engine_service.runtime.metrics import get_metrics, initialise_series, method_labels
 from engine_service.runtime.not_served import not_served
@@ -53,6 +54,7 @@ def build_server(
     access_log: bool | None = None,
     key_ring: KeyRing | None = None,
     admission: Admission | None = None,
+    memo: StateMemo | None = None,
 ) -> tuple[grpc.Server, int, health.HealthServicer]:
     """A bound, not yet started server, the port it bound and its health servicer.
 
@@ -86,7 +88,7 @@ def build_server(
     )
     if key_ring is None:
         key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-    add_engine_service(server, settings.api_config(key_ring), admission)
+    add_engine_service(server, settings.api_config(key_ring, memo), admission)
     health_servicer = health.HealthServicer()
     for service in HEALTH_SERVICES:
         health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)

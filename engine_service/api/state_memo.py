@@ -1,0 +1,122 @@
+"""States already checked, remembered by their exact bytes: a call that brings them again skips the checks.
+
+Reading a request's game is most of a cheap call's work: a plain state is checked in full
+(``state_from_proto``: bounds, ids, conservation), a token is first decrypted and authenticated.
+Both are pure functions of the bytes (a token's also of the key ring, fixed for the ring's life),
+so bytes already checked get the answer the check gave. Remembered, per process:
+
+- what a call read and found valid: a plain request's state (its deterministic serialization) or a
+  token that opened;
+- what a call wrote: a plain ApplyAction's new state, every token a call sealed, since the next
+  call of a game usually brings it back (to this replica, when the platform pins a game to one);
+- the seat keys a call checked and found valid, and those a new game handed out.
+
+Only the same bytes match: an altered state, a forged token or a wrong seat key is another key, checked
+in full, and nothing that failed a check is remembered. An entry answers exactly as the check would
+(``tests/server/test_state_memo.py`` plays games with the memo on and off and compares every
+response). A token's entry also names the ring that opened or sealed it, and answers only for that
+ring. Whether bytes were seen before says nothing a caller does not hold: the key is what it sends.
+
+Bounded: at most ``entries`` of each kind, the least recently used first out (``--state-memo-entries``;
+0 turns it off), and nothing longer than ``MAX_KEY_BYTES`` is kept, so a state padded with unknown
+fields costs a check, never memory.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Final, Generic, NamedTuple, TypeVar
+
+from engine_service.rules import GameState
+from engine_service.sealing import Binding, KeyRing
+
+# Over four times the largest state seen in random play, serialized or sealed (benchmarks/token_sizes.py).
+MAX_KEY_BYTES: Final = 4 * 1024
+# ~1.9 KiB an entry, the core states sharing what successive states share (benchmarks/memo_memory.py):
+# 4,096 of each kind is ~15 MiB a process, ~31 MiB if every plain key were as long as MAX_KEY_BYTES.
+DEFAULT_STATE_MEMO_ENTRIES: Final = 4096
+
+Value = TypeVar("Value")
+
+
+class Remembered(Generic[Value]):
+    """A bounded least-recently-used map from bytes to what checking them gave; safe across handler threads."""
+
+    __slots__ = ("_entries", "_limit", "_lock")
+
+    def __init__(self, limit: int) -> None:
+        if limit < 0:
+            raise ValueError("a memo holds at least 0 entries")
+        self._limit = limit
+        self._entries: OrderedDict[bytes, Value] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: bytes) -> Value | None:
+        if not self._limit:
+            return None
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def put(self, key: bytes, value: Value) -> None:
+        if not self._limit or len(key) > MAX_KEY_BYTES:
+            return
+        with self._lock:
+            entries = self._entries
+            entries[key] = value
+            entries.move_to_end(key)
+            if len(entries) > self._limit:
+                entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def items(self) -> list[tuple[bytes, Value]]:
+        """The entries, least recently used first (a copy)."""
+        with self._lock:
+            return list(self._entries.items())
+
+
+class OpenedToken(NamedTuple):
+    """A token that opened (or was sealed here): its state's bytes and core state, its binding, the ring."""
+
+    state_bytes: bytes
+    state: GameState
+    binding: Binding
+    ring: KeyRing
+
+
+class StateMemo:
+    """The process's remembered plain states, tokens and seat keys (one shared by the gRPC and HTTP transports)."""
+
+    __slots__ = ("entries", "plain", "seat_keys", "tokens")
+
+    def __init__(self, entries: int = DEFAULT_STATE_MEMO_ENTRIES) -> None:
+        self.entries = entries
+        self.plain: Remembered[GameState] = Remembered(entries)
+        self.tokens: Remembered[OpenedToken] = Remembered(entries)
+        # A seat key found valid (or issued here) for a game and seat, with the ring that checked it.
+        self.seat_keys: Remembered[KeyRing] = Remembered(entries)
+
+    @property
+    def enabled(self) -> bool:
+        return self.entries > 0
+
+    def token(self, token: bytes, ring: KeyRing) -> OpenedToken | None:
+        """What ``token`` opened to under ``ring`` before, or None."""
+        opened = self.tokens.get(token)
+        return opened if opened is not None and opened.ring is ring else None
+
+    def seat_key_known(self, ring: KeyRing, game_id: str, seat: int, key: str) -> bool:
+        """Was ``key`` found valid under ``ring`` for ``seat`` of ``game_id`` (or issued for it) before?"""
+        return self.seat_keys.get(_seat_key_entry(game_id, seat, key)) is ring
+
+    def remember_seat_key(self, ring: KeyRing, game_id: str, seat: int, key: str) -> None:
+        self.seat_keys.put(_seat_key_entry(game_id, seat, key), ring)
+
+
+def _seat_key_entry(game_id: str, seat: int, key: str) -> bytes:
+    return f"{game_id}/{seat}/{key}".encode()

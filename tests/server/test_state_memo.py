@@ -1,0 +1,288 @@
+"""The memo of states already checked (engine_service/api/state_memo.py).
+
+Rule: remembering a check never changes an answer. A game played with the memo gets, call for call,
+the responses it gets with every state and token checked in full; what is remembered reads back
+as remembered; only exact bytes that passed every check are remembered, under the ring that
+opened them; the memo stays within its bounds, whatever threads share it.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+from google.protobuf.message import Message
+from splendor.v1 import config_pb2, engine_service_pb2, state_pb2
+
+from engine_service.api import ApiConfig, ApiError, sealed, source
+from engine_service.api.state_memo import MAX_KEY_BYTES, OpenedToken, Remembered, StateMemo
+from engine_service.codec import state_from_proto
+from engine_service.runtime.settings import Settings, defaults_from_env
+from engine_service.sealing import Binding, unseal
+from tests.sealing.api import call
+from tests.sealing.rings import key_line, ring
+
+RING = ring(key_line("memo-key", 3))
+MODULES: tuple[tuple[int, ...], ...] = (
+    (),
+    (config_pb2.MODULE_CITIES,),
+    (config_pb2.MODULE_TRADING_POSTS,),
+    (config_pb2.MODULE_STRONGHOLDS,),
+    (config_pb2.MODULE_ORIENT,),
+)
+GAMES = [(players, modules) for modules in MODULES for players in (2, 3, 4)]
+
+
+def _configs() -> tuple[ApiConfig, ApiConfig]:
+    """The same ring with a memo, and without one (every call checks its game in full)."""
+    return ApiConfig(RING, memo=StateMemo(64)), ApiConfig(RING, memo=StateMemo(0))
+
+
+@pytest.fixture
+def full_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the full checks of a state (``state_from_proto``) a handler runs on a request's game."""
+    count = [0]
+
+    def counted(msg: state_pb2.GameState) -> Any:
+        count[0] += 1
+        return state_from_proto(msg)
+
+    monkeypatch.setattr(source, "state_from_proto", counted)
+    monkeypatch.setattr(sealed, "state_from_proto", counted)
+    return count
+
+
+def _play(
+    players: int, modules: tuple[int, ...], *, sealed_game: bool, seed: int, moves: int = 40
+) -> Generator[tuple[str, Message], Any, None]:
+    """The requests of a random game as a client sends them, each carrying the game the previous call returned
+    (as ``call``'s ``memo_on`` config answered it): (method, request), then the response is read back."""
+    rng = random.Random(seed)
+    config = config_pb2.GameConfig(num_players=players, modules=modules, seed=0 if sealed_game else seed + 1)
+    created = yield "CreateGame", engine_service_pb2.CreateGameRequest(config=config, sealed=sealed_game)
+    keys = list(created.seat_keys)
+    source_field: dict[str, Any] = {"sealed_state": created.sealed_state} if sealed_game else {"state": created.state}
+    for _ in range(moves):
+        listed = yield "ListLegalActions", engine_service_pb2.ListLegalActionsRequest(**source_field)
+        if not listed.actions:
+            return
+        seat = listed.seat
+        access: dict[str, Any] = {"seat": seat, "seat_key": keys[seat]} if sealed_game else {}
+        yield "GetPlayerView", engine_service_pb2.GetPlayerViewRequest(**source_field, **access)
+        action = rng.choice(list(listed.actions)).action
+        request = engine_service_pb2.ApplyActionRequest(
+            action=action, include_legal_actions=True, include_observation=True, **source_field, **access
+        )
+        applied = yield "ApplyAction", request
+        source_field = {"sealed_state": applied.sealed_state} if sealed_game else {"state": applied.state}
+
+
+def _without_token(response: Message) -> Message:
+    """The response with its token cleared (a token's nonce is random: two sealings of a state differ)."""
+    copy = type(response)()
+    copy.CopyFrom(response)
+    if "sealed_state" in copy.DESCRIPTOR.fields_by_name:
+        copy.ClearField("sealed_state")  # type: ignore[arg-type]
+    return copy
+
+
+def _same_token_content(left: bytes, right: bytes) -> None:
+    if left or right:
+        assert unseal(RING, left).state_bytes == unseal(RING, right).state_bytes
+        assert unseal(RING, left).binding == unseal(RING, right).binding
+
+
+@pytest.mark.parametrize(("players", "modules"), GAMES)
+@pytest.mark.parametrize("sealed_game", [False, True], ids=["plain", "sealed"])
+def test_a_game_played_with_the_memo_gets_the_answers_of_full_checks(
+    players: int, modules: tuple[int, ...], sealed_game: bool, full_checks: list[int]
+) -> None:
+    memo_on, memo_off = _configs()
+    game = _play(players, modules, sealed_game=sealed_game, seed=players * 10 + len(modules))
+    method, request = next(game)
+    calls = 0
+    checks_on = 0
+    try:
+        while True:
+            before = full_checks[0]
+            remembered = call(method, request, memo_on)
+            checks_on += full_checks[0] - before
+            if method == "CreateGame":  # a sealed deal, its game id and keys are new each time
+                method, request = game.send(remembered)
+                continue
+            checked = call(method, request, memo_off)
+            calls += 1
+            assert _without_token(remembered).SerializeToString(deterministic=True) == _without_token(
+                checked
+            ).SerializeToString(deterministic=True), method
+            _same_token_content(getattr(remembered, "sealed_state", b""), getattr(checked, "sealed_state", b""))
+            method, request = game.send(remembered)
+    except StopIteration:
+        pass
+    assert calls > 20
+    # With the memo, each game state is checked in full at most once: the first plain state (CreateGame
+    # does not remember it), then every state comes back as this process wrote it.
+    assert checks_on <= 1
+
+
+def test_a_remembered_state_or_token_reads_back_as_what_was_remembered() -> None:
+    memo_on, _ = _configs()
+    for sealed_game in (False, True):
+        for players, modules in GAMES[::2]:
+            game = _play(players, modules, sealed_game=sealed_game, seed=players, moves=25)
+            method, request = next(game)
+            try:
+                while True:
+                    method, request = game.send(call(method, request, memo_on))
+            except StopIteration:
+                pass
+    memo = memo_on.memo
+    assert len(memo.plain) == len(memo.tokens) == 64
+    for key, state in memo.plain.items():
+        assert state_from_proto(state_pb2.GameState.FromString(key)) == state
+    for token, opened in memo.tokens.items():
+        content = unseal(RING, token)
+        assert opened.binding == content.binding
+        assert opened.state_bytes == content.state_bytes
+        assert state_from_proto(state_pb2.GameState.FromString(content.state_bytes)) == opened.state
+        assert opened.ring is RING
+
+
+def _sealed_game(config: ApiConfig) -> engine_service_pb2.CreateGameResponse:
+    request = engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=3), sealed=True)
+    response: engine_service_pb2.CreateGameResponse = call("CreateGame", request, config)
+    return response
+
+
+def test_an_altered_token_is_checked_in_full_and_refused() -> None:
+    memo_on, _ = _configs()
+    token = _sealed_game(memo_on).sealed_state
+    assert memo_on.memo.token(token, RING) is not None
+    for position in (len(token) - 1, len(token) - 20, 3 + len("memo-key") + 16):
+        altered = bytearray(token)
+        altered[position] ^= 0x01
+        with pytest.raises(ApiError) as refused:
+            call("GetPlayerView", engine_service_pb2.GetPlayerViewRequest(sealed_state=bytes(altered)), memo_on)
+        assert refused.value.reason == "SEALED_STATE_INVALID"
+        assert memo_on.memo.token(bytes(altered), RING) is None
+
+
+def test_a_state_that_fails_its_checks_is_never_remembered() -> None:
+    memo_on, memo_off = _configs()
+    created = call("CreateGame", engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2)))
+    state = created.state
+    state.bank.white += 1  # one gem too many: the conservation check fails
+    request = engine_service_pb2.ListLegalActionsRequest(state=state)
+    refusals = []
+    for config in (memo_on, memo_on, memo_off):
+        with pytest.raises(ApiError) as refused:
+            call("ListLegalActions", request, config)
+        refusals.append((refused.value.code, refused.value.reason, refused.value.message))
+    assert refusals[0] == refusals[1] == refusals[2]
+    assert len(memo_on.memo.plain) == 0
+
+
+def test_a_token_remembered_under_one_ring_opens_under_no_other() -> None:
+    shared = StateMemo(16)
+    first = ApiConfig(RING, memo=shared)
+    other = ApiConfig(ring(key_line("other-key", 4)), memo=shared)
+    token = _sealed_game(first).sealed_state
+    assert shared.token(token, RING) is not None
+    with pytest.raises(ApiError) as refused:
+        call("GetPlayerView", engine_service_pb2.GetPlayerViewRequest(sealed_state=token), other)
+    assert refused.value.reason == "SEALED_STATE_KEY_UNKNOWN"
+
+
+def test_a_seat_key_is_remembered_for_its_game_and_seat_only() -> None:
+    memo_on, _ = _configs()
+    created = _sealed_game(memo_on)
+    other_game = _sealed_game(memo_on)
+    keys = list(created.seat_keys)
+    token = created.sealed_state
+
+    def view(seat: int, key: str, game_token: bytes = token) -> engine_service_pb2.GetPlayerViewResponse:
+        request = engine_service_pb2.GetPlayerViewRequest(sealed_state=game_token, seat=seat, seat_key=key)
+        response: engine_service_pb2.GetPlayerViewResponse = call("GetPlayerView", request, memo_on)
+        return response
+
+    assert view(0, keys[0]).view.viewer_seat == 0  # issued by CreateGame, remembered
+    wrong = [(1, keys[0], token), (0, keys[1], token), (0, keys[0][:-1] + "A", token)]
+    wrong.append((0, keys[0], other_game.sealed_state))
+    for seat, key, game_token in wrong * 2:  # refused, and still refused: a failed check is not remembered
+        with pytest.raises(ApiError) as refused:
+            view(seat, key, game_token)
+        assert refused.value.reason == "SEAT_KEY_INVALID"
+    fresh = StateMemo(16)  # a key checked by its MAC is remembered too
+    checked_config = ApiConfig(RING, memo=fresh)
+    request = engine_service_pb2.GetPlayerViewRequest(sealed_state=token, seat=2, seat_key=keys[2])
+    call("GetPlayerView", request, checked_config)
+    game_id = unseal(RING, token).game_id
+    assert fresh.seat_key_known(RING, game_id, 2, keys[2])
+    assert not fresh.seat_key_known(RING, game_id, 1, keys[2])
+
+
+def test_the_memo_keeps_the_most_recently_used_entries_up_to_its_bound() -> None:
+    memo: Remembered[int] = Remembered(2)
+    memo.put(b"a", 1)
+    memo.put(b"b", 2)
+    assert memo.get(b"a") == 1  # a is now the most recently used
+    memo.put(b"c", 3)
+    assert (memo.get(b"a"), memo.get(b"b"), memo.get(b"c")) == (1, None, 3)
+    memo.put(b"x" * (MAX_KEY_BYTES + 1), 4)
+    assert memo.get(b"x" * (MAX_KEY_BYTES + 1)) is None
+    assert len(memo) == 2
+    off: Remembered[int] = Remembered(0)
+    off.put(b"a", 1)
+    assert off.get(b"a") is None
+    assert len(off) == 0
+    with pytest.raises(ValueError, match="at least 0"):
+        Remembered(-1)
+    assert not StateMemo(0).enabled
+
+
+def test_threads_sharing_the_memo_keep_it_within_its_bound() -> None:
+    memo: Remembered[int] = Remembered(50)
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for _ in range(20_000):
+                key = rng.randrange(200).to_bytes(2, "big")
+                if rng.random() < 0.5:
+                    memo.put(key, seed)
+                else:
+                    memo.get(key)
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(memo) == 50
+
+
+def test_the_state_memo_size_is_a_setting() -> None:
+    assert Settings().state_memo_entries == 4096
+    assert defaults_from_env({"SPLENDOR_STATE_MEMO_ENTRIES": "0"}).state_memo_entries == 0
+    with pytest.raises(ValueError, match="state_memo_entries"):
+        Settings(state_memo_entries=-1)
+    shared = StateMemo(8)
+    settings = Settings(state_memo_entries=8)
+    assert settings.api_config(RING, shared).memo is shared  # the process's, shared by its transports
+    assert settings.api_config(RING).memo.entries == 8
+
+
+def test_remembered_tokens_name_their_ring() -> None:
+    created = call("CreateGame", engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2)))
+    entry = OpenedToken(b"", state_from_proto(created.state), Binding("0" * 32, 0, 0), RING)
+    memo = StateMemo(4)
+    memo.tokens.put(b"token", entry)
+    assert memo.token(b"token", RING) is entry
+    assert memo.token(b"token", ring(key_line("memo-key", 3))) is None  # an equal ring, but not this one

@@ -11,7 +11,11 @@ Two measurements, in one run:
    with only the ``ObservabilityInterceptor`` (its metrics and log line; no admission, lanes
    or server options), and ``echo`` registered on the product server, so that everything a
    call meets sees it (the targets' floor). Phases interleaved, their order rotating;
-   server CPU per call from the server process's CPU time.
+   server CPU per call from the server process's CPU time. The requests are 24 mid-game
+   positions sent over and over, so after their first pass the server's memo of states already
+   checked (``--state-memo-entries``) knows them, as in play it knows the state a game's previous
+   call wrote (the same lookup; each call also remembers the state it writes);
+   ``--trial-memo-entries 0`` gives every call's full check side by side.
 2. In this process (``budget_parts``): each part of a call timed alone, interleaved,
    CPU time per call.
 

@@ -141,6 +141,30 @@ function assertMadeOnTheTable(moves) {
   return made;
 }
 
+const ORIENT_DECISIONS = ["pairCard on card", "takeFreeCard on card", "reserveNoble on noble"];
+// A sealed game's server-side bot mixes the server's entropy into its choices, so the same seed plays out
+// differently from run to run, and about 1 game in 15 gives the human no Orient decision at all.
+const MORE_ORIENT_GAMES = 2;
+
+/** An Orient decision was made on the table: in this game, else in one of a few more (other seeds). */
+async function assertAnOrientDecision(made, game) {
+  const games = [[...made]];
+  for (let extra = 1; extra <= MORE_ORIENT_GAMES && !ORIENT_DECISIONS.some((move) => made.has(move)); extra += 1) {
+    const { page, errors, received } = await openPage();
+    const seed = game.seed + 100 * extra;
+    await page.goto(`${engine.url}/?players=${game.players}&module=orient&seats=human,greedy&seed=${seed}&delay=0`);
+    made = assertMadeOnTheTable(await playByClicking(page));
+    games.push([...made]);
+    await checkResponses(received);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  assert.ok(
+    ORIENT_DECISIONS.some((move) => made.has(move)),
+    `no Orient decision made on the table in ${games.length} games: ${games.map((moves) => moves.join("; ")).join(" | ")}`,
+  );
+}
+
 describe("a human plays a whole game against a bot by clicking the table", () => {
   for (const game of GAMES) {
     test(`${game.module}, ${game.players} players`, async (context) => {
@@ -157,11 +181,7 @@ describe("a human plays a whole game against a bot by clicking the table", () =>
           moves.some(({ where }) => where === "card menu"),
           "a card that could be bought or reserved was bought from its menu",
         );
-      if (game.module === "orient")
-        assert.ok(
-          made.has("pairCard on card") || made.has("takeFreeCard on card") || made.has("reserveNoble on noble"),
-          `no Orient decision made on the table: ${[...made].join("; ")}`,
-        );
+      if (game.module === "orient") await assertAnOrientDecision(made, game);
       if (game.module === "strongholds")
         assert.ok(made.has("placeStronghold on card"), `no stronghold placed on a card: ${[...made].join("; ")}`);
       // A seed in the link is a public deal, and the page says so.

@@ -25,6 +25,9 @@ BUDGET_SECONDS = 5.0  # the default --max-call-seconds
 # The budget of the server that checks it: well below the work of maximal_simulate (~5 s of CPU in pure Python on
 # an idle 2-core machine), so the budget, not the end of the work, always ends the call.
 SHORT_BUDGET_SECONDS = 1.0
+# A search far longer than the hang-up (~50 s of CPU in pure Python, cut at half the 5 s budget): only the
+# cancellation can end it within STOPS_WITHIN_SECONDS.
+LONG_SEARCH_ITERATIONS = 100_000
 
 
 @pytest.fixture(scope="module")
@@ -106,9 +109,16 @@ def test_a_grpc_call_whose_caller_cancelled_stops_within_1s(server: Server) -> N
     assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
 
 
-def test_a_search_move_whose_caller_cancelled_stops_within_1s(server: Server) -> None:
-    """The search asks the call after every iteration: without a deadline it would run its budget out."""
-    line = cancelled_call_log(server, "ApplyAction", ismcts_move(), "hung-up-search")
+def test_a_search_move_whose_caller_cancelled_stops_within_1s() -> None:
+    """The search asks the call after every iteration: without a deadline it would run its budget out.
+
+    Its own server allows long searches: at the default cap (1,000 iterations) the search ends in ~0.5 s, as
+    soon as the caller hangs up, and the call raced the cancellation (1 run in ~30 ended OK).
+    """
+    with Server("--max-bot-iterations", str(LONG_SEARCH_ITERATIONS)) as long_searches:
+        request = ismcts_move(iterations=LONG_SEARCH_ITERATIONS)
+        line = cancelled_call_log(long_searches, "ApplyAction", request, "hung-up-search")
+        assert long_searches.stop() == 0
     assert line["code"] == "CANCELLED", line
     assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
 

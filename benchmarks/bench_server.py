@@ -23,10 +23,12 @@ def free_port() -> int:
 class BenchServer:
     """``with BenchServer() as server``: ``server.client``, ``server.cpu()`` (its user+system seconds)."""
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, options: tuple[str, ...] = ()) -> None:
+        """``options``: more ``serve`` flags (e.g. ``("--state-memo-entries", "0")``)."""
         self.port = free_port()
-        command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", f"127.0.0.1:{self.port}"]
-        command += ["--threads", str(threads), "--metrics-port", "0"]
+        # -P: the compiled core first on PYTHONPATH, not the checkout (the working directory), serves when built.
+        command = [sys.executable, "-P", "-m", "engine_service.cli", "serve", "--address", f"127.0.0.1:{self.port}"]
+        command += ["--threads", str(threads), "--metrics-port", "0", "--http-address", "", *options]
         env = {**os.environ, "SPLENDOR_LOG_LEVEL": "warning"}
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
         self.client: EngineClient = connect(f"127.0.0.1:{self.port}", timeout=120)

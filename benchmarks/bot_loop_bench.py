@@ -9,7 +9,11 @@ process, interleaved round by round. Client CPU is this process's (time.process_
 CPU the server process's (/proc/<pid>/stat); both per step (move). Prints median, min and max
 over the rounds, and the rules core's own time per step in this process for scale.
 
-    python benchmarks/bot_loop_bench.py [--rounds 5] [--games 4]
+With ``--memo-off``, a second server checks every state in full (``--state-memo-entries 0``) and plays
+the same games, interleaved: the memo's share of the server's CPU in play, where each call carries the
+state the previous call returned.
+
+    python benchmarks/bot_loop_bench.py [--rounds 5] [--games 4] [--memo-off]
 """
 
 from __future__ import annotations
@@ -94,24 +98,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--games", type=int, default=4, help="games per loop and round")
+    parser.add_argument("--memo-off", action="store_true", help="also a server without the memo, interleaved")
     args = parser.parse_args()
     loops: dict[str, Loop] = {"three calls": three_calls, "one call": one_call}
-    results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in loops}
+    servers = {"": BenchServer()}
+    if args.memo_off:
+        servers[", memo off"] = BenchServer(options=("--state-memo-entries", "0"))
+    runs = [(name + suffix, loop, server) for suffix, server in servers.items() for name, loop in loops.items()]
+    results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name, _, _ in runs}
     core: list[float] = []
-    with BenchServer() as server:
-        measure(server, one_call, [0])  # warm-up
+    try:
+        for server in servers.values():
+            measure(server, one_call, [0])  # warm-up
         for round_index in range(args.rounds):
             seeds = [round_index * 1000 + game for game in range(args.games)]
-            for name, loop in loops.items():
+            shift = round_index % len(runs)  # rotate which goes first
+            for name, loop, server in runs[shift:] + runs[:shift]:
                 client_cpu, server_cpu = measure(server, loop, seeds)
                 results[name][0].append(client_cpu)
                 results[name][1].append(server_cpu)
             core.append(core_step_seconds(seeds))
+    finally:
+        for server in servers.values():
+            server.__exit__()
     for name, (client_cpu, server_cpu) in results.items():
-        print(f"{name:12s} client CPU/step {summary(client_cpu)}")
-        print(f"{'':12s} server CPU/step {summary(server_cpu)}")
-        print(f"{'':12s} total  CPU/step {summary([a + b for a, b in zip(client_cpu, server_cpu)])}")
-    print(f"{'rules core':12s}        CPU/step {summary(core)}")
+        print(f"{name:23s} client CPU/step {summary(client_cpu)}")
+        print(f"{'':23s} server CPU/step {summary(server_cpu)}")
+        print(f"{'':23s} total  CPU/step {summary([a + b for a, b in zip(client_cpu, server_cpu)])}")
+    if args.memo_off:
+        for name in loops:
+            ratios = [on / off for on, off in zip(results[name][1], results[name + ", memo off"][1])]
+            print(f"{name:23s} server CPU/step with the memo / without: x{ratio_summary(ratios)}")
+    print(f"{'rules core':23s}        CPU/step {summary(core)}")
+
+
+def ratio_summary(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The game a request carries: a plain ``state`` (checked in full) or a ``sealed_state`` (opened, trusted).
+"""The game a request carries: a plain ``state`` or a ``sealed_state`` (opened), each checked in full.
 
 Either is read once per distinct bytes: ``state_memo.py`` remembers what a check gave.
 

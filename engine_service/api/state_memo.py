@@ -119,4 +119,5 @@ class StateMemo:
 
 
 def _seat_key_entry(game_id: str, seat: int, key: str) -> bytes:
-    return f"{game_id}/{seat}/{key}".encode()
+    # surrogatepass: a key that is not even UTF-8 (a lone surrogate) is looked up, found absent, then refused.
+    return f"{game_id}/{seat}/{key}".encode("utf-8", "surrogatepass")

@@ -62,6 +62,8 @@ def issue_seat_keys(ring: KeyRing, game_id: str, num_players: int) -> list[str]:
 def check_seat_key(ring: KeyRing, game_id: str, seat: int, key: str) -> None:
     """Return if ``key`` is the key of ``seat`` in ``game_id`` under a key the ring holds; else SeatKeyInvalid."""
     key_id, separator, given = key.rpartition(SEPARATOR)
-    expected = _mac(ring, key_id, game_id, seat) if separator and len(key) <= MAX_SEAT_KEY_CHARS else None
-    if expected is None or not hmac.compare_digest(given.encode("utf-8"), expected):
+    # A key is ASCII: anything else (a lone surrogate from a JSON escape, say) is refused, never encoded.
+    well_formed = separator and len(key) <= MAX_SEAT_KEY_CHARS and key.isascii()
+    expected = _mac(ring, key_id, game_id, seat) if well_formed else None
+    if expected is None or not hmac.compare_digest(given.encode("ascii"), expected):
         raise SeatKeyInvalid("the seat key is not a key of this seat in this game")

@@ -71,7 +71,20 @@ def test_the_mac_key_is_derived_and_never_the_ring_key() -> None:
 
 @pytest.mark.parametrize(
     "key",
-    ["", ".", "k2", "k2.", ".AAAA", "k2.AAAAAAAAAAAAAAAAAAAAAA", "k2..x", "k2." + "A" * 200, "k2.é", "k2.\x00"],
+    # "\ud800": a lone surrogate, which cannot be encoded (found by the property test below).
+    [
+        "",
+        ".",
+        "k2",
+        "k2.",
+        ".AAAA",
+        "k2.AAAAAAAAAAAAAAAAAAAAAA",
+        "k2..x",
+        "k2." + "A" * 200,
+        "k2.é",
+        "k2.\x00",
+        "k2.\ud800",
+    ],
 )
 def test_malformed_keys_are_refused(key: str) -> None:
     with pytest.raises(SeatKeyInvalid):

@@ -1,19 +1,27 @@
-"""The rules core compiled with mypyc at install time, when it can be: the build hook of setup.py.
+"""The rules core and the codec's hot modules compiled with mypyc at install time, when they can be:
+the build hook of setup.py.
 
-One place decides which core an installation gets (``plan_core``) and builds it
-(``BuildCompiledCore``); ``setup.py`` (wheels, ``pip install .``, the Docker image) and
-``scripts/build_compiled_core.py`` (``make compiled``, ``make serve``) both use it.
+One place decides which core an installation gets (``plan_core``), what it compiles
+(``compiled_sources``) and builds it (``BuildCompiledCore``); ``setup.py`` (wheels,
+``pip install .``, the Docker image) and ``scripts/build_compiled_core.py`` (``make compiled``,
+``make serve``) both use it.
 
+- What is compiled: every module of the rules core (``CORE_PACKAGE``) but those in
+  ``NOT_COMPILED``, and the codec modules every call runs (``CODEC_MODULES``); the rest of the
+  codec stays Python, each module with its reason beside ``CODEC_MODULES``. All of them are one
+  shared library: an installation has them all compiled or none.
 - ``SPLENDOR_CORE=compiled`` builds the compiled core or fails; ``pure`` never compiles;
   unset (or ``auto``) compiles when mypyc, a C compiler and the Python headers work and
   otherwise installs the pure core, saying why in one line.
 - An editable install (``pip install -e .``) is always pure: it runs the checkout's
   sources as they are edited, which a compiled copy would silently shadow.
-- The build is quick: every module of the core is its own C file (mypyc's multi-file
-  mode), compiled in parallel, at ``DEFAULT_OPT_LEVEL`` (``SPLENDOR_CORE_OPT_LEVEL`` overrides).
-- The result is cached, keyed on the core's sources, this file, mypyc's version and the
-  interpreter: a rebuild of an unchanged core copies the cached extensions (directory:
-  ``SPLENDOR_CORE_CACHE``, else ``$XDG_CACHE_HOME/splendor-engine/compiled-core``).
+- The build is quick: every module is its own C file (mypyc's multi-file mode), compiled in
+  parallel, at ``DEFAULT_OPT_LEVEL`` (``SPLENDOR_CORE_OPT_LEVEL`` overrides). mypy runs with
+  ``MYPY_CONFIG`` wherever the build runs, so a wheel and ``make compiled`` compile the same code.
+- The result is cached, keyed on the sources of the packages compiled from (``HASHED_PACKAGES``),
+  this file, mypyc's version and the interpreter: a rebuild of unchanged sources copies the
+  cached extensions (directory: ``SPLENDOR_CORE_CACHE``, else
+  ``$XDG_CACHE_HOME/splendor-engine/compiled-core``).
 """
 
 from __future__ import annotations
@@ -47,7 +55,7 @@ CORE_CHOICES = ("auto", "compiled", "pure")
 DEFAULT_OPT_LEVEL = "2"
 
 CORE_PACKAGE = Path("engine_service") / "rules"
-# Modules left to the interpreter, with the reason.
+# Modules of the rules core left to the interpreter, with the reason.
 NOT_COMPILED = frozenset(
     {
         # distinct_kind installs __eq__/__hash__ functions on NamedTuple classes; compiled
@@ -58,6 +66,39 @@ NOT_COMPILED = frozenset(
         CORE_PACKAGE / "decisions.py",
     }
 )
+CODEC_PACKAGE = Path("engine_service") / "codec"
+# The codec modules compiled beside the core: the conversions every ApplyAction runs, each kept because
+# compiling it made its part of a call measurably cheaper (benchmarks/call_budget.py --parts-only, builds
+# side by side, interleaved).
+CODEC_MODULES = (
+    CODEC_PACKAGE / "bounds.py",  # state in: the bounds checked before an incoming state is read
+    CODEC_PACKAGE / "state.py",  # state in and out: the state read, and the response patched
+    CODEC_PACKAGE / "view.py",  # a sealed call's view, copied from the state's message
+    CODEC_PACKAGE / "records.py",  # the record codecs: each event written, the action read
+    CODEC_PACKAGE / "events.py",  # the events' loop
+    CODEC_PACKAGE / "actions.py",  # the action read
+)
+# The codec's other modules stay Python:
+# - common.py: compiling it made no part of a call measurably cheaper (a few attribute sets per call);
+# - catalog.py, observation.py, action_cache.py, modules/: once per process, or off ApplyAction's path;
+# - __init__.py: re-exports only.
+# Every Python source the compiled code depends on within the engine: the compiled modules and
+# those they import (types included), so the cache key changes whenever the compiled result could.
+HASHED_PACKAGES = (CORE_PACKAGE, CODEC_PACKAGE)
+# mypy's configuration for the compilation, written beside the build's temporary files and used
+# instead of any found in the working directory (a checkout's pyproject.toml configures the type
+# check, not the build). The contract's stubs and protobuf are no build requirements: their types
+# are Any in every build, so an isolated wheel build compiles the same code as ``make compiled``
+# (their classes are not native to mypyc either way).
+MYPY_CONFIG = """\
+[mypy]
+[mypy-splendor.*]
+follow_imports = skip
+ignore_missing_imports = True
+[mypy-google.*]
+follow_imports = skip
+ignore_missing_imports = True
+"""
 # The placeholder that makes setuptools run build_ext and tag the wheel for this platform;
 # BuildCompiledCore replaces it with mypyc's extensions (or the cached ones).
 PLACEHOLDER = Extension("engine_service.rules._compiled_core", sources=[])
@@ -135,17 +176,18 @@ def build_problem() -> str | None:
 
 
 def compiled_sources(root: Path) -> list[str]:
-    """The core's modules mypyc compiles, relative to ``root`` (the directory holding engine_service/)."""
-    sources = sorted(path.relative_to(root) for path in (root / CORE_PACKAGE).rglob("*.py"))
-    return [str(path) for path in sources if path not in NOT_COMPILED]
+    """The modules mypyc compiles, relative to ``root`` (the directory holding engine_service/)."""
+    core = sorted(path.relative_to(root) for path in (root / CORE_PACKAGE).rglob("*.py"))
+    return [str(path) for path in [*core, *CODEC_MODULES] if path not in NOT_COMPILED]
 
 
 def cache_key(root: Path, environ: Mapping[str, str]) -> str:
-    """Changes whenever the compiled result could: a source of the core, this hook, mypyc, the interpreter, CC."""
+    """Changes whenever the compiled result could: a source of ``HASHED_PACKAGES``, this hook, mypyc,
+    the interpreter, CC."""
     import mypy.version  # noqa: PLC0415 (only a build that compiles needs mypy)
 
     digest = hashlib.sha256()
-    for path in sorted((root / CORE_PACKAGE).rglob("*.py")):
+    for path in sorted(path for package in HASHED_PACKAGES for path in (root / package).rglob("*.py")):
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(Path(__file__).read_bytes())
     for part in (
@@ -219,12 +261,16 @@ class BuildCompiledCore(build_ext):  # type: ignore[misc]
             return [Extension(name, sources=[]) for name in names]
         from mypyc.build import mypycify  # noqa: PLC0415 (only a build that compiles needs mypy)
 
+        target_dir = Path(self.build_temp) / "mypyc"
+        target_dir.mkdir(parents=True, exist_ok=True)
+        config = target_dir / "mypy.ini"
+        config.write_text(MYPY_CONFIG)
         extensions: list[Extension] = mypycify(
-            compiled_sources(root),
+            ["--config-file", str(config), *compiled_sources(root)],
             opt_level=opt_level(os.environ),
             multi_file=True,
             group_name=SHARED_LIBRARY,
-            target_dir=str(Path(self.build_temp) / "mypyc"),
+            target_dir=str(target_dir),
         )
         return extensions
 

@@ -2,7 +2,8 @@
 
 An installation compiles the core when it can (build_support/compiled_core.py) and falls back to
 the pure core otherwise; the two play the same games at different speeds, so an operator needs
-to see which one a process got.
+to see which one a process got. The compiled build holds the rules core and the codec's per-call
+modules in one library, so the one kind names both.
 """
 
 from __future__ import annotations
@@ -10,14 +11,18 @@ from __future__ import annotations
 import os
 from importlib import machinery, metadata
 from types import ModuleType
-from typing import Literal
+from typing import Final, Literal
 
 import structlog
 
+import engine_service.codec.state
 import engine_service.rules.engine
 
 CoreKind = Literal["compiled", "pure"]
 DISTRIBUTION = "splendor-engine"
+# One module of each part the build compiles, standing for its part: the rules core and the codec
+# (each part is built whole, and the two together).
+COMPILED_PARTS: Final = (engine_service.rules.engine, engine_service.codec.state)
 
 
 def core_kind_of(module: ModuleType) -> CoreKind:
@@ -27,8 +32,9 @@ def core_kind_of(module: ModuleType) -> CoreKind:
 
 
 def core_kind() -> CoreKind:
-    """The kind of the rules core imported here (the engine module stands for the package: it is built whole)."""
-    return core_kind_of(engine_service.rules.engine)
+    """The kind of the rules core and codec imported here: ``compiled`` only when both parts are."""
+    compiled = all(core_kind_of(module) == "compiled" for module in COMPILED_PARTS)
+    return "compiled" if compiled else "pure"
 
 
 def engine_version() -> str:

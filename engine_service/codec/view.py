@@ -50,7 +50,7 @@ def fill_view(out: view_pb2.GameView, view: GameView) -> None:
     out.passes_in_a_row = view.passes_in_a_row
     out.end_reason = end_reason_to_proto(view.end_reason)
     fill_standings(out.ranking, view.ranking)
-    out.winners.extend(standing.seat for standing in view.ranking if standing.place == 1)
+    out.winners.extend([standing.seat for standing in view.ranking if standing.place == 1])
     states = view.module_states
     for field in module_state_fields(view_pb2.GameView) if states else ():
         value = states[field.slot] if field.slot < len(states) else None

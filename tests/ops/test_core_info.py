@@ -11,6 +11,7 @@ from types import ModuleType
 from prometheus_client import CollectorRegistry
 from structlog.testing import capture_logs
 
+import engine_service.codec.state
 import engine_service.rules.engine
 from engine_service.core_info import core_kind, core_kind_of, engine_version, log_rules_core
 from engine_service.runtime.metrics import register_engine_info
@@ -31,11 +32,14 @@ def test_a_module_from_python_source_is_pure_and_one_from_a_c_extension_is_compi
         assert core_kind_of(module_loaded_from(f"engine{suffix}")) == "compiled"
 
 
-def test_the_core_kind_matches_the_loader_that_imported_the_engine() -> None:
-    spec = engine_service.rules.engine.__spec__
-    assert spec is not None
-    compiled = isinstance(spec.loader, machinery.ExtensionFileLoader)
-    assert core_kind() == ("compiled" if compiled else "pure")
+def test_the_core_kind_matches_the_loader_that_imported_the_engine_and_the_codec() -> None:
+    loaders = []
+    for module in (engine_service.rules.engine, engine_service.codec.state):
+        spec = module.__spec__
+        assert spec is not None
+        loaders.append(isinstance(spec.loader, machinery.ExtensionFileLoader))
+    assert loaders[0] == loaders[1], "the rules core and the codec are compiled together or not at all"
+    assert core_kind() == ("compiled" if loaders[0] else "pure")
 
 
 def test_the_version_is_the_one_in_pyproject() -> None:

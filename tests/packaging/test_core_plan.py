@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from build_support.compiled_core import (
+    CODEC_MODULES,
+    CODEC_PACKAGE,
     CORE_PACKAGE,
     CoreBuildError,
     build_problem,
@@ -79,18 +81,40 @@ def test_records_and_decisions_stay_python_and_every_other_module_is_compiled() 
     assert str(CORE_PACKAGE / "engine.py") in sources
 
 
+def test_the_codec_modules_on_every_calls_path_are_compiled_and_its_others_stay_python() -> None:
+    sources = compiled_sources(ROOT)
+    codec = sorted(source for source in sources if Path(source).is_relative_to(CODEC_PACKAGE))
+    assert codec == sorted(str(module) for module in CODEC_MODULES)
+    assert all((ROOT / module).is_file() for module in CODEC_MODULES)
+    assert {"bounds.py", "state.py", "view.py", "events.py"} <= {module.name for module in CODEC_MODULES}
+    assert not {"__init__.py", "common.py", "catalog.py"} & {module.name for module in CODEC_MODULES}
+
+
+def copy_of_the_compiled_packages(root: Path) -> None:
+    for package in (CORE_PACKAGE, CODEC_PACKAGE):
+        shutil.copytree(ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
+
+
 def test_the_cache_key_follows_the_sources_the_opt_level_and_the_compiler(tmp_path: Path) -> None:
-    shutil.copytree(ROOT / CORE_PACKAGE, tmp_path / CORE_PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
+    copy_of_the_compiled_packages(tmp_path)
     key = cache_key(tmp_path, {})
     assert cache_key(tmp_path, {}) == key
     assert cache_key(tmp_path, {"SPLENDOR_CORE_OPT_LEVEL": "3"}) != key
     assert cache_key(tmp_path, {"CC": "clang"}) != key
     engine = tmp_path / CORE_PACKAGE / "engine.py"
     engine.write_text(engine.read_text() + "\n# an edit\n")
-    assert cache_key(tmp_path, {}) != key
+    edited_core = cache_key(tmp_path, {})
+    assert edited_core != key
+    state = tmp_path / CODEC_PACKAGE / "state.py"
+    state.write_text(state.read_text() + "\n# an edit\n")
+    edited_codec = cache_key(tmp_path, {})
+    assert edited_codec != edited_core, "a compiled codec module"
+    common = tmp_path / CODEC_PACKAGE / "common.py"
+    common.write_text(common.read_text() + "\n# an edit\n")
+    assert cache_key(tmp_path, {}) != edited_codec, "a module the compiled ones import"
 
 
 def test_an_opt_level_outside_0_to_3_is_refused(tmp_path: Path) -> None:
-    shutil.copytree(ROOT / CORE_PACKAGE, tmp_path / CORE_PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
+    copy_of_the_compiled_packages(tmp_path)
     with pytest.raises(CoreBuildError, match="SPLENDOR_CORE_OPT_LEVEL"):
         cache_key(tmp_path, {"SPLENDOR_CORE_OPT_LEVEL": "fast"})

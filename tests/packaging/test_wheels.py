@@ -83,6 +83,7 @@ def test_the_engine_wheel_holds_the_core_kind_this_machine_can_build(dist: Dist)
     if EXPECTED_CORE == "compiled":
         assert not wheel.name.endswith("-py3-none-any.whl")
         assert any(name.startswith("engine_service/rules/engine.") for name in extensions)
+        assert any(name.startswith("engine_service/codec/state.") for name in extensions)
         assert "rules core: compiled (mypyc)" in dist.build_output
     else:
         assert wheel.name.endswith("-py3-none-any.whl")

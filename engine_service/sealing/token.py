@@ -37,6 +37,7 @@ from cryptography.exceptions import InvalidTag
 
 from .errors import KeyRetired, KeyUnknown, TokenInvalid, TokenMalformed, TokenTooLarge, TokenVersionUnsupported
 from .keyring import KEY_ID_PATTERN, KeyRing
+from .random_bytes import random_bytes
 
 VERSION: Final = 2
 VERSION_WITHOUT_FLAGS: Final = 1
@@ -101,7 +102,7 @@ def seal(ring: KeyRing, state_bytes: bytes, binding: Binding) -> bytes:
     key_id = ring.current_id.encode("ascii")
     flags = bytes((FLAG_PUBLIC_DEAL if public_deal else 0,))
     header = bytes((VERSION, len(key_id))) + key_id + _BINDING.pack(bytes.fromhex(game_id), turn, step) + flags
-    nonce = secrets.token_bytes(NONCE_BYTES)
+    nonce = random_bytes.take(NONCE_BYTES)
     padding = PAD_TO - len(state_bytes) % PAD_TO
     plaintext = state_bytes + b"\x80" + bytes(padding - 1)
     token = header + nonce + ring.cipher(ring.current_id).encrypt(nonce, plaintext, header)

@@ -55,7 +55,7 @@ def open_state(token: bytes, call: Call, field: str = "sealed_state") -> OpenedS
     """The state sealed in ``token``; ``ApiError`` (a SEALED_STATE_* reason) if it does not open."""
     config = call.settings
     ring, memo = config.key_ring, config.memo
-    remembered = memo.token(token, ring) if memo.enabled else None
+    remembered = memo.token(token, ring)
     if remembered is not None:  # opened or sealed here before: the handler gets its own copy of the message
         call.turn = remembered.state.turn
         return OpenedState(state_pb2.GameState.FromString(remembered.state_bytes), remembered.state, remembered.binding)
@@ -75,8 +75,7 @@ def open_state(token: bytes, call: Call, field: str = "sealed_state") -> OpenedS
     except RuleViolation as violation:
         raise rejection(violation, field=field) from None
     call.turn = state.turn
-    if memo.enabled:
-        memo.tokens.put(token, OpenedToken(opened.state_bytes, state, opened.binding, ring))
+    memo.tokens.put(token, OpenedToken(opened.state_bytes, state, opened.binding, ring))
     return OpenedState(msg, state, opened.binding)
 
 
@@ -87,8 +86,7 @@ def seal_message(msg: state_pb2.GameState, state: GameState, binding: Binding, c
     call.state_bytes = len(data)
     config = call.settings
     token = seal(config.key_ring, data, binding)
-    if config.memo.enabled:
-        config.memo.tokens.put(token, OpenedToken(data, state, binding, config.key_ring))
+    config.memo.tokens.put(token, OpenedToken(data, state, binding, config.key_ring))
     return token
 
 

@@ -53,7 +53,7 @@ class Remembered(Generic[Value]):
         self._lock = threading.Lock()
 
     def get(self, key: bytes) -> Value | None:
-        if not self._limit:
+        if not self._limit or len(key) > MAX_KEY_BYTES:  # never kept, so not worth hashing
             return None
         with self._lock:
             value = self._entries.get(key)

@@ -94,6 +94,7 @@ class HttpServer:
 
     ``admission``: the limit on concurrent engine calls, shared with the gRPC server of the same
     process (``serve`` passes one); by default one of its own, of ``settings.max_concurrent_rpcs``.
+    ``memo``: the states already checked, likewise shared (``api/state_memo.py``); by default one of its own.
     """
 
     def __init__(

@@ -64,6 +64,8 @@ def build_server(
     ``reuse_port``: bind with SO_REUSEPORT (worker processes sharing the port).
     ``access_log``: one log line per call; by default only once structlog is configured (the
     ``serve`` command does), so library users (tests, benchmarks) get metrics but no log lines.
+    ``admission`` and ``memo`` (the states already checked): the process's, shared with its HTTP server
+    (``serve`` passes them); by default ones of its own.
     """
     if access_log is None:
         access_log = structlog.is_configured()

@@ -18,6 +18,9 @@ Two measurements, in one run:
    ``--trial-memo-entries 0`` gives every call's full check side by side.
 2. In this process (``budget_parts``): each part of a call timed alone, interleaved,
    CPU time per call.
+3. With ``--served`` (``served_parts``): each handler part run inside an echo of its own on a
+   bare gRPC server, its server CPU per call beyond the echo's: what the part costs a serving
+   process, whose caches the gRPC machinery between calls has evicted (1.5-3x the time alone).
 
 The report gives each part's microseconds per call, median (min-max) over the repeats, and
 the ratios of ApplyAction (plain, sealed) to each echo in server CPU and calls/s, against the
@@ -29,6 +32,10 @@ calls/s per process it prints. An operator measures it on their own hardware wit
 
     make compiled
     PYTHONPATH=build/compiled-core .venv/bin/python -P benchmarks/call_budget.py --repeats 5
+
+``--pin`` runs the servers on the last CPU and the client on the others, so that they stop taking
+turns on the same CPUs: every figure is lower and the spread between repeats tighter (the
+ratios stay), which suits comparing two builds side by side.
 
 A trial (``--trial-in-memory``, ``--trial-switch-interval``, ``--trial-workers``, ``--trial-env``,
 ``--trial-memo-entries``) serves from a second process with one setting changed; its phases (starred)
@@ -58,6 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from budget_parts import in_process_budget
 from load_phase import Phase
+from served_parts import report_served, served_budget
 from service_bench import APPLY_METHOD, BENCH_KEYS, ECHO_METHOD, _raw, echo_handler, run_phase, sample_requests
 
 from engine_service.core_info import core_kind
@@ -72,6 +80,8 @@ RATE_TARGET: Final = 0.65
 # grpc_server_handling_seconds) at full pace, stated for up to this share of that pace per process.
 LATENCY_BOUND_MS: Final = 10.0
 LOAD_SHARE: Final = 0.7
+# A served part's phase, as a share of --duration: there are 21 of them, each followed by an echo.
+PART_DURATION_SHARE: Final = 0.75
 
 
 def serve(
@@ -135,8 +145,32 @@ def _start_child(
         command.append("--multiprocess")
     if switch_interval is not None:
         command += ["--switch-interval", repr(switch_interval)]
+    return _popen(command, args.server_cpus, env)
+
+
+def _popen(command: list[str], cpus: set[int] | None, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """A serving child, on ``cpus`` (all its threads: it inherits this thread's CPUs) or anywhere."""
     environment = {**os.environ, **env} if env else None
-    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=environment)
+    options = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True, "env": environment}
+    if cpus is None:
+        return subprocess.Popen(command, **options)  # type: ignore[call-overload, no-any-return]
+    mine = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpus)
+    try:
+        return subprocess.Popen(command, **options)  # type: ignore[call-overload, no-any-return]
+    finally:
+        os.sched_setaffinity(0, mine)
+
+
+def split_cpus(pin: bool) -> tuple[set[int] | None, set[int] | None]:
+    """``--pin``: (the servers' CPU, the client's CPUs): the last CPU this process may use for the servers,
+    the others for the client; (None, None) otherwise."""
+    if not pin:
+        return None, None
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--pin needs at least 2 CPUs: one for the server, the others for the client")
+    return {cpus[-1]}, set(cpus[:-1])
 
 
 def _assignment(entry: str) -> tuple[str, str]:
@@ -275,7 +309,7 @@ def report_parts(parts: dict[str, list[float]], results: dict[str, list[Phase]] 
         )
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=2.0, help="seconds per gRPC phase")
     parser.add_argument("--repeats", type=int, default=5, help="rounds of phases, and of in-process timings")
@@ -290,6 +324,16 @@ def main() -> int:
     )
     parser.add_argument("--parts-only", action="store_true", help="only the in-process parts")
     parser.add_argument("--grpc-only", action="store_true", help="only the phases over gRPC")
+    parser.add_argument(
+        "--served",
+        action="store_true",
+        help="also each handler part served, inside an echo on a bare gRPC server (served_parts.py)",
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="servers on the last CPU, this process (the client) on the others: a tighter spread between repeats",
+    )
     parser.add_argument(
         "--trial-switch-interval",
         type=float,
@@ -314,12 +358,20 @@ def main() -> int:
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child process
     parser.add_argument("--switch-interval", type=float, help=argparse.SUPPRESS)  # the child's
     parser.add_argument("--memo-entries", type=int, help=argparse.SUPPRESS)  # the child's
+    return parser
+
+
+def main() -> int:
+    parser = _parser()
     args = parser.parse_args()
     if args.serve:
         serve(args.workers, args.multiprocess, args.switch_interval, args.memo_entries)
         return 0
     if args.repeats < 1 or args.duration <= 0 or args.rounds < 1:
         parser.error("--repeats and --rounds must be at least 1 and --duration positive")
+    args.server_cpus, client_cpus = split_cpus(args.pin)
+    if client_cpus is not None:
+        os.sched_setaffinity(0, client_cpus)  # before any client thread starts: they inherit it
     plain, sealed = sample_requests()
     load = [os.getloadavg()[0]]
     results = None if args.parts_only else over_grpc(args, plain, sealed)
@@ -328,17 +380,31 @@ def main() -> int:
     if not args.grpc_only:
         parts = in_process_budget(plain, sealed, parse_key_ring(BENCH_KEYS), args.repeats, args.rounds)
         load.append(os.getloadavg()[0])
+    served = None
+    if args.served:
+        served = served_budget(
+            lambda command: _popen(command, args.server_cpus),
+            plain,
+            workers=args.workers,
+            repeats=args.repeats,
+            duration=args.duration * PART_DURATION_SHARE,
+            concurrency=args.concurrency,
+        )
+        load.append(os.getloadavg()[0])
     metrics = "multiprocess (files)" if args.multiprocess else "in memory"
+    pinned = f"; servers pinned to CPU {min(args.server_cpus)}" if args.server_cpus else ""
     print(
         f"call budget: {core_kind()} rules core, {args.repeats} repeats; over gRPC {args.concurrency} client "
         f"threads, {args.duration:g} s per phase, server 1 process x {args.workers} threads, log lines on, "
-        f"metrics {metrics}"
+        f"metrics {metrics}{pinned}"
     )
     held = True
     if results is not None:
         held = report_grpc(results)
     if parts is not None:
         report_parts(parts, results)
+    if served is not None:
+        report_served(served, parts)
     loads = "/".join(f"{value:.1f}" for value in load)
     print(f"load average (1 min) at start/after each measurement: {loads} on {os.cpu_count()} CPUs")
     return 0 if held else 1

@@ -16,6 +16,11 @@ answer whatever the load is decided here, on the loop thread, in microseconds:
   its first byte is dropped, so trickling clients cannot hold connections; at the connection cap,
   the oldest idle connection is closed to make room, else the one reading its headers the longest,
   and a new one is refused only when every connection has a call (or its body) in flight;
+- a connection closed after a refusal with its body unread is closed gently: its sending side is
+  shut once the answer is out, and what the client still sends is read and dropped until it
+  closes too, for at most ``LINGER_SECONDS``. Closing a socket with unread bytes makes the kernel
+  reset the connection, and a client still sending its body would often get that reset instead
+  of the answer (a 413 became "connection reset" for most bodies over 1 MiB);
 
 Every refusal is counted and logged (``engine_service/runtime/not_served.py``).
 """
@@ -46,6 +51,8 @@ _GRPC_RESOURCE_EXHAUSTED: Final = "8"
 # The request bytes being read at once, over every connection: memory for bodies not yet admitted.
 BODY_BYTES_IN_FLIGHT: Final = 32 * 1024 * 1024
 ACCEPT_BATCH: Final = 64  # connections taken in per loop turn
+# How long a connection closed after a refusal still reads (and drops) what its client sends.
+LINGER_SECONDS: Final = 2.0
 GRPC_WEB_ENVELOPE_BYTES: Final = 5  # a gRPC-Web body is the message behind a 5-byte frame header
 
 
@@ -145,20 +152,59 @@ class EdgeChannel(HTTPChannel):
     request_began = 0.0
     # A probe or a refusal to answer on the loop thread once ``received`` lets go of the requests' lock.
     answer_here = False
+    # A request was refused with its body unread: close gently (the module's docstring).
+    linger_on_close = False
+    linger_until: float | None = None  # while closing gently: when to close anyway
 
     def received(self, data: bytes) -> bool:
+        if self.linger_until is not None:
+            return True  # the rest of a refused body: dropped
         if self.request is None and data:
             self.request_began = time.monotonic()
         more = bool(super().received(data))
+        if any(request.error is not None for request in self.requests):
+            self.linger_on_close = True
         while self.answer_here:  # service() may queue the next request here again
             self.answer_here = False
             self.service()
         return more
 
+    def readable(self) -> bool:
+        return self.linger_until is not None or bool(super().readable())
+
+    def writable(self) -> bool:
+        return self.linger_until is None and bool(super().writable())
+
     def handle_close(self) -> None:
+        if self.linger_on_close and self.linger_until is None and self.connected and not self.total_outbufs_len:
+            self._linger()
+            return
+        server: Any = self.server
+        server.lingering.discard(self)
         if self.request is not None:  # a body cut short: it no longer holds a place
-            self.server.policy.done_reading(self.request)  # type: ignore[attr-defined]
+            server.policy.done_reading(self.request)
         super().handle_close()
+
+    def close_now(self) -> None:
+        """Close at once, even a connection that would close gently (to make room, or its time is up)."""
+        self.linger_on_close = False
+        self.handle_close()
+
+    def _linger(self) -> None:
+        """The answer is out: shut the sending side, then read and drop until the client closes (EOF makes
+        wasyncore call handle_close again) or ``LINGER_SECONDS`` pass (``EdgeServer.readable``)."""
+        sock = self.socket
+        try:
+            if sock is None:
+                raise OSError("closed")
+            sock.shutdown(socket.SHUT_WR)
+        except OSError:  # the peer is gone already
+            self.close_now()
+            return
+        self.will_close = self.close_when_flushed = False
+        self.linger_until = time.monotonic() + LINGER_SECONDS
+        server: Any = self.server
+        server.lingering.add(self)
 
     def parser_class(self, adj: Any) -> HTTPRequestParser:  # type: ignore[override]
         server: Any = self.server
@@ -176,6 +222,8 @@ class _EdgeParser(HTTPRequestParser):
         if self.headers_finished and not self._checked:
             self._checked = True
             self._policy.check(self)
+            if isinstance(self.error, Refusal):
+                consumed = len(data)  # the body that came with the headers is not a request of its own
         if self.completed:
             self._policy.done_reading(self)
         return consumed
@@ -192,6 +240,7 @@ class EdgeServer(TcpWSGIServer):
 
     def __init__(self, application: Any, policy: EdgePolicy, **kwargs: Any) -> None:
         self.policy = policy
+        self.lingering: set[EdgeChannel] = set()  # connections closing gently
         self._trigger_lock = threading.Lock()
         self._closed = False
         super().__init__(application, **kwargs)
@@ -253,6 +302,10 @@ class EdgeServer(TcpWSGIServer):
     def readable(self) -> bool:
         # Always accept: the cap is applied in handle_accept, with a fast refusal, never by leaving
         # connections (probes included) waiting in the backlog.
+        if self.lingering:
+            clock = time.monotonic()
+            for channel in [channel for channel in self.lingering if (channel.linger_until or 0.0) <= clock]:
+                channel.close_now()
         now = time.time()
         if now >= self.next_channel_cleanup:
             self.next_channel_cleanup = int(now) + self.adj.cleanup_interval
@@ -264,12 +317,12 @@ class EdgeServer(TcpWSGIServer):
         channels = list(self.active_channels.values())
         idle = [channel for channel in channels if _idle(channel)]
         if idle:
-            min(idle, key=lambda channel: channel.last_activity).handle_close()
+            min(idle, key=lambda channel: channel.last_activity).close_now()
             return True
         slow = [channel for channel in channels if _reading_headers(channel)]
         if slow:
             record_not_served("http", NO_METHOD, "connection_limit")
-            min(slow, key=lambda channel: channel.request_began).handle_close()
+            min(slow, key=lambda channel: channel.request_began).close_now()
             return True
         return False
 

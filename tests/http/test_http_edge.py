@@ -1,10 +1,13 @@
 """The HTTP edge's own limits, on an in-process server with short timeouts and a small connection cap:
 slow headers and bodies are dropped, the connection cap makes room from idle and slow connections
-first, and each drop is counted."""
+first, and each drop is counted; a body refused unread still gets its refusal, then a bounded close."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
 
@@ -12,6 +15,7 @@ import pytest
 
 from engine_service.http import HttpServer
 from engine_service.http import server as http_server_module
+from engine_service.http.edge import LINGER_SECONDS
 from engine_service.runtime.admission import Admission
 from engine_service.runtime.not_served import not_served
 from engine_service.runtime.settings import Settings
@@ -92,6 +96,51 @@ def test_a_request_whose_body_trickles_is_dropped(edge: int) -> None:
         )
         assert closed_by_server(sock)
     assert count("GetCatalog", "body_timeout") == before + 1
+
+
+@pytest.mark.parametrize("megabytes", [2, 20])
+def test_a_client_sending_a_body_over_the_limit_gets_the_refusal_not_a_reset(edge: int, megabytes: int) -> None:
+    # Rule: every bad input gets a clear error. The body is refused from its announced length, unread;
+    # closing at once with its bytes unread made the kernel reset the connection before the client,
+    # still sending, read the 413 (most tries over 1 MiB failed so).
+    body = b"\n" * (megabytes << 20)
+    headers = {"content-type": "application/proto", "connect-protocol-version": "1"}
+    for _ in range(5):
+        conn = http.client.HTTPConnection("127.0.0.1", edge, timeout=10)
+        try:
+            conn.request("POST", "/splendor.v1.EngineService/ApplyAction", body=body, headers=headers)
+            response = conn.getresponse()
+            assert response.status == 413
+            assert json.loads(response.read())["code"] == "resource_exhausted"
+        finally:
+            conn.close()
+    assert healthz(edge).startswith(b"HTTP/1.1 200")
+
+
+def test_a_client_that_keeps_sending_after_a_refusal_is_closed_within_the_linger_time(edge: int) -> None:
+    with connect(edge) as sock:
+        sock.sendall(
+            b"POST /splendor.v1.EngineService/ApplyAction HTTP/1.1\r\nContent-Type: application/proto\r\n"
+            b"Content-Length: 1000000000\r\n\r\n"
+        )
+        started = time.monotonic()
+        stopped: list[float] = []
+
+        def send_forever() -> None:  # a hostile client: its body never ends
+            try:
+                while time.monotonic() - started < LINGER_SECONDS + 10:
+                    sock.sendall(b"\0" * 65536)
+            except OSError:
+                stopped.append(time.monotonic() - started)
+
+        sender = threading.Thread(target=send_forever)
+        sender.start()
+        reply = b""
+        while data := sock.recv(4096):  # the refusal, then the end of what the server sends
+            reply += data
+        sender.join()
+    assert reply.startswith(b"HTTP/1.1 413")
+    assert stopped and stopped[0] < LINGER_SECONDS + CLOSED_WITHIN_SECONDS, "the server closed it in time"
 
 
 def test_at_the_cap_the_oldest_idle_connection_makes_room(edge: int) -> None:

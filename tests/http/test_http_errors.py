@@ -124,8 +124,8 @@ def test_a_body_over_the_message_limit_is_resource_exhausted(http_port: int) -> 
     )
     refusal = connect_refusal(reply)
     assert refusal.code == "RESOURCE_EXHAUSTED" and str(MAX_MESSAGE_BYTES) in refusal.message
-    # Far over the limit: refused by the HTTP server from the announced length, before any body is sent
-    # (sending it would race the server closing the connection).
+    # Far over the limit: refused by the HTTP server from the announced length, before any body is read
+    # (a client that sends it anyway gets the same answer: tests/http/test_http_edge.py).
     conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10)
     try:
         conn.putrequest("POST", f"{ENGINE}/CreateGame")

@@ -48,14 +48,12 @@ from engine_service.rules import (
     id_layout,
     known_modules,
     legal_actions,
-    module_named,
+    modules_using,
     new_game,
     observation,
     observation_layout,
-    registered_modules,
     view_for,
 )
-from engine_service.rules.action_ids import BASE_ID_COUNT
 from engine_service.rules.observation import state_features
 
 __all__ = [
@@ -103,15 +101,16 @@ def play(state: GameState, action: Action, seat: int | None = None) -> GameState
 
 
 def ruleset_action_ids(module: str | None) -> tuple[int, ...]:
-    """The stable ids a ruleset can use, in order: the base game's, ``module``'s and the answers modules share."""
+    """The stable ids a ruleset can use, in order: the base game's, ``module``'s and the answers modules share
+    (the ranges ``Catalog.action_id_ranges`` lists with no module or with ``module`` among its ``modules``)."""
     if module is not None and module not in known_modules():
         raise ValueError(f"unknown module {module!r}: use one of {', '.join(sorted(known_modules()))}")
-    ranges = [id_range for id_range in id_layout().ranges if id_range.offset < BASE_ID_COUNT]
-    if module is not None:
-        owned = {id_range.offset for other in registered_modules() for id_range in other.action_ids}
-        ranges += module_named(module).action_ids
-        ranges += [r for r in id_layout().ranges if r.offset >= BASE_ID_COUNT and r.offset not in owned]
-    return tuple(sorted(i for id_range in ranges for i in range(id_range.offset, id_range.offset + id_range.size)))
+    ranges = [id_range for id_range in id_layout().ranges if _in_ruleset(modules_using(id_range), module)]
+    return tuple(i for id_range in ranges for i in range(id_range.offset, id_range.offset + id_range.size))
+
+
+def _in_ruleset(modules: frozenset[str], module: str | None) -> bool:
+    return not modules or module in modules
 
 
 @dataclass(frozen=True)

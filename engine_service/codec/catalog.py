@@ -15,11 +15,12 @@ from engine_service.rules import (
     NOBLES,
     CardKind,
     id_layout,
+    modules_using,
     observation_layouts,
     registered_modules,
 )
 
-from .common import color_to_proto, fill_gems
+from .common import color_to_proto, fill_gems, modules_to_proto
 from .modules import adapter_for
 from .observation import fill_observation_layout
 
@@ -50,7 +51,10 @@ def catalog() -> catalog_pb2.Catalog:
             adapter.fill_catalog(out)
     for item in id_layout().ranges:
         if item.offset + item.size <= ACTION_ID_COUNT:
-            out.action_id_ranges.add(kind=item.kind, offset=item.offset, count=item.size, index_rule=item.rule)
+            modules = modules_to_proto(modules_using(item))
+            out.action_id_ranges.add(
+                kind=item.kind, offset=item.offset, count=item.size, index_rule=item.rule, modules=modules
+            )
     for layout in observation_layouts():
         fill_observation_layout(out.observation_layouts.add(), layout)
     out.bot_policies.extend(POLICY_NAMES)

@@ -70,7 +70,16 @@ from .observation import (
 )
 from .plugin import DeckSpec, FollowUp, Module, PaymentRules, Price
 from .records import distinct_kind
-from .registry import action_from_id, action_id, id_layout, known_modules, module_named, registered, registered_modules
+from .registry import (
+    action_from_id,
+    action_id,
+    id_layout,
+    known_modules,
+    module_named,
+    modules_using,
+    registered,
+    registered_modules,
+)
 from .ruleset import ruleset_for
 from .state import EndReason, GameState, PendingDecision, PlayerState, Standing
 from .turn import AwardOne, TurnStep, ask, wrong_answer
@@ -163,6 +172,7 @@ __all__ = [
     "legal_action_mask",
     "legal_actions",
     "module_named",
+    "modules_using",
     "new_game",
     "observation_layout",
     "observation_layouts",

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
-from .action_ids import BASE_RANGES, IdLayout
+from .action_ids import BASE_ID_COUNT, BASE_RANGES, IdLayout, IdRange
 from .actions import ChooseNoble, Decline, ReturnTokens
 from .decisions import DecisionKind, forget_decision_kind, remember_decision_kind
 from .plugin import Module
@@ -93,6 +93,19 @@ def known_modules() -> frozenset[str]:
 def id_layout() -> IdLayout:
     """The action-id layout of the base game and every registered module."""
     return _ASSEMBLED.layout
+
+
+def modules_using(id_range: IdRange) -> frozenset[str]:
+    """The modules whose games use ``id_range``: none for the base game's (every game uses them), its module
+    for a module's own, and every module for an answer the modules share (``decline``)."""
+    if id_range.offset < BASE_ID_COUNT:
+        return frozenset()
+    owners = frozenset(module.name for module in _MODULES.values() if id_range.offset in _offsets(module))
+    return owners or frozenset(_MODULES)
+
+
+def _offsets(module: Module) -> frozenset[int]:
+    return frozenset(id_range.offset for id_range in module.action_ids)
 
 
 def action_id(action: Any) -> int:

@@ -1,12 +1,15 @@
-"""A ruleset-sized action space: its size per ruleset and its mapping to the stable action ids."""
+"""A ruleset-sized action space: its size per ruleset, its mapping to the stable action ids, and its source, the
+catalog (a server's serves as well as the engine's own)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from splendor_client import EngineClient
 from splendor_client.envs import ActionSpace, SplendorEnv
 
-from engine_service.rules import ACTION_ID_COUNT, Decline, action_from_id, action_id, legal_actions, module_named
+from engine_service import in_process
+from engine_service.rules import Decline, action_from_id, action_id, legal_actions, module_named
 
 DECLINE = action_id(Decline())  # an answer the core shares between modules
 
@@ -16,13 +19,30 @@ DECLINE = action_id(Decline())  # an answer the core shares between modules
     [(None, 370), ("cities", 385), ("trading_posts", 376), ("strongholds", 8651), ("orient", 621)],
 )
 def test_the_ruleset_space_holds_the_base_ids_and_the_modules_ranges(module: str | None, size: int) -> None:
-    space = ActionSpace.for_ruleset(module, ACTION_ID_COUNT)
+    space = ActionSpace.for_ruleset(module, in_process.catalog_message())
     assert space.size == size
     expected = set(range(370)) | ({DECLINE} if module else set())
     for id_range in module_named(module).action_ids if module else ():
         expected |= set(range(id_range.offset, id_range.offset + id_range.size))
     assert set(space.stable_ids.tolist()) == expected
     assert np.array_equal(space.index_of[space.stable_ids], np.arange(size))
+
+
+@pytest.mark.parametrize("module", [None, "cities", "trading_posts", "strongholds", "orient"])
+def test_a_servers_catalog_gives_the_ruleset_space_the_engine_gives(client: EngineClient, module: str | None) -> None:
+    # Rule: a remote environment needs no engine installed; the catalog names the modules using each range.
+    space = ActionSpace.for_ruleset(module, client.get_catalog())
+    assert tuple(space.stable_ids.tolist()) == in_process.ruleset_action_ids(module)
+
+
+def test_a_remote_environment_with_the_ruleset_space_plays(client: EngineClient) -> None:
+    env = SplendorEnv(module="cities", action_ids="ruleset", client=client)
+    observation, _ = env.reset(seed=3)
+    assert env.action_space.n == 385
+    for _ in range(20):
+        observation, _, terminated, _, _ = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        if terminated:
+            break
 
 
 def test_every_legal_action_of_a_game_lies_in_its_ruleset_space() -> None:

@@ -10,6 +10,7 @@ from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from splendor.v1 import cities_pb2 as _cities_pb2
 from splendor.v1 import common_pb2 as _common_pb2
+from splendor.v1 import config_pb2 as _config_pb2
 from splendor.v1 import observation_pb2 as _observation_pb2
 from splendor.v1 import trading_posts_pb2 as _trading_posts_pb2
 import builtins as _builtins
@@ -277,6 +278,7 @@ class ActionIdRange(_message.Message):
     OFFSET_FIELD_NUMBER: _builtins.int
     COUNT_FIELD_NUMBER: _builtins.int
     INDEX_RULE_FIELD_NUMBER: _builtins.int
+    MODULES_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
     """The action kind, named like the Action field: "take_gems", "take_two_gems",
     "reserve_card", "reserve_from_deck", "purchase_card", "pass",
@@ -291,6 +293,14 @@ class ActionIdRange(_message.Message):
     """How many ids the range holds."""
     index_rule: _builtins.str
     """How an action maps to its index within the range."""
+    @_builtins.property
+    def modules(self) -> _containers.RepeatedScalarFieldContainer[_config_pb2.Module.ValueType]:
+        """The modules whose games use the range: none for the base game's ranges,
+        which every game uses; the module for a module's own; every module for an
+        answer the modules share ("decline"). A ruleset's actions are the ranges
+        with no module and those naming its module.
+        """
+
     def __init__(
         self,
         *,
@@ -298,10 +308,11 @@ class ActionIdRange(_message.Message):
         offset: _builtins.int = ...,
         count: _builtins.int = ...,
         index_rule: _builtins.str = ...,
+        modules: _abc.Iterable[_config_pb2.Module.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "index_rule", b"index_rule", "kind", b"kind", "offset", b"offset"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "index_rule", b"index_rule", "kind", b"kind", "modules", b"modules", "offset", b"offset"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -6,7 +6,8 @@ its action space, so ``ActionSpace.for_ruleset`` keeps only the ranges of the ba
 and the module in play (370 for the base game), and maps each index to its stable id
 (``stable_ids``) and back (``index_of``). An answer the core shares between modules
 (``decline``, id 389) is kept whenever a module is in play. Which ids a ruleset uses is
-the engine's to say (its in-process API's ``ruleset_action_ids``).
+the engine's to say: its catalog names the modules that use each range
+(``ActionIdRange.modules``), so a server's catalog gives it without the engine installed.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
+from splendor.v1 import catalog_pb2
 
-from ..local_engine import local_engine
+from ..client import module_value
 
 OUTSIDE = -1  # index_of's value for a stable id this space leaves out
 
@@ -44,9 +46,15 @@ class ActionSpace:
         return cls(range(id_count), id_count)
 
     @classmethod
-    def for_ruleset(cls, module: str | None, id_count: int) -> ActionSpace:
-        """The base game's ids, the ranges of ``module`` and the answers modules share, in id order."""
-        return cls(local_engine().ruleset_action_ids(module), id_count)
+    def for_ruleset(cls, module: str | None, catalog: catalog_pb2.Catalog) -> ActionSpace:
+        """The base game's ids, the ranges of ``module`` and the answers modules share, in id order: the ranges
+        of ``catalog`` that name no module, or name ``module``."""
+        wanted = None if module is None else module_value(module)
+        ranges = [
+            (item.offset, item.count) for item in catalog.action_id_ranges if not item.modules or wanted in item.modules
+        ]
+        ids = sorted(stable_id for offset, count in ranges for stable_id in range(offset, offset + count))
+        return cls(ids, catalog.action_id_count)
 
     def indices(self, stable_ids: Sequence[int]) -> NDArray[np.int64]:
         """The indices of stable ids (all inside this space: legal ids always are)."""

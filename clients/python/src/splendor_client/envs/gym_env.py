@@ -44,7 +44,7 @@ def action_space_for(game: Game, module: str | None, action_ids: str) -> ActionS
     if action_ids == "all":
         return ActionSpace.full(game.action_count)
     if action_ids == "ruleset":
-        return ActionSpace.for_ruleset(module, game.action_count)
+        return ActionSpace.for_ruleset(module, game.catalog())
     raise ValueError(f"action_ids is 'all' or 'ruleset', not {action_ids!r}")
 
 

@@ -88,7 +88,7 @@ class Ruleset(NamedTuple):
 def ruleset(players: int, module: str | None) -> Ruleset:
     """Computed once per ruleset; a state keeps only ``players`` and ``module`` (it is copied at every clone)."""
     modules = frozenset() if module is None else frozenset({module})
-    actions = ActionSpace.for_ruleset(module, _engine.ACTION_ID_COUNT)
+    actions = ActionSpace.for_ruleset(module, _engine.catalog_message())
     return Ruleset(players, module, modules, actions, _engine.observation_layout(modules, players).length)
 
 

@@ -8,6 +8,8 @@ import type { CityInfo } from "./cities_pb.js";
 import { file_splendor_v1_cities } from "./cities_pb.js";
 import type { Color, GemCounts } from "./common_pb.js";
 import { file_splendor_v1_common } from "./common_pb.js";
+import type { Module } from "./config_pb.js";
+import { file_splendor_v1_config } from "./config_pb.js";
 import type { ObservationLayout } from "./observation_pb.js";
 import { file_splendor_v1_observation } from "./observation_pb.js";
 import type { TradingPostInfo } from "./trading_posts_pb.js";
@@ -18,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/catalog.proto.
  */
 export const file_splendor_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("ChlzcGxlbmRvci92MS9jYXRhbG9nLnByb3RvEgtzcGxlbmRvci52MSLVAgoHQ2F0YWxvZxIkCgVjYXJkcxgBIAMoCzIVLnNwbGVuZG9yLnYxLkNhcmRJbmZvEiYKBm5vYmxlcxgCIAMoCzIWLnNwbGVuZG9yLnYxLk5vYmxlSW5mbxIXCg9hY3Rpb25faWRfY291bnQYAyABKA0SNAoQYWN0aW9uX2lkX3JhbmdlcxgEIAMoCzIaLnNwbGVuZG9yLnYxLkFjdGlvbklkUmFuZ2USJQoGY2l0aWVzGAUgAygLMhUuc3BsZW5kb3IudjEuQ2l0eUluZm8SMwoNdHJhZGluZ19wb3N0cxgGIAMoCzIcLnNwbGVuZG9yLnYxLlRyYWRpbmdQb3N0SW5mbxI7ChNvYnNlcnZhdGlvbl9sYXlvdXRzGAcgAygLMh4uc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25MYXlvdXQSFAoMYm90X3BvbGljaWVzGAggAygJIowCCghDYXJkSW5mbxIKCgJpZBgBIAEoDRINCgVsZXZlbBgCIAEoDRIMCgRkZWNrGAMgASgNEiEKBWJvbnVzGAQgASgOMhIuc3BsZW5kb3IudjEuQ29sb3ISDgoGcG9pbnRzGAUgASgNEiQKBGNvc3QYBiABKAsyFi5zcGxlbmRvci52MS5HZW1Db3VudHMSIwoEa2luZBgHIAEoDjIVLnNwbGVuZG9yLnYxLkNhcmRLaW5kEhMKC2JvbnVzX2NvdW50GAggASgNEisKD3NhY3JpZmljZV9jb2xvchgJIAEoDjISLnNwbGVuZG9yLnYxLkNvbG9yEhcKD3NhY3JpZmljZV9jb3VudBgKIAEoDSJUCglOb2JsZUluZm8SCgoCaWQYASABKA0SDgoGcG9pbnRzGAIgASgNEisKC3JlcXVpcmVtZW50GAMgASgLMhYuc3BsZW5kb3IudjEuR2VtQ291bnRzIlAKDUFjdGlvbklkUmFuZ2USDAoEa2luZBgBIAEoCRIOCgZvZmZzZXQYAiABKA0SDQoFY291bnQYAyABKA0SEgoKaW5kZXhfcnVsZRgEIAEoCSr5AQoIQ2FyZEtpbmQSGQoVQ0FSRF9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSQ0FSRF9LSU5EX1NUQU5EQVJEEAESFQoRQ0FSRF9LSU5EX0dPTERfWDIQAhIUChBDQVJEX0tJTkRfUEFJUkVEEAMSIAocQ0FSRF9LSU5EX1BBSVJFRF9UQUtFX0xFVkVMMRAEEhoKFkNBUkRfS0lORF9ET1VCTEVfQk9OVVMQBRIbChdDQVJEX0tJTkRfUkVTRVJWRV9OT0JMRRAGEhkKFUNBUkRfS0lORF9UQUtFX0xFVkVMMhAHEhcKE0NBUkRfS0lORF9TQUNSSUZJQ0UQCGIGcHJvdG8z", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_observation, file_splendor_v1_trading_posts]);
+  fileDesc("ChlzcGxlbmRvci92MS9jYXRhbG9nLnByb3RvEgtzcGxlbmRvci52MSLVAgoHQ2F0YWxvZxIkCgVjYXJkcxgBIAMoCzIVLnNwbGVuZG9yLnYxLkNhcmRJbmZvEiYKBm5vYmxlcxgCIAMoCzIWLnNwbGVuZG9yLnYxLk5vYmxlSW5mbxIXCg9hY3Rpb25faWRfY291bnQYAyABKA0SNAoQYWN0aW9uX2lkX3JhbmdlcxgEIAMoCzIaLnNwbGVuZG9yLnYxLkFjdGlvbklkUmFuZ2USJQoGY2l0aWVzGAUgAygLMhUuc3BsZW5kb3IudjEuQ2l0eUluZm8SMwoNdHJhZGluZ19wb3N0cxgGIAMoCzIcLnNwbGVuZG9yLnYxLlRyYWRpbmdQb3N0SW5mbxI7ChNvYnNlcnZhdGlvbl9sYXlvdXRzGAcgAygLMh4uc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25MYXlvdXQSFAoMYm90X3BvbGljaWVzGAggAygJIowCCghDYXJkSW5mbxIKCgJpZBgBIAEoDRINCgVsZXZlbBgCIAEoDRIMCgRkZWNrGAMgASgNEiEKBWJvbnVzGAQgASgOMhIuc3BsZW5kb3IudjEuQ29sb3ISDgoGcG9pbnRzGAUgASgNEiQKBGNvc3QYBiABKAsyFi5zcGxlbmRvci52MS5HZW1Db3VudHMSIwoEa2luZBgHIAEoDjIVLnNwbGVuZG9yLnYxLkNhcmRLaW5kEhMKC2JvbnVzX2NvdW50GAggASgNEisKD3NhY3JpZmljZV9jb2xvchgJIAEoDjISLnNwbGVuZG9yLnYxLkNvbG9yEhcKD3NhY3JpZmljZV9jb3VudBgKIAEoDSJUCglOb2JsZUluZm8SCgoCaWQYASABKA0SDgoGcG9pbnRzGAIgASgNEisKC3JlcXVpcmVtZW50GAMgASgLMhYuc3BsZW5kb3IudjEuR2VtQ291bnRzInYKDUFjdGlvbklkUmFuZ2USDAoEa2luZBgBIAEoCRIOCgZvZmZzZXQYAiABKA0SDQoFY291bnQYAyABKA0SEgoKaW5kZXhfcnVsZRgEIAEoCRIkCgdtb2R1bGVzGAUgAygOMhMuc3BsZW5kb3IudjEuTW9kdWxlKvkBCghDYXJkS2luZBIZChVDQVJEX0tJTkRfVU5TUEVDSUZJRUQQABIWChJDQVJEX0tJTkRfU1RBTkRBUkQQARIVChFDQVJEX0tJTkRfR09MRF9YMhACEhQKEENBUkRfS0lORF9QQUlSRUQQAxIgChxDQVJEX0tJTkRfUEFJUkVEX1RBS0VfTEVWRUwxEAQSGgoWQ0FSRF9LSU5EX0RPVUJMRV9CT05VUxAFEhsKF0NBUkRfS0lORF9SRVNFUlZFX05PQkxFEAYSGQoVQ0FSRF9LSU5EX1RBS0VfTEVWRUwyEAcSFwoTQ0FSRF9LSU5EX1NBQ1JJRklDRRAIYgZwcm90bzM", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_config, file_splendor_v1_observation, file_splendor_v1_trading_posts]);
 
 /**
  * The static game data, so that front ends render cards and nobles by id.
@@ -253,6 +255,16 @@ export type ActionIdRange = Message<"splendor.v1.ActionIdRange"> & {
    * @generated from field: string index_rule = 4;
    */
   indexRule: string;
+
+  /**
+   * The modules whose games use the range: none for the base game's ranges,
+   * which every game uses; the module for a module's own; every module for an
+   * answer the modules share ("decline"). A ruleset's actions are the ranges
+   * with no module and those naming its module.
+   *
+   * @generated from field: repeated splendor.v1.Module modules = 5;
+   */
+  modules: Module[];
 };
 
 /**

@@ -17,7 +17,6 @@ import itertools
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,7 +28,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from budget_parts import handler_parts
-from service_bench import BENCH_KEYS, ECHO_METHOD, ECHO_SERVICE, run_phase, sample_requests
+from service_bench import BENCH_KEYS, ECHO_METHOD, ECHO_SERVICE, echo_handler, run_phase, sample_requests
 from splendor.v1 import engine_service_pb2
 
 from engine_service.sealing import parse_key_ring
@@ -39,14 +38,14 @@ PART_METHOD = "Part{}"  # the echo running part number i, on ECHO_SERVICE
 ECHO_SHARE = 0.5
 
 
-def _echo(part: Callable[[int], object] | None, count: int) -> grpc.RpcMethodHandler[object, object]:
+def _part_echo(part: Callable[[int], object], count: int) -> grpc.RpcMethodHandler[object, object]:
+    """The echo's behaviour (``service_bench.echo_handler``) with ``part`` run first, on the next sample request."""
     indices = itertools.count()
 
     def echo(
         request: engine_service_pb2.ApplyActionRequest, context: grpc.ServicerContext
     ) -> engine_service_pb2.ApplyActionResponse:
-        if part is not None:
-            part(next(indices) % count)
+        part(next(indices) % count)
         return engine_service_pb2.ApplyActionResponse(state=request.state)
 
     return grpc.unary_unary_rpc_method_handler(
@@ -57,18 +56,13 @@ def _echo(part: Callable[[int], object] | None, count: int) -> grpc.RpcMethodHan
 
 
 def serve(workers: int) -> None:
-    """Child process: the echo and one echo per handler part on a bare gRPC server; prints its port
-    and the parts' names, serves until stdin closes."""
+    """Child process: the benchmarks' echo (and its CPU probe) and one echo per handler part on a bare gRPC
+    server; prints its port and the parts' names, serves until stdin closes."""
     plain, sealed = sample_requests()
     parts = handler_parts(plain, sealed, parse_key_ring(BENCH_KEYS))
-    table = {"EchoApplyAction": _echo(None, len(plain))}
-    for number, part in enumerate(parts.values()):
-        table[PART_METHOD.format(number)] = _echo(part, len(plain))
-    table["ProcessCpu"] = grpc.unary_unary_rpc_method_handler(
-        lambda request, context: repr(time.process_time()).encode()
-    )
+    table = {PART_METHOD.format(number): _part_echo(part, len(plain)) for number, part in enumerate(parts.values())}
     server = grpc.server(ThreadPoolExecutor(max_workers=workers))
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(ECHO_SERVICE, table),))
+    server.add_generic_rpc_handlers((echo_handler(), grpc.method_handlers_generic_handler(ECHO_SERVICE, table)))
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     print(port, "|".join(parts), flush=True)
@@ -126,5 +120,7 @@ def report_served(served: dict[str, list[float]], in_process: dict[str, list[flo
         print(line)
 
 
-if __name__ == "__main__" and sys.argv[1:2] == ["--serve"]:
+if __name__ == "__main__":
+    if sys.argv[1:2] != ["--serve"] or len(sys.argv) != 3:
+        raise SystemExit("served_parts.py is call_budget.py's serving child: run call_budget.py --served")
     serve(int(sys.argv[2]))

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from splendor.v1 import engine_service_pb2
 
-from engine_service.codec import action_from_proto, fill_events, update_state
+from engine_service.codec import fill_events, update_state
+from engine_service.codec.action_cache import ACTIONS
 from engine_service.rules import Action, Event, GameState, Reason, RuleViolation, apply
+from engine_service.sealing import Binding
 
 from .bot_choice import bot_action
 from .call import Call
@@ -72,7 +74,7 @@ def check_expected_turn(request: engine_service_pb2.ApplyActionRequest, state: G
 
 def action_of(request: engine_service_pb2.ApplyActionRequest, state: GameState) -> Action:
     try:
-        return action_from_proto(request.action)
+        return ACTIONS.action(request.action)
     except RuleViolation as violation:
         raise rejection(violation, prefix="action", state=state) from None
 
@@ -126,8 +128,8 @@ def sealed_response(
     token = game.token
     msg = game.msg  # the opened token's message: the handler's own, patched in place
     if applied:
-        update_state(msg, game.state, new_state)
-        binding = binding._replace(turn=new_state.turn, step=binding.step + 1)
+        update_state(msg, game.state, new_state, has_unknown=False)  # an opened token's: see open_state
+        binding = Binding(binding.game_id, new_state.turn, binding.step + 1, binding.public_deal)
         token = seal_message(msg, new_state, binding, call)
     fill_sealed(response, token, binding, new_state, msg, viewer=viewer, events=events)
 

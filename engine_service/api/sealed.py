@@ -75,7 +75,10 @@ def open_state(token: bytes, call: Call, field: str = "sealed_state") -> OpenedS
     except RuleViolation as violation:
         raise rejection(violation, field=field) from None
     call.turn = state.turn
-    memo.tokens.put(token, OpenedToken(opened.state_bytes, state, opened.binding, ring))
+    # Fields this version does not know (a newer replica's, a key holder's) are dropped once, here:
+    # an opened state's message, and the bytes remembered for it, never carry any (``update_state``).
+    msg.DiscardUnknownFields()
+    memo.tokens.put(token, OpenedToken(msg.SerializeToString(), state, opened.binding, ring))
     return OpenedState(msg, state, opened.binding)
 
 

@@ -81,7 +81,8 @@ class Remembered(Generic[Value]):
 
 
 class OpenedToken(NamedTuple):
-    """A token that opened (or was sealed here): its state's bytes and core state, its binding, the ring."""
+    """A token that opened (or was sealed here): its state's bytes (without fields this version does not know:
+    ``sealed.open_state``) and core state, its binding, the ring."""
 
     state_bytes: bytes
     state: GameState

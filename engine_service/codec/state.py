@@ -560,15 +560,18 @@ def fill_state(out: state_pb2.GameState, state: GameState) -> None:
     _write_derived(out, state)
 
 
-def update_state(out: state_pb2.GameState, old: GameState, new: GameState) -> None:
+def update_state(out: state_pb2.GameState, old: GameState, new: GameState, *, has_unknown: bool = True) -> None:
     """Turn ``out``, a copy of the message ``old`` was read from, into the message of ``new``.
 
     Much cheaper than ``fill_state`` after one action: only the fields the move
     replaced are patched, and within them only the changed slots, counts and list
     ends. Input is canonical once read (``state_from_proto`` refuses what it could
     not write back identically), except for the fields patched always.
+    ``has_unknown=False``: the caller knows ``out`` carries no unknown fields (the service
+    wrote it), which spares a walk over the whole message to drop them.
     """
-    out.DiscardUnknownFields()
+    if has_unknown:
+        out.DiscardUnknownFields()
     for index, patch, always in _PATCHES:
         after = new[index]
         if always or after is not old[index]:

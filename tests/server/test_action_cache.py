@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from splendor.v1 import actions_pb2
+from splendor.v1 import actions_pb2, config_pb2, engine_service_pb2
 
+from engine_service.api import ApiError
 from engine_service.codec import action_from_proto, action_to_proto
 from engine_service.codec.action_cache import ACTIONS, LONGEST_KEPT, ActionCache
 from engine_service.rules import Reason, RuleViolation, registered
 from tests.rules.test_registry_plugin import BEACONS_MODULE
+from tests.sealing.api import call
 from tests.server.positions import random_game
 
 
@@ -55,3 +57,26 @@ def test_a_change_of_the_registered_modules_empties_the_process_cache() -> None:
     assert len(ACTIONS) > 0
     with registered(BEACONS_MODULE):
         assert len(ACTIONS) == 0
+
+
+def test_apply_action_converts_its_action_through_the_process_cache() -> None:
+    """An action ApplyAction converted is kept; one that does not convert is refused the same way each time
+    (INVALID_ARGUMENT, pointing at the action) and kept by no one."""
+    created = call("CreateGame", engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2)))
+    listed = call("ListLegalActions", engine_service_pb2.ListLegalActionsRequest(state=created.state))
+    ACTIONS.clear()
+    good = listed.actions[0].action
+    applied = call("ApplyAction", engine_service_pb2.ApplyActionRequest(state=created.state, action=good))
+    assert applied.state.turn == 1
+    assert len(ACTIONS) == 1
+    bad = actions_pb2.Action()
+    bad.take_gems.colors.append(99)
+    refusals = []
+    for _ in range(2):
+        with pytest.raises(ApiError) as refused:
+            call("ApplyAction", engine_service_pb2.ApplyActionRequest(state=created.state, action=bad))
+        error = refused.value
+        refusals.append((error.code, error.reason, error.message, error.field_violations))
+    assert refusals[0] == refusals[1]
+    assert refusals[0][1] == "INVALID_COLOR"
+    assert len(ACTIONS) == 1

@@ -8,11 +8,13 @@ the seed once the game is over (``fill_revealed_seed``: the core's view does not
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from splendor.v1 import state_pb2, view_pb2
 
 from engine_service.codec import fill_revealed_seed, fill_view, fill_view_of_state, state_to_proto, update_state
-from engine_service.rules import GameState, view_for
+from engine_service.rules import GameState, apply, legal_actions, view_for
 from tests.server.positions import dealt, give_reserved, random_game
 
 MODULES = ("cities", "trading_posts", "strongholds", "orient")
@@ -72,3 +74,20 @@ def test_the_seed_is_revealed_in_every_view_once_the_game_is_over_and_not_before
                 assert view.revealed_seed == final.config.seed == 11
             else:
                 assert not view.HasField("revealed_seed")
+
+
+def test_views_of_a_turn_limited_game_from_another_first_seat_equal_views_of_the_core() -> None:
+    """The config's fields a view shows (``turn_limit``, the first seat) and a game ended by its turn limit."""
+    rng = random.Random(5)
+    state = dealt(3, seed=21, first_seat=2, turn_limit=12)
+    msg = state_to_proto(state)
+    while True:
+        for viewer in _viewers(state):
+            assert _copied(msg, state, viewer) == _expected(state, viewer)
+        actions = legal_actions(state)
+        if not actions:
+            break
+        after, _ = apply(state, rng.choice(actions))
+        update_state(msg, state, after)
+        state = after
+    assert state.end_reason is not None and state.turn == 12

@@ -21,7 +21,7 @@ from engine_service.api import ApiConfig, ApiError, sealed, source
 from engine_service.api.state_memo import MAX_KEY_BYTES, OpenedToken, Remembered, StateMemo
 from engine_service.codec import state_from_proto
 from engine_service.runtime.settings import Settings, defaults_from_env
-from engine_service.sealing import Binding, unseal
+from engine_service.sealing import Binding, seal, unseal
 from tests.sealing.api import call
 from tests.sealing.rings import key_line, ring
 
@@ -224,6 +224,43 @@ def test_a_seat_key_is_remembered_for_its_game_and_seat_only() -> None:
     game_id = unseal(RING, token).game_id
     assert fresh.seat_key_known(RING, game_id, 2, keys[2])
     assert not fresh.seat_key_known(RING, game_id, 1, keys[2])
+
+
+# Field 2000 (unknown to this version) as a varint, at the top level and inside ``bank`` (field 2, merged into it).
+UNKNOWN_FIELDS = b"\x80\x7d\x07" + b"\x12\x03\x80\x7d\x01"
+
+
+def test_fields_a_token_carries_that_this_version_does_not_know_are_dropped_when_it_opens() -> None:
+    """A key holder (or a newer replica) may seal fields this version does not know: they reach no view and no
+    new token, and the memo remembers the state without them, so a remembered token's message needs no sweep."""
+    memo_on, memo_off = _configs()
+    created = _sealed_game(memo_on)
+    clean = created.sealed_state
+    content = unseal(RING, clean)
+    padded = content.state_bytes + UNKNOWN_FIELDS
+    assert state_pb2.GameState.FromString(padded).SerializeToString() != content.state_bytes  # they travel
+    forged = seal(RING, padded, content.binding)
+    seat = state_from_proto(state_pb2.GameState.FromString(content.state_bytes)).acting_seat
+    listed = call("ListLegalActions", engine_service_pb2.ListLegalActionsRequest(sealed_state=clean), memo_off)
+    key = created.seat_keys[seat]
+    action = listed.actions[0].action
+
+    def answers(token: bytes, config: ApiConfig) -> tuple[bytes, bytes, bytes]:
+        view_request = engine_service_pb2.GetPlayerViewRequest(sealed_state=token)
+        view = call("GetPlayerView", view_request, config).view.SerializeToString(deterministic=True)
+        request = engine_service_pb2.ApplyActionRequest(
+            sealed_state=token, action=action, seat=seat, seat_key=key, include_legal_actions=True
+        )
+        applied = call("ApplyAction", request, config)
+        new_content = unseal(RING, applied.sealed_state).state_bytes
+        return view, _without_token(applied).SerializeToString(deterministic=True), new_content
+
+    expected = answers(clean, memo_off)
+    assert answers(forged, memo_off) == expected
+    assert answers(forged, memo_on) == expected  # opened in full, then remembered
+    assert answers(forged, memo_on) == expected  # from the memo
+    remembered = memo_on.memo.token(forged, RING)
+    assert remembered is not None and remembered.state_bytes == content.state_bytes
 
 
 def test_the_memo_keeps_the_most_recently_used_entries_up_to_its_bound() -> None:

@@ -18,6 +18,7 @@ from engine_service.sealing import Binding, SealingError, new_game_secret, read_
 from engine_service.sealing.token import VERSION_WITHOUT_FLAGS, VERSION_WITHOUT_SEAT_OR_EXPIRY
 from tests.sealing.rings import STATE, key_line, ring
 from tests.sealing.test_token_versions import older_token
+from tests.sealing.token_vectors import vectors
 
 KEYS = ring(key_line("2026-06.a_b", 3))
 
@@ -104,3 +105,27 @@ def test_the_reader_needs_no_engine() -> None:
         "assert not any(name.startswith('engine_service') for name in sys.modules), sorted(sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_reader_agrees_with_every_shared_vector() -> None:
+    """The vectors other languages' readers are tested on (tests/sealing/token_vectors.py)."""
+    for vector in vectors(200, seed=1):
+        token = bytes.fromhex(vector["token"])
+        if "reason" in vector:
+            with pytest.raises(TokenHeaderError) as refused:
+                read_token_header(token)
+            assert refused.value.reason == vector["reason"]
+            continue
+        header, expected = read_token_header(token), vector["header"]
+        binding = header.binding
+        assert (header.version, header.key_id) == (expected["version"], expected["key_id"])
+        assert (binding.game_id, binding.turn, str(binding.step)) == (
+            expected["game_id"],
+            expected["turn"],
+            expected["step"],
+        )
+        assert (binding.public_deal, header.acting_seat, str(binding.expires_at)) == (
+            expected["public_deal"],
+            expected["acting_seat"],
+            expected["expires_at"],
+        )

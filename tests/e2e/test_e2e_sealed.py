@@ -142,7 +142,9 @@ def _blind_reserve_position(rng: random.Random) -> tuple[GameConfig, list[object
             log.append(action)
 
 
-def test_blind_reserved_cards_are_listed_only_to_their_owner_and_other_seats_get_no_actions(client: EngineClient) -> None:
+def test_blind_reserved_cards_are_listed_only_to_their_owner_and_other_seats_get_no_actions(
+    client: EngineClient,
+) -> None:
     config, log, acting = _blind_reserve_position(random.Random(3))
     proto_config = game_config(config.num_players, config.seed)
     actions = [action_to_proto(action) for action in log]  # type: ignore[arg-type]

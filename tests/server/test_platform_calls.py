@@ -158,23 +158,39 @@ def test_expected_step_with_a_plain_state_is_refused_whatever_its_value() -> Non
 # Audiences.
 
 
-def _expected_views(
-    state: state_pb2.GameState, events: list[Any], audiences: list[int | None]
-) -> list[tuple[bytes, list[bytes]]]:
-    """What GetPlayerView answers each audience about the plain ``state`` and ``events``."""
+View = tuple[bytes, list[bytes], list[bytes]]
+
+
+def _expected_views(state: state_pb2.GameState, events: list[Any], audiences: list[int | None]) -> list[View]:
+    """What GetPlayerView answers each audience about the plain ``state`` and ``events``, and what ListLegalActions
+    lists for it (the acting seat's actions for that seat, nothing for another or a spectator)."""
     out = []
+    listed = call("ListLegalActions", pb.ListLegalActionsRequest(state=state))
     for seat in audiences:
         request = pb.GetPlayerViewRequest(state=state, events=events)
         if seat is not None:
             request.seat = seat
         view = call("GetPlayerView", request)
-        out.append((view.view.SerializeToString(deterministic=True), [e.SerializeToString() for e in view.events]))
+        legal = (
+            listed.actions if seat is not None and listed.HasField("acting_seat") and seat == listed.acting_seat else []
+        )
+        out.append(
+            (
+                view.view.SerializeToString(deterministic=True),
+                [e.SerializeToString() for e in view.events],
+                [a.SerializeToString() for a in legal],
+            )
+        )
     return out
 
 
-def _views(response: pb.ApplyActionResponse) -> list[tuple[bytes, list[bytes]]]:
+def _views(response: pb.ApplyActionResponse) -> list[View]:
     return [
-        (out.view.SerializeToString(deterministic=True), [e.SerializeToString() for e in out.events])
+        (
+            out.view.SerializeToString(deterministic=True),
+            [e.SerializeToString() for e in out.events],
+            [a.SerializeToString() for a in out.legal_actions],
+        )
         for out in response.audience_views
     ]
 

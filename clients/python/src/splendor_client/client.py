@@ -55,10 +55,12 @@ DEFAULT_TIMEOUT = 10.0
 
 @dataclass(frozen=True)
 class ViewResult:
-    """What one seat (or a spectator) may see: the redacted game and the redacted events."""
+    """What one seat (or a spectator) may see: the redacted game and the redacted events; in a move's
+    ``audience_views``, also the seat's legal actions when it must act next."""
 
     view: view_pb2.GameView
     events: list[events_pb2.Event] = field(default_factory=list)
+    legal_actions: list[actions_pb2.LegalAction] = field(default_factory=list)
 
 
 Audiences = Mapping[int | None, ViewResult]
@@ -202,7 +204,7 @@ def _sealed(response: Any, seat_keys: Mapping[int, str]) -> SealedGame:
 
 def _audience_views(response: engine_service_pb2.ApplyActionResponse) -> dict[int | None, ViewResult]:
     return {
-        (out.seat if out.HasField("seat") else None): ViewResult(out.view, list(out.events))
+        (out.seat if out.HasField("seat") else None): ViewResult(out.view, list(out.events), list(out.legal_actions))
         for out in response.audience_views
     }
 

@@ -382,12 +382,13 @@ class ApplyActionRequest(_message.Message):
         """Also return, in audience_views, the game after the move and its events as
         each of these audiences (a seat, or a spectator) may see them, each
         redacted exactly as GetPlayerView would for that audience: a platform that
-        shows a move to every player pays one call. With a sealed_state each
+        shows a move to every player pays one call (the seat that must act next
+        also gets its legal actions there). With a sealed_state each
         audience naming a seat must carry that seat's key, else PERMISSION_DENIED
         as for the request's own seat_key (the field at fault is
         audiences[i].seat_key). A seat not in the game, or one listed twice, is
-        INVALID_ARGUMENT, reason INVALID_SEAT. At most 5 audiences (every seat and
-        a spectator). With validate_only, the unchanged game and no events.
+        INVALID_ARGUMENT, reason INVALID_SEAT: so at most every seat and a
+        spectator. With validate_only, the unchanged game and no events.
         """
 
     def __init__(
@@ -468,6 +469,7 @@ class AudienceView(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat; absent for a spectator."""
     @_builtins.property
@@ -480,16 +482,25 @@ class AudienceView(_message.Message):
         them.
         """
 
+    @_builtins.property
+    def legal_actions(self) -> _containers.RepeatedCompositeFieldContainer[_actions_pb2.LegalAction]:
+        """That seat's legal actions when it is the seat that must act next, as
+        ListLegalActions lists them for it; empty for any other seat and for a
+        spectator. So the player who moves next gets its options from the same
+        call.
+        """
+
     def __init__(
         self,
         *,
         seat: _builtins.int | None = ...,
         view: _view_pb2.GameView | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
+        legal_actions: _abc.Iterable[_actions_pb2.LegalAction] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "seat", b"seat", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "legal_actions", b"legal_actions", "seat", b"seat", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -281,10 +281,11 @@ export class EngineClient {
     return this.createGame(gameConfig(options));
   }
 
-  /** The full `ListLegalActions` response: the legal actions and the seat that must act. */
   /**
-   * For a sealed game, pass the asking `seat`: purchases of the cards the acting seat reserved
-   * blind are listed only when it is the acting seat (they name the hidden card).
+   * The full `ListLegalActions` response: the legal actions and the seat that must act (`actingSeat`).
+   * For a sealed game, pass the asking `seat`: a seat that is not acting is listed no actions; without
+   * a seat (a spectator) the acting seat's are listed but the purchases of the cards it reserved blind
+   * (they name the hidden card).
    */
   async listLegalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
     const request = { ...gameFields(game, options, false) };

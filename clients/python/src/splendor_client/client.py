@@ -441,11 +441,12 @@ class EngineClient:
     def list_legal_actions(
         self, game: GameLike, *, seat: int | None = None, seat_key: str | None = None
     ) -> engine_service_pb2.ListLegalActionsResponse:
-        """The full ``ListLegalActions`` response: the legal actions and the seat that must act.
+        """The full ``ListLegalActions`` response: the legal actions and the seat that must act (``acting_seat``).
 
         For a sealed game, ``seat`` is the seat asking (a one-key handle's own by default), with its
-        key: the purchases of cards the acting seat reserved blind are listed only when it is the
-        acting seat. ``seat_key`` overrides the key a ``SealedGame`` holds (or gives one for a token).
+        key: a seat that is not acting is listed no actions; without a seat (a spectator) the acting
+        seat's are listed but the purchases of cards it reserved blind. ``seat_key`` overrides the key
+        a ``SealedGame`` holds (or gives one for a token).
         """
         seat = _seat_for(game, seat)
         request = _with_game(engine_service_pb2.ListLegalActionsRequest(), game, seat, seat_key)

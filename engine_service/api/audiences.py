@@ -21,6 +21,7 @@ from engine_service.rules import Event, GameState, action_id, events_for, legal_
 from .call import Call
 from .errors import INVALID_SEAT, refusal
 from .handlers import LEGAL_ACTIONS
+from .sealed import acting_seat_of
 from .seat_access import require_seat_key
 from .source import Game, check_seat
 
@@ -51,7 +52,7 @@ def fill_audience_views(
 ) -> None:
     """One view of ``state`` (``msg``: the service's own message of it) and of ``events`` per audience, and the
     legal actions of the audience that must act next."""
-    acting = None if state.end_reason is not None else state.acting_seat
+    acting = acting_seat_of(state)
     for seat in audiences:
         out = response.audience_views.add()
         if seat is not None:

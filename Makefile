@@ -9,6 +9,10 @@ SERVE_STAMP := $(VENV)/.serve-stamp
 STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
+# A long pip install says what it is doing at least every 10 s (scripts/progress.py): silent for minutes
+# with --quiet, hundreds of lines without.
+PROGRESS = $(BIN)/python scripts/progress.py
+PIP      = $(BIN)/python -m pip install --disable-pip-version-check
 
 .PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled dist clean
 
@@ -16,23 +20,26 @@ ARGS   ?=
 # the rules core. The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
 $(SERVE_STAMP): pyproject.toml clients/python-proto/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python-proto -e . mypy setuptools
+	$(PROGRESS) "make: pip" -- $(PIP) --upgrade pip
+	$(PROGRESS) "make: the engine and its stubs" -- \
+		$(PIP) -c constraints.txt -e clients/python-proto -e . mypy setuptools
 	touch $(SERVE_STAMP)
 
 # Development (and every check): the client with all its optional extras and the dev tools, in the same venv.
 $(STAMP): $(SERVE_STAMP) clients/python/pyproject.toml
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python-proto \
-		-e 'clients/python[engine,tournament,rl,openspiel,train]' -e '.[dev]'
+	$(PROGRESS) "make install: the client and the dev tools" -- \
+		$(PIP) -c constraints.txt -e clients/python-proto -e 'clients/python[engine,tournament,rl,openspiel,train]' -e '.[dev]'
 	touch $(STAMP)
 
 install-serve: $(SERVE_STAMP)
 
 install: $(STAMP)
 
-# The server runs the compiled core when it could be built (its start-up log says which: rules_core).
+# The server runs the compiled core when it could be built (its start-up log says which: rules_core). Its
+# output is for people (console lines and a banner with the addresses) even when piped, unless
+# SPLENDOR_LOG_FORMAT or ARGS="--log-format json" says otherwise.
 serve: install-serve compiled
-	$(RUN_COMPILED_PATH) $(BIN)/splendor-engine serve $(ARGS)
+	$(RUN_COMPILED_PATH) SPLENDOR_LOG_FORMAT=$${SPLENDOR_LOG_FORMAT:-console} $(BIN)/splendor-engine serve $(ARGS)
 
 test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test test-compiled
 	$(BIN)/python -m pytest

@@ -11,6 +11,13 @@
 The messages are the generated ``splendor.v1`` stubs (``from splendor.v1 import state_pb2``...).
 """
 
+try:
+    import splendor.v1  # noqa: F401  (the contract's stubs: every module below speaks them)
+except ModuleNotFoundError as missing:  # installed without them: say which command brings them
+    from .install_hints import stubs_missing
+
+    raise stubs_missing(missing) from missing
+
 from . import actions
 from .client import (
     DEFAULT_ADDRESS,

@@ -31,7 +31,6 @@ from .sealed import sealed_cases
 
 VECTORS: Final = Path(__file__).resolve().parent.parent
 GENERATED: Final = ("calls", "games", MANIFEST)  # what the generator owns in the vectors' directory
-MAIN_GAMES: Final = 4  # the games of each ruleset written whole (the others only give positions)
 SEED_STEP: Final = 1000  # each ruleset's games are dealt from seeds of their own
 
 
@@ -48,9 +47,9 @@ def generate(out: Path) -> Json:
         played = ruleset_games(engine, ruleset, modules, SEED_STEP * (index + 1))
         plain_cases(cases, ruleset, played)
         refusal_cases(cases, ruleset, played)
-        sealed_cases(cases, ruleset, played[0])
+        sealed_cases(cases, ruleset, played.main[0])
         calls[f"calls/{ruleset}.json"] = cases
-        games[f"games/{ruleset}.json"] = [game_record(engine, game) for game in played[:MAIN_GAMES]]
+        games[f"games/{ruleset}.json"] = [game_record(engine, game) for game in played.main]
     documents = {name: file.document() for name, file in calls.items()}
     for name, document in documents.items():
         _write(out / name, _calls_text(document))

@@ -20,7 +20,7 @@ from engine_service import in_process
 from engine_service.rules import id_layout
 
 from .paths import GamePath, Modules, config
-from .plain import acting_seat
+from .plain import RulesetGames, acting_seat
 from .recorder import CaseFile
 
 pb = engine_service_pb2
@@ -95,8 +95,9 @@ def decision_states(games: list[GamePath]) -> Iterator[tuple[str, GamePath, int]
                 )
 
 
-def refusal_cases(cases: CaseFile, ruleset: str, games: list[GamePath]) -> None:
+def refusal_cases(cases: CaseFile, ruleset: str, ruleset_games: RulesetGames) -> None:
     module = None if ruleset == "base" else ruleset
+    games = list(ruleset_games.all)
     positions: list[tuple[str, state_pb2.GameState]] = [("deal", games[0].moves[0].before)]
     positions += [(f"decision-{kind}", game.moves[index].before) for kind, game, index in decision_states(games)]
     for label, predicate in FEATURES.items():

@@ -22,15 +22,16 @@ def test_every_vector_passes_over_grpc(corpus: Corpus, addresses: Addresses) -> 
 
 
 @pytest.mark.e2e
-def test_every_call_passes_over_connect(corpus: Corpus, addresses: Addresses) -> None:
-    """The whole games are replays like those above: the calls alone prove the Connect path."""
+def test_the_sealed_sessions_and_the_refusals_pass_over_connect(corpus: Corpus, addresses: Addresses) -> None:
+    """Tokens, seat keys and errors' details through the Connect transport; the other calls are the same calls as
+    over gRPC (the command below runs a ruleset's plain cases over Connect)."""
     transport = open_transport("connect", f"http://{addresses.http}", 30.0)
     try:
-        report = run(corpus, transport, Options(games=False))
+        report = run(corpus, transport, Options(only="/(sealed|refusal)/", games=False))
     finally:
         transport.close()
     assert report.failures == []
-    assert report.calls == corpus.calls
+    assert report.calls > 500
 
 
 @pytest.mark.e2e

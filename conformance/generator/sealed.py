@@ -24,6 +24,7 @@ SEALED: Final = (TOKEN, GAME_ID, SEAT_KEYS)
 BOT_MOVE: Final = (
     *SEALED,
     ("sealedStateBinding", "turn"),
+    ("sealedStateBinding", "actingSeat"),
     ("view",),
     ("events",),
     ("applied",),
@@ -149,11 +150,23 @@ def create_sessions(cases: CaseFile, ruleset: str, game: GamePath) -> None:
     session.answered("CreateGame", secret, (*SEALED, ("view",), ("events",)))
     bot = {"sealedState": token_from(0), "bot": {"policy": "greedy"}, "seatKey": key_from(0, 0)}
     session.answered("ApplyAction", bot, BOT_MOVE)
+    expiring = cases.session(f"{ruleset}/sealed/expiring-game")
+    # The expiry is the clock's at the deal plus a day: the binding (its expiresAt, a 64-bit integer) is normalised
+    # whole; the view is still exact, and the game plays on.
+    binding: Path_ = ("sealedStateBinding",)
+    expiring.answered(
+        "CreateGame", {**_create(game), "seat": 0, "expiresInSeconds": 86_400}, (TOKEN, binding, SEAT_KEYS)
+    )
+    first_seat = acting_seat(game.moves[0].before)
+    first = to_json(game.moves[0].applied.action)
+    expiring.answered(
+        "ApplyAction",
+        {"sealedState": token_from(0), "action": first, "seatKey": key_from(0, first_seat)},
+        (TOKEN, binding),
+    )
     other_game = cases.session(f"{ruleset}/sealed/key-of-another-game")
     other_game.answered("CreateGame", _create(game), SEALED)
     other_game.answered("CreateGame", _create(game), SEALED)
-    first_seat = acting_seat(game.moves[0].before)
-    first = to_json(game.moves[0].applied.action)
     other_game.refused(
         "ApplyAction", {"sealedState": token_from(1), "action": first, "seatKey": key_from(0, first_seat)}
     )

@@ -23,7 +23,7 @@ DECISIONS = {
 }
 MAX_BYTES = 4_000_000
 # The reasons no vector shows (conformance/README.md says why): a field that cannot carry the bad value
-# (unsigned seeds and turn limits), bytes that are no request, a server's own bounds and its key ring.
+# (unsigned seeds and turn limits), bytes that are no request, a server's own bounds, key ring and clock.
 NOT_SENDABLE = {
     "INVALID_SEED",
     "INVALID_TURN_LIMIT",
@@ -34,6 +34,8 @@ NOT_SENDABLE = {
     "SEALED_STATE_VERSION_UNSUPPORTED",
     "SEALED_STATE_KEY_UNKNOWN",
     "SEALED_STATE_KEY_RETIRED",
+    "SEAT_KEY_RETIRED",
+    "SEALED_STATE_EXPIRED",
 }
 
 

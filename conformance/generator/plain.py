@@ -111,6 +111,7 @@ def plain_cases(cases: CaseFile, name: str, games: RulesetGames) -> None:
         view_cases(cases, game, moves, whole)
     if name in OBSERVED:
         observation_cases(cases, games.main[0], with_apply=name == OBSERVED[0])
+    audience_cases(cases, games.main)
     replay_cases(cases, games.main)
     bot_cases(cases, games.main)
 
@@ -155,6 +156,21 @@ def apply_cases(cases: CaseFile, game: GamePath, moves: list[int]) -> None:
         if index % 4 == 0:  # the same move only checked: the state unchanged, no events
             request.validate_only = True
             cases.answered(f"{game.name}/apply/{index}/validate-only", "ApplyAction", request)
+
+
+def audience_cases(cases: CaseFile, games: tuple[GamePath, ...]) -> None:
+    """A move shown to every audience in the same call (a spectator and each seat, the next one with its legal
+    actions): at the first pending decision of each game, else its middle move."""
+    for game in games:
+        index = next(
+            (at for at, move in enumerate(game.moves) if move.before.pending_decision.kind), len(game.moves) // 2
+        )
+        move = game.moves[index]
+        request = pb.ApplyActionRequest(state=move.before, action=move.applied.action)
+        request.audiences.add()
+        for seat in range(game.config.num_players):
+            request.audiences.add(seat=seat)
+        cases.answered(f"{game.name}/apply/{index}/audiences", "ApplyAction", request)
 
 
 def legal_cases(cases: CaseFile, game: GamePath, moves: list[int], whole: bool) -> None:

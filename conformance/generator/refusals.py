@@ -305,6 +305,13 @@ def request_refusals(cases: CaseFile, ruleset: str, games: list[GamePath]) -> No
         "iterations-without-search": pb.ApplyActionRequest(
             state=state, bot=bots_pb2.BotChoice(policy="greedy", iterations=5)
         ),
+        "step-of-a-plain-state": pb.ApplyActionRequest(state=state, action=action, expected_step=0),
+        "audience-not-in-game": pb.ApplyActionRequest(
+            state=state, action=action, audiences=[pb.Audience(seat=game.config.num_players)]
+        ),
+        "audience-twice": pb.ApplyActionRequest(
+            state=state, action=action, audiences=[pb.Audience(seat=seat), pb.Audience(seat=seat)]
+        ),
     }
     for label, request in apply_refusals.items():
         cases.refused(f"{name}/apply/{label}", "ApplyAction", request)

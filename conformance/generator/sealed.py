@@ -7,6 +7,7 @@ whatever a sealed playout, sample or bot move drew from the server's own randomn
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from splendor.v1 import bots_pb2, engine_service_pb2
@@ -32,6 +33,18 @@ BOT_MOVE: Final = (
     ("actingSeat",),
 )
 MOVES: Final = 6  # moves played in each sealed session
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a sealed session stands: the step holding the game's latest token, the seat that must act and another
+    seat, the acting seat's next action (JSON), and the number of seats."""
+
+    latest: int
+    seat: int
+    other: int
+    action: object
+    seats: int
 
 
 def token_from(step: int) -> dict[str, list[object]]:
@@ -62,12 +75,11 @@ def sealed_cases(cases: CaseFile, ruleset: str, game: GamePath) -> None:
         }
         session.answered("ApplyAction", apply, (TOKEN, GAME_ID))
         latest = len(session.steps) - 1
-    state = game.moves[MOVES].before
-    seat = acting_seat(state)
-    other = (seat + 1) % game.config.num_players
-    next_action = to_json(game.moves[MOVES].applied.action)
-    seat_refusals(session, latest, seat, other, next_action)
-    sealed_calls(session, latest, seat, other, next_action)
+    seat = acting_seat(game.moves[MOVES].before)
+    seats = game.config.num_players
+    here = Position(latest, seat, (seat + 1) % seats, to_json(game.moves[MOVES].applied.action), seats)
+    seat_refusals(session, here)
+    sealed_calls(session, here)
     rewind = {
         "sealedState": token_from(0),
         "action": to_json(game.moves[0].applied.action),
@@ -82,9 +94,15 @@ def _create(game: GamePath) -> dict[str, object]:
     return {"config": to_json(game.config), "sealed": True, "publicDeal": True}
 
 
-def seat_refusals(session: Session, latest: int, seat: int, other: int, action: object) -> None:
+def seat_refusals(session: Session, here: Position) -> None:
+    latest, seat, other, action = here.latest, here.seat, here.other, here.action
     token = token_from(latest)
+    mine = {"sealedState": token, "action": action, "seat": seat, "seatKey": key_from(0, seat)}
     refused = [
+        ("ApplyAction", {**mine, "expectedStep": str(MOVES - 1)}),  # a step the game has moved past
+        ("ApplyAction", {**mine, "audiences": [{"seat": other}]}),  # an audience without its key
+        ("ApplyAction", {**mine, "audiences": [{"seat": other, "seatKey": key_from(0, seat)}]}),
+        ("ApplyAction", {**mine, "audiences": [{}, {}]}),  # a spectator twice
         ("ApplyAction", {"sealedState": token, "action": action, "seat": seat}),
         ("ApplyAction", {"sealedState": token, "action": action}),
         ("ApplyAction", {"sealedState": token, "action": action, "seat": seat, "seatKey": key_from(0, other)}),
@@ -103,16 +121,22 @@ def seat_refusals(session: Session, latest: int, seat: int, other: int, action: 
         session.refused(method, request)
 
 
-def sealed_calls(session: Session, latest: int, seat: int, other: int, action: object) -> None:
+def sealed_calls(session: Session, here: Position) -> None:
     """Every RPC that takes a token, answered: views, legal actions (the seat's, another's, a spectator's), a
-    check without applying, samples, playouts, and a move chosen by a server-side bot."""
-    token = token_from(latest)
+    check without applying, the move shown to every audience, samples, playouts, and a move chosen by a
+    server-side bot."""
+    seat, other, action = here.seat, here.other, here.action
+    token = token_from(here.latest)
     session.answered("GetPlayerView", {"sealedState": token})
     session.answered("GetPlayerView", {"sealedState": token, "seat": other, "seatKey": key_from(0, other)})
     session.answered("ListLegalActions", {"sealedState": token})
     session.answered("ListLegalActions", {"sealedState": token, "seat": other, "seatKey": key_from(0, other)})
     check = {"sealedState": token, "action": action, "seat": seat, "seatKey": key_from(0, seat), "validateOnly": True}
     session.answered("ApplyAction", check, (TOKEN, GAME_ID))
+    # The move at the step the sender holds, shown to a spectator and to every seat with its key.
+    audiences = [{}, *({"seat": audience, "seatKey": key_from(0, audience)} for audience in range(here.seats))]
+    shown = {**check, "validateOnly": False, "expectedStep": str(MOVES), "audiences": audiences}
+    session.answered("ApplyAction", shown, (TOKEN, GAME_ID))
     samples = {"sealedState": token, "seat": seat, "seatKey": key_from(0, seat), "count": 3, "seed": "5"}
     session.answered("Determinize", samples, (("states", "*"),))
     playouts = {

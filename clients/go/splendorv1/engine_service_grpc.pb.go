@@ -21,7 +21,8 @@ type EngineServiceClient interface {
 	GetCatalog(ctx context.Context, in *GetCatalogRequest, opts ...grpc.CallOption) (*GetCatalogResponse, error)
 	// Deal a new game, as a plain state or, with sealed, as a game token.
 	CreateGame(ctx context.Context, in *CreateGameRequest, opts ...grpc.CallOption) (*CreateGameResponse, error)
-	// Every legal action of the seat that must act, each with its action id.
+	// Every legal action of the seat that must act, each with its action id
+	// (none for a sealed request naming another seat).
 	ListLegalActions(ctx context.Context, in *ListLegalActionsRequest, opts ...grpc.CallOption) (*ListLegalActionsResponse, error)
 	// Check an action and, unless validate_only, apply it.
 	ApplyAction(ctx context.Context, in *ApplyActionRequest, opts ...grpc.CallOption) (*ApplyActionResponse, error)
@@ -126,7 +127,8 @@ type EngineServiceServer interface {
 	GetCatalog(context.Context, *GetCatalogRequest) (*GetCatalogResponse, error)
 	// Deal a new game, as a plain state or, with sealed, as a game token.
 	CreateGame(context.Context, *CreateGameRequest) (*CreateGameResponse, error)
-	// Every legal action of the seat that must act, each with its action id.
+	// Every legal action of the seat that must act, each with its action id
+	// (none for a sealed request naming another seat).
 	ListLegalActions(context.Context, *ListLegalActionsRequest) (*ListLegalActionsResponse, error)
 	// Check an action and, unless validate_only, apply it.
 	ApplyAction(context.Context, *ApplyActionRequest) (*ApplyActionResponse, error)

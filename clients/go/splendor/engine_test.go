@@ -73,8 +73,8 @@ func TestASealedGameOfEveryModuleIsPlayedToItsEndWithSeatKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rulesets()) != 5 {
-		t.Fatalf("rulesets %v: the contract has 4 modules", rulesets())
+	if len(Modules()) == 0 {
+		t.Fatal("the contract's Module enum names no module: the test would play the base game only")
 	}
 	for index, ruleset := range rulesets() {
 		players := uint32(2 + index%3)

@@ -5,11 +5,13 @@
     splendor-conformance --protocol connect --address localhost:8080
 
 >>> from pathlib import Path
->>> from splendor_client.conformance import load, open_transport, run
->>> corpus = load(Path("conformance"))  # doctest: +SKIP
->>> report = run(corpus, open_transport("grpc", "localhost:50051", 10.0))  # doctest: +SKIP
->>> report.passed  # doctest: +SKIP
-True
+>>> from splendor_client.conformance import Options, load, open_transport, run
+>>> corpus = load(Path("conformance"))  # the vectors' directory, from the checkout's root
+>>> transport = open_transport("grpc", "127.0.0.1:50051", timeout=10.0)
+>>> report = run(corpus, transport, Options(only="^base/sealed/"))
+>>> transport.close()
+>>> report.passed, report.failures
+(True, [])
 """
 
 from .runner import Failure, Options, Report, run

@@ -1,4 +1,5 @@
-"""Documentation that is executed: every fenced block of README.md, docs/*.md and clients/*/README.md.
+"""Documentation that is executed: every fenced block of README.md, docs/*.md, clients/*/README.md and
+conformance/README.md.
 
 How each block is checked, by the fence's language:
 

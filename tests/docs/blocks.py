@@ -37,8 +37,14 @@ class Block:
 
 
 def documents(root: Path = ROOT) -> list[Path]:
-    """The Markdown files whose blocks are checked: the README, docs/ and each client's README."""
-    return [root / "README.md", *sorted((root / "docs").glob("*.md")), *sorted(root.glob("clients/*/README.md"))]
+    """The Markdown files whose blocks are checked: the README, docs/, each client's README and the conformance
+    vectors' README."""
+    return [
+        root / "README.md",
+        *sorted((root / "docs").glob("*.md")),
+        *sorted(root.glob("clients/*/README.md")),
+        root / "conformance" / "README.md",
+    ]
 
 
 def blocks_of(path: Path) -> list[Block]:

@@ -67,13 +67,16 @@ class Call:
         is_active: Callable[[], bool] = _always_active,
         time_remaining: Callable[[], float | None] = _no_deadline,
         budget_seconds: float | None = None,
+        budget_from: float | None = None,
     ) -> None:
         self.method = method
         # Is the caller still waiting, and how long it will wait (None: no deadline)?
         self._caller_active = is_active
         self._caller_remaining = time_remaining
-        # The server's own limit on the call's work (--max-call-seconds), whatever the caller allows.
-        self._budget_ends: float | None = None if budget_seconds is None else time.monotonic() + budget_seconds
+        # The server's own limit on the call's work (--max-call-seconds), whatever the caller allows, counted
+        # from ``budget_from`` (``time.monotonic()``; by default now): the time it queued in the server is its.
+        start = time.monotonic() if budget_from is None else budget_from
+        self._budget_ends: float | None = None if budget_seconds is None else start + budget_seconds
         self._cancelled = False
 
     def is_active(self) -> bool:

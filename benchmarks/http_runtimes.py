@@ -16,7 +16,7 @@ the server's CPU per call. Ratios are against the baseline.
 
 Candidates that are not installed are skipped (only hypercorn is a dependency)::
 
-    pip install uvicorn httptools granian       # the other candidates, in the venv
+    pip install waitress uvicorn httptools granian   # the baseline's server and the other candidates
     python benchmarks/http_runtimes.py [--duration 3] [--repeats 5] [--concurrency 8] [--codec json]
 
 The attack suite of the same candidates: ``benchmarks/edge_attacks.py``.
@@ -38,17 +38,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run from a checkout without installing
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from google.protobuf import json_format
 from load_phase import process_cpu_seconds, run_load
 from service_bench import sample_requests
 from splendor.v1 import engine_service_pb2
 
+ROOT = Path(__file__).resolve().parent.parent
 CANDIDATES = ("baseline", "hypercorn", "uvicorn", "granian")
-MODULES = {"hypercorn": "hypercorn", "uvicorn": "uvicorn", "granian": "granian"}
+MODULES = {"baseline": "waitress", "hypercorn": "hypercorn", "uvicorn": "uvicorn", "granian": "granian"}
 # The last commit whose HTTP listener was waitress with the hand-written edge.
 DEFAULT_BASELINE = "26d4551"
 PATH = "/splendor.v1.EngineService/ApplyAction"
@@ -83,12 +83,14 @@ def _start_http(candidate: str, settings: Any, key_ring: Any, admission: Any) ->
     import asyncio
 
     from engine_service.http.connections import CONNECTION_LIMIT, CappedListener
-    from engine_service.http.server import HttpApp, bind_socket
+    from engine_service.http.server import HEADER_SECONDS, HttpApp, bind_socket
 
     if candidate == "uvicorn":
         import uvicorn
 
-        listener = CappedListener.listen_on(bind_socket("127.0.0.1:0", reuse_port=False), CONNECTION_LIMIT)
+        listener = CappedListener.listen_on(
+            bind_socket("127.0.0.1:0", reuse_port=False), CONNECTION_LIMIT, HEADER_SECONDS
+        )
         app = HttpApp(settings, key_ring, access_log=False, admission=admission, memo=None, listener=listener)
         config = uvicorn.Config(
             app.asgi, http="httptools", loop="asyncio", lifespan="off", access_log=False, log_level="warning"
@@ -136,7 +138,7 @@ def _post(conn: http.client.HTTPConnection, body: bytes, content_type: str) -> b
 
 
 def run_phase(
-    port: int, pid: int, requests: list[bytes], content_type: str, concurrency: int, duration: float
+    port: int, pid: int, requests: list[bytes], content_type: str, *, concurrency: int, duration: float
 ) -> tuple[float, float]:
     """calls/s and server CPU µs per call for ``concurrency`` threads calling back to back."""
     conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(concurrency)]
@@ -220,13 +222,17 @@ def main() -> int:
                 for request in requests:  # every request must succeed before timing: a failure would look fast
                     _post(conn, request, content_type)
                 conn.close()
-                run_phase(ports[name], children[name].pid, requests, content_type, args.concurrency, 1.0)  # warm-up
+                run_phase(
+                    ports[name], children[name].pid, requests, content_type, concurrency=args.concurrency, duration=1.0
+                )  # warm-up
             results: dict[str, list[tuple[float, float]]] = {name: [] for name in candidates}
             for repeat in range(args.repeats):
                 order = candidates if repeat % 2 == 0 else candidates[::-1]
                 for name in order:
                     pid = children[name].pid
-                    phase = run_phase(ports[name], pid, requests, content_type, args.concurrency, args.duration)
+                    phase = run_phase(
+                        ports[name], pid, requests, content_type, concurrency=args.concurrency, duration=args.duration
+                    )
                     results[name].append(phase)
         finally:
             for child in children.values():

@@ -6,10 +6,13 @@ socket: ``CappedListener.accept`` hands out ``Connection`` sockets and keeps cou
 taken in (a probe is never left waiting in the backlog, nor refused) and the least-progressed open
 connection is shut down instead: the one that has gone longest without progress among those with no
 call running (idle keep-alive connections, connections still sending headers, bodies stalled or
-trickling). Progress is what the edge (``guard.py``) reports for a connection's peer address: a
-request started, body bytes received, an answer sent. A connection with a call running is never shut
+trickling). Progress is what the application (``front.py``, ``guard.py``) reports for a connection's
+peer address: a request started, body bytes received, an answer sent. A connection with a call running is never shut
 down: there are at most ``--max-concurrent-rpcs`` (plus the expensive places) of those, far below the
-cap. Each shutdown is counted (``splendor_calls_not_served_total``, reason ``connection_limit``).
+cap. Each shutdown is counted (``splendor_calls_not_served_total``, reason ``connection_limit``), and
+so is each connection the server closes with a request's headers unfinished: ``header_timeout`` (not
+complete within the server's header time) or ``headers_incomplete`` (refused as too large or
+malformed, or the client left).
 
 What a connection can make the process hold is bounded too: its kernel receive buffer is
 ``RECEIVE_BUFFER_BYTES``, and a read takes at most ``READ_BYTES`` of it (the event loop would take
@@ -43,17 +46,29 @@ class Connection(socket.socket):
     listener: CappedListener | None = None
     peer: Peer = ("", 0)
     progressed = 0.0  # time.monotonic() of its last progress
-    calls = 0  # calls running on it (HTTP/2 may run several at once)
+    requests = 0  # requests the application is answering on it (HTTP/2 may run several at once)
+    calls = 0  # engine calls running on it, their bodies read
+    unanswered_bytes = 0  # received while no request was being answered: a request's headers, so far
+    unanswered_since = 0.0
 
     def recv(self, bufsize: int, flags: int = 0) -> bytes:
         # At most READ_BYTES at a time, whatever the event loop asks (256 KiB): a connection pouring bytes in
         # gets its turn like the others, and the server never holds more of it than it has looked at.
-        return super().recv(min(bufsize, READ_BYTES), flags)
+        data = super().recv(min(bufsize, READ_BYTES), flags)
+        if data and not self.requests:
+            if not self.unanswered_bytes:
+                self.unanswered_since = time.monotonic()
+            self.unanswered_bytes += len(data)
+        return data
 
     def close(self) -> None:
         listener, self.listener = self.listener, None
         if listener is not None:
             listener.forget(self)
+            if self.unanswered_bytes:  # closed with a request's headers unfinished: the server dropped them
+                waited = time.monotonic() - self.unanswered_since
+                timed_out = waited >= listener.header_seconds * _TIMED_OUT_SHARE
+                record_not_served("http", NO_METHOD, "header_timeout" if timed_out else "headers_incomplete")
         super().close()
 
 
@@ -61,16 +76,18 @@ class CappedListener(socket.socket):
     """A listening socket that keeps at most ``limit`` accepted connections open (see the module's docstring)."""
 
     limit: int = 0
+    header_seconds: float = 0.0  # the server's time for a request's headers (to tell a timeout from the rest)
     _open: dict[Peer, Connection]
 
     @classmethod
-    def listen_on(cls, sock: socket.socket, limit: int) -> CappedListener:
+    def listen_on(cls, sock: socket.socket, limit: int, header_seconds: float) -> CappedListener:
         """Take over the bound and listening socket ``sock`` (closed here)."""
         listener = cls(sock.family, sock.type, sock.proto, fileno=sock.detach())
         # Accepted connections inherit it: what a client can push before the server reads is bounded (a flood
         # of headers costs each connection this much, not the 256 KB the event loop reads at a time).
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER_BYTES)
         listener.limit = limit
+        listener.header_seconds = header_seconds
         listener._open = {}
         return listener
 
@@ -98,6 +115,20 @@ class CappedListener(socket.socket):
         if connection is not None:
             connection.progressed = time.monotonic()
 
+    def request_started(self, peer: Peer | None) -> None:
+        """The application answers a request of ``peer``'s connection: its headers came whole."""
+        connection = self._open.get(peer) if peer is not None else None
+        if connection is not None:
+            connection.requests += 1
+            connection.unanswered_bytes = 0
+            connection.progressed = time.monotonic()
+
+    def request_ended(self, peer: Peer | None) -> None:
+        connection = self._open.get(peer) if peer is not None else None
+        if connection is not None:
+            connection.requests -= 1
+            connection.progressed = time.monotonic()
+
     def call_started(self, peer: Peer | None) -> None:
         connection = self._open.get(peer) if peer is not None else None
         if connection is not None:
@@ -120,6 +151,11 @@ class CappedListener(socket.socket):
         record_not_served("http", NO_METHOD, "connection_limit")
         with contextlib.suppress(OSError):  # already gone
             victim.shutdown(socket.SHUT_RDWR)  # the server reads the end of the stream and closes it
+
+
+# A connection closed with unfinished headers after this share of the header time timed out (the server checks
+# its timers a little late, never early); before it, its headers were refused (too large, malformed) or it left.
+_TIMED_OUT_SHARE: Final = 0.9
 
 
 def _progressed(connection: Connection) -> float:

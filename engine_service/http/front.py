@@ -22,7 +22,7 @@ from typing import Final
 from engine_service.web import static_site
 
 from .cors import CorsPolicy
-from .guard import App, Guard, Message, Receive, Scope, Send
+from .guard import App, Guard, Message, Receive, Scope, Send, peer_of
 
 HEALTH_PATH: Final = "/healthz"
 ACCEPTED: Final = "application/json, application/proto, application/grpc-web+proto, application/grpc-web+json"
@@ -59,6 +59,18 @@ def front(
             return
         if kind != "http":  # websockets: not served
             return
+        listener = guard.listener
+        peer = peer_of(scope)
+        if listener is None:
+            await answer(scope, receive, send)
+            return
+        listener.request_started(peer)
+        try:
+            await answer(scope, receive, send)
+        finally:
+            listener.request_ended(peer)
+
+    async def answer(scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path") or "/"
         method = scope["method"]
         headers = {name.lower(): value for name, value in scope.get("headers", ())}
@@ -77,16 +89,7 @@ def front(
             await send({"type": "http.response.body", "body": found.body})
             return
         if method == "OPTIONS":
-            if origin is None or b"access-control-request-method" not in headers:
-                await _send(send, 204, [(b"allow", b"POST, OPTIONS")])
-                await send({"type": "http.response.body", "body": b""})
-                return
-            preflight = cors.preflight_headers(origin)
-            if preflight is None:
-                await _plain(send, 403, f"origin {origin} is not allowed\n")
-                return
-            await _send(send, 204, _encoded(preflight))
-            await send({"type": "http.response.body", "body": b""})
+            await _preflight(send, cors, origin, b"access-control-request-method" in headers)
             return
         extra = cors.response_headers(origin)
         if path not in known:
@@ -103,6 +106,20 @@ def front(
         await guard.serve(scope, receive, _with_headers(send, _encoded(extra)) if extra else send, connect_app)
 
     return app
+
+
+async def _preflight(send: Send, cors: CorsPolicy, origin: str | None, asks_method: bool) -> None:
+    """An ``OPTIONS``: a CORS preflight from an allowed origin, 403 from another; without one, what is allowed."""
+    if origin is None or not asks_method:
+        await _send(send, 204, [(b"allow", b"POST, OPTIONS")])
+        await send({"type": "http.response.body", "body": b""})
+        return
+    preflight = cors.preflight_headers(origin)
+    if preflight is None:
+        await _plain(send, 403, f"origin {origin} is not allowed\n")
+        return
+    await _send(send, 204, _encoded(preflight))
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:

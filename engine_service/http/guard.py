@@ -145,7 +145,7 @@ class Guard:
         content_type = headers.get("content-type", "")
         grpc_web = content_type.split(";", 1)[0].strip().lower().startswith(GRPC_WEB)
         limit = self.max_request_bytes + (GRPC_WEB_ENVELOPE_BYTES if grpc_web else 0)
-        peer = _peer(scope)
+        peer = peer_of(scope)
         if self.listener is not None:
             self.listener.progressed(peer)
         announced = _content_length(headers)
@@ -264,8 +264,10 @@ class _Replay:
 
 
 async def _refuse(send: Send, receive: Receive, grpc_web: bool, refusal: _Dropped, *, linger: bool) -> None:
-    """Answer a request the guard refused, in its protocol's words; then, with ``linger``, read and drop what
-    the client still sends of its body for at most LINGER_SECONDS, so that it reads the answer, not a reset."""
+    """Answer a request the guard refused, in its protocol's words. With ``linger``, what the client still sends
+    of its body is read and dropped (for at most LINGER_SECONDS) between the answer's head and its end: a server
+    that closes with bytes unread makes the kernel reset the connection, and a client still sending its body
+    would read that reset instead of the answer."""
     status, code, message = refusal.status, refusal.code, refusal.message
     headers: list[tuple[bytes, bytes]] = []
     if grpc_web:  # a trailers-only answer: the status in the headers
@@ -282,7 +284,6 @@ async def _refuse(send: Send, receive: Receive, grpc_web: bool, refusal: _Droppe
         body = json.dumps({"code": code, "message": message}).encode()
     headers += [(b"content-length", str(len(body)).encode()), (b"connection", b"close")]
     await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
     if linger:
         try:
             async with asyncio.timeout(LINGER_SECONDS):
@@ -290,6 +291,7 @@ async def _refuse(send: Send, receive: Receive, grpc_web: bool, refusal: _Droppe
                     pass
         except TimeoutError:
             pass
+    await send({"type": "http.response.body", "body": body})
 
 
 def _headers(scope: Scope) -> dict[str, str]:
@@ -303,7 +305,7 @@ def _content_length(headers: dict[str, str]) -> int | None:
     return int(value)
 
 
-def _peer(scope: Scope) -> Peer | None:
+def peer_of(scope: Scope) -> Peer | None:
     client = scope.get("client")
     if not client:
         return None

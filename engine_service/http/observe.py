@@ -37,6 +37,7 @@ from prometheus_client import Counter
 
 from engine_service.api import METHODS, SERVICE, Call, bind, tracing, unbind
 from engine_service.runtime.call_outcome import LEVELS, OK, GameMetrics, level_for
+from engine_service.runtime.deadlines import record_deadline_exceeded
 from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from engine_service.runtime.metrics import Metrics
 from engine_service.runtime.not_served import record_not_served
@@ -182,6 +183,10 @@ class HttpObserver:
         method.histogram.observe(duration)
         call = started.call
         self._game.record(call, code)
+        cause = None
+        if code == "DEADLINE_EXCEEDED":
+            cause = call.deadline_cause()
+            record_deadline_exceeded("http", method.name, cause)
         if code == OK:
             method.sent.inc()
         request_id, trace_id = self._echo_request_id(ctx)
@@ -206,6 +211,8 @@ class HttpObserver:
             fields.update(call.log_fields())
             if started.framing_error:
                 fields["reason"] = MALFORMED_FRAMING
+            if cause is not None:
+                fields["deadline_cause"] = cause
             getattr(self._log, level)("rpc", **fields)
 
     def _echo_request_id(self, ctx: RequestContext[Any, Any]) -> tuple[str, str | None]:

@@ -208,7 +208,7 @@ class HttpServer:
         if key_ring is None:  # the gRPC side must share it: pass the one the server loaded
             key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
         self.listener = CappedListener.listen_on(
-            bind_socket(settings.http_address, reuse_port=reuse_port), CONNECTION_LIMIT
+            bind_socket(settings.http_address, reuse_port=reuse_port), CONNECTION_LIMIT, HEADER_SECONDS
         )
         self.port: int = self.listener.getsockname()[1]
         self.app = HttpApp(

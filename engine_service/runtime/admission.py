@@ -260,10 +260,12 @@ def invoke_admitted(
     (reason ``MAX_EXPENSIVE_CALLS`` in its log line) without waiting on the cheap call's thread.
     """
     if not (entered or is_expensive(method.name, request)):
+        call.running()
         return invoke(method, request, call)
     if entered:
         if not admission.take_expensive_slot(call.is_active):
             raise abandoned(call.deadline_passed())  # the caller stopped waiting, or the budget ran out, first
+        call.running()
         try:
             return invoke(method, request, call)
         finally:
@@ -273,6 +275,7 @@ def invoke_admitted(
     try:
         if not admission.take_expensive_slot():
             raise expensive_busy(admission, call)
+        call.running()
         try:
             return invoke(method, request, call)
         finally:

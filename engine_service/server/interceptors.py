@@ -40,11 +40,13 @@ from engine_service.runtime.admission import (
     on_lane,
 )
 from engine_service.runtime.call_outcome import LEVELS, OK, GameMetrics, level_for
+from engine_service.runtime.deadlines import CALLER, queue_cause, record_deadline_exceeded
 from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, access_line, correlation_ids
 from engine_service.runtime.metrics import Metrics, grpc_type
 from engine_service.runtime.not_served import record_not_served
 
 # Methods logged at debug level when they succeed: probes and tooling, not game traffic.
+DEADLINE_EXCEEDED: Final = "DEADLINE_EXCEEDED"
 QUIET_SERVICES: Final = frozenset({"grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"})
 
 Fields = dict[str, object]
@@ -152,10 +154,15 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             return _refusal(handler, REFUSAL_MESSAGE)
         ran = [False]
 
+        arrived = time.time()
+
         def unserved(deadline: float | None) -> None:  # gRPC dropped the call before its behaviour ran
             if not ran[0]:
                 expired = deadline is not None and time.time() >= deadline
                 record_not_served("grpc", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
+                if expired:
+                    allowed = None if deadline is None else deadline - arrived
+                    record_deadline_exceeded("grpc", method.name, queue_cause(allowed))
 
         lane = EXPENSIVE if expensive else ADMITTED
         return self._wrap(method, handler, dispatched, lane, ran=ran, unserved=unserved)
@@ -319,6 +326,10 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         call = outcome.call
         if call is not None:
             self._game.record(call, code)
+        cause = None
+        if code == DEADLINE_EXCEEDED and not method.quiet:
+            cause = call.deadline_cause() if call is not None else CALLER
+            record_deadline_exceeded("grpc", method.name, cause)
 
         level = level_for(code, method.quiet)
         if LEVELS[level] >= self._min_level:
@@ -336,6 +347,8 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
                 fields["peer"] = context.peer()
             if call is not None:
                 fields.update(call.log_fields())
+            if cause is not None:
+                fields["deadline_cause"] = cause
             self._write_line(level, fields)
 
     def _refused(self, method: _Method, details: grpc.HandlerCallDetails, reason: str) -> None:

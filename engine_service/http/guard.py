@@ -265,7 +265,7 @@ class _Replay:
 
 async def _refuse(send: Send, receive: Receive, grpc_web: bool, refusal: _Dropped, *, linger: bool) -> None:
     """Answer a request the guard refused, in its protocol's words. With ``linger``, what the client still sends
-    of its body is read and dropped (for at most LINGER_SECONDS) between the answer's head and its end: a server
+    of its body is read and dropped (for at most LINGER_SECONDS) between the answer and its end: a server
     that closes with bytes unread makes the kernel reset the connection, and a client still sending its body
     would read that reset instead of the answer."""
     status, code, message = refusal.status, refusal.code, refusal.message
@@ -284,6 +284,7 @@ async def _refuse(send: Send, receive: Receive, grpc_web: bool, refusal: _Droppe
         body = json.dumps({"code": code, "message": message}).encode()
     headers += [(b"content-length", str(len(body)).encode()), (b"connection", b"close")]
     await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": linger})  # all of it, at once
     if linger:
         try:
             async with asyncio.timeout(LINGER_SECONDS):
@@ -291,7 +292,7 @@ async def _refuse(send: Send, receive: Receive, grpc_web: bool, refusal: _Droppe
                     pass
         except TimeoutError:
             pass
-    await send({"type": "http.response.body", "body": body})
+        await send({"type": "http.response.body", "body": b""})
 
 
 def _headers(scope: Scope) -> dict[str, str]:

@@ -153,8 +153,8 @@ def run_phase(
     return phase.calls_per_second, phase.server_cpu_us
 
 
-def start_child(candidate: str, baseline_tree: Path | None) -> tuple[subprocess.Popen[str], int]:
-    """A server process for ``candidate`` (the baseline runs from its own tree) and its HTTP port."""
+def start_child(candidate: str, baseline_tree: Path | None) -> tuple[subprocess.Popen[str], int, int]:
+    """A server process for ``candidate`` (the baseline runs from its own tree), its gRPC and its HTTP port."""
     env = dict(os.environ)
     if candidate == "baseline":
         assert baseline_tree is not None
@@ -174,7 +174,7 @@ def start_child(candidate: str, baseline_tree: Path | None) -> tuple[subprocess.
     for line in child.stdout:  # a candidate may print a banner first
         words = line.split()
         if len(words) == 2 and all(word.isdigit() for word in words):
-            return child, int(words[1])
+            return child, int(words[0]), int(words[1])
     raise RuntimeError(f"the {candidate} server exited before listening")
 
 
@@ -216,7 +216,7 @@ def main() -> int:
         baseline_tree = export_baseline(args.baseline, Path(scratch)) if "baseline" in candidates else None
         try:
             for name in candidates:
-                children[name], ports[name] = start_child(name, baseline_tree)
+                children[name], _, ports[name] = start_child(name, baseline_tree)
             for name in candidates:
                 conn = http.client.HTTPConnection("127.0.0.1", ports[name], timeout=30)
                 for request in requests:  # every request must succeed before timing: a failure would look fast

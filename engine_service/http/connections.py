@@ -171,4 +171,4 @@ def _peer(address: object) -> Peer:
 # How many connections a process keeps open: far above what calls can use (--max-concurrent-rpcs), so
 # the cap only bites on connections that idle, trickle or stall; low enough that their memory is bounded
 # (docs/operations.md, "Memory").
-CONNECTION_LIMIT: Final = 2048
+CONNECTION_LIMIT: Final = 1024

@@ -133,8 +133,9 @@ def test_a_call_past_its_deadline_is_recorded_as_such(aging: Server) -> None:
 
 @pytest.fixture(scope="module")
 def saturable() -> Iterator[Server]:
-    """A server admitting 2 engine calls at once on 2 threads."""
-    with Server("--threads", "2", "--max-concurrent-rpcs", "2", *BIG_REQUESTS) as server:
+    """A server admitting 2 engine calls at once on 2 threads (and 2 expensive slots: the slow views below are
+    expensive, and over gRPC they run on the cheap threads, in those slots)."""
+    with Server("--threads", "2", "--max-concurrent-rpcs", "2", "--expensive-calls", "2", *BIG_REQUESTS) as server:
         yield server
         assert server.stop() == 0
 

@@ -215,6 +215,8 @@ class Guard:
 
     def _take(self, reader: _Reader, chunk: bytes, limit: int) -> None:
         """Count ``chunk`` against the reader's limit and the bytes in flight, making room if needed."""
+        if reader.dropped is not None:  # dropped while this chunk was on its way: its read ends here
+            raise reader.dropped
         if reader.received + len(chunk) > limit:
             message = f"the request is larger than the server's limit of {self.max_request_bytes} bytes"
             raise _Dropped(413, "resource_exhausted", message, "request_too_large")
@@ -223,7 +225,7 @@ class Guard:
         self.reading_bytes += reader.counted() - counted_before
         now = time.monotonic()
         while self.reading_bytes > BODY_BYTES_IN_FLIGHT:
-            large = [other for other in self._readers if other.counted()]
+            large = [other for other in self._readers if other.counted()]  # the current reader among them
             victim = min(large, key=lambda other: (other.rate(now), other.started))
             self._drop(victim, "bodies_in_flight")
             if victim is reader:

@@ -160,7 +160,7 @@ class ProbeTimes:
         try:
             probe()
         except Exception as error:  # a probe that fails or times out is recorded, not raised
-            self.failures.setdefault(kind, []).append(type(error).__name__)
+            self.failures.setdefault(kind, []).append(f"{type(error).__name__}: {error}"[:200])
         self.seconds.setdefault(kind, []).append(time.monotonic() - started)
 
     def worst(self) -> dict[str, float]:
@@ -205,7 +205,7 @@ def probe_once(server: Server, channel: grpc.Channel, times: ProbeTimes) -> None
 
     def http_create_game() -> None:
         answer = http_post(port, "CreateGame", CREATE_GAME_JSON, "application/json", timeout=PROBE_SECONDS)
-        assert answer.status == 200, answer
+        assert answer.status == 200, (answer.status, answer.body[:120])
 
     times.record("healthz", healthz)
     times.record("grpc_health", grpc_health)

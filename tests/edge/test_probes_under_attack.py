@@ -109,6 +109,7 @@ def test_a_flood_of_unfinished_250kb_headers_stays_under_half_the_memory_limit()
         assert fresh.stop() == 0
     assert attack.opened >= 1_000
     assert_probes_answered(times)
+    print(f"peak RSS {peak:.0f} MiB")
     assert peak < deployment_memory_limit_mib() / 2, f"peak RSS {peak:.0f} MiB"
 
 
@@ -207,4 +208,5 @@ def test_probes_answer_and_memory_stays_under_the_limit_during_a_flood_of_large_
         assert server.stop() == 0
     assert len(sent) >= FLOOD_BODIES
     assert_probes_answered(times)
+    print(f"peak RSS {peak:.0f} MiB")
     assert peak < deployment_memory_limit_mib(), f"peak RSS {peak:.0f} MiB"

@@ -106,9 +106,6 @@ class CappedListener(socket.socket):
         if self._open.get(connection.peer) is connection:
             del self._open[connection.peer]
 
-    def open_connections(self) -> int:
-        return len(self._open)
-
     def progressed(self, peer: Peer | None) -> None:
         """The connection of ``peer`` made progress (a request, body bytes, an answer)."""
         connection = self._open.get(peer) if peer is not None else None

@@ -117,21 +117,5 @@ class GameEnded(NamedTuple):
     winners: tuple[int, ...]
 
 
-BaseEvent = (
-    GameStarted
-    | GemsTaken
-    | GemsReturned
-    | CardReserved
-    | GoldReceived
-    | CardPurchased
-    | CardRevealed
-    | MarketSlotEmptied
-    | NobleVisited
-    | DecisionRequired
-    | Passed
-    | FinalRoundTriggered
-    | TurnEnded
-    | GameEnded
-)
 # Any event record, the base game's or a registered module's (each module's are NamedTuples in its package).
 Event: TypeAlias = tuple[Any, ...]

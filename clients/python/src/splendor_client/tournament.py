@@ -37,7 +37,6 @@ from .tournament_report import BotSummary, summarize, table, write_chart, write_
 
 EXIT_OK = 0
 EXIT_GAME_FAILED = 1
-EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:

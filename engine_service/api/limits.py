@@ -12,7 +12,8 @@ from typing import Any, Final
 from google.protobuf.message import Message
 from splendor.v1 import engine_service_pb2
 
-from .bot_choice import SEARCH_POLICIES
+from engine_service.bots import is_search_policy
+
 from .call import Call
 from .errors import REPLAY_TOO_LONG, RESPONSE_TOO_LARGE, refusal
 
@@ -49,7 +50,7 @@ def is_expensive(method: str, request: Any) -> bool:
     if not isinstance(request, Message):
         return False
     if method == "ApplyAction":
-        return request.HasField("bot") and request.bot.policy in SEARCH_POLICIES  # type: ignore[attr-defined]
+        return request.HasField("bot") and is_search_policy(request.bot.policy)  # type: ignore[attr-defined]
     if method == "GetPlayerView":
         return len(request.events) > EXPENSIVE_VIEW_EVENTS  # type: ignore[attr-defined]
     return False

@@ -92,13 +92,13 @@ export interface SealedResult {
   readonly seatKeys: SeatKeys;
 }
 
-/** A server-side bot's move: the policy (see the catalog's `botPolicies`) chooses the acting seat's action. */
+/** A server-side bot's move: the policy (see `EngineClient.botPolicies`) chooses the acting seat's action. */
 export interface BotMove {
-  /** The policy's name: `"random"`, `"greedy"`, `"ismcts"`. */
+  /** The policy's name, one of the server's `botPolicies()` (`"random"`, `"greedy"`, `"ismcts"` on this engine). */
   readonly policy: string;
   /** Seeds the policy's choices: the same game, policy and seed choose the same action. */
   readonly seed?: bigint | number;
-  /** For search policies, the number of iterations (0: the policy's default). */
+  /** For search policies (the catalog's `searchPolicies`), the number of iterations (0: the policy's default). */
   readonly iterations?: number;
 }
 
@@ -268,6 +268,11 @@ export class EngineClient {
     const response = await this.call(() => this.service.getCatalog({}, this.callOptions));
     if (response.catalog === undefined) throw new TypeError("the engine's response carries no catalog");
     return response.catalog;
+  }
+
+  /** The server-side bot policies this server plays (`BotMove.policy`), weakest first: its catalog's list. */
+  async botPolicies(): Promise<string[]> {
+    return [...(await this.getCatalog()).botPolicies];
   }
 
   /** Deal a game: its state and the deal's events (`GameStarted`, then each revealed card). */

@@ -75,7 +75,7 @@ export class App {
   /** `"you"`, `"human"` or `"strong bot"`: who plays a seat. */
   private seatKind(kind: string | undefined, viewer: boolean): string {
     if (kind === HUMAN) return viewer ? "you" : "human";
-    return `${botName(kind ?? "?")} bot`;
+    return `${botName(kind ?? "?", this.catalog.botPolicies())} bot`;
   }
 
   private showError(error: unknown): void {
@@ -123,16 +123,23 @@ export class App {
       modules: moduleValues(setup),
     });
     replaceChildren(this.status, "Dealing…");
-    const session = new Session(this.engine, setup, config, (events) => {
-      if (this.session !== session) return;
-      this.picked = [];
-      const describer = this.describer(setup.seats, session.state.viewer);
-      for (const event of events) {
-        const line = describer.event(event);
-        if (line !== undefined) this.logList.append(h("li", {}, line));
-      }
-      this.renderGame();
-    });
+    const searching = this.catalog.searchPolicies();
+    const session = new Session(
+      this.engine,
+      setup,
+      config,
+      (policy) => searching.includes(policy),
+      (events) => {
+        if (this.session !== session) return;
+        this.picked = [];
+        const describer = this.describer(setup.seats, session.state.viewer);
+        for (const event of events) {
+          const line = describer.event(event);
+          if (line !== undefined) this.logList.append(h("li", {}, line));
+        }
+        this.renderGame();
+      },
+    );
     this.session = session;
     await session.start();
   }
@@ -144,7 +151,7 @@ export class App {
       if (seat === viewer && !hotSeat) return "you";
       return seats[seat] === HUMAN || seats[seat] === undefined
         ? `Player ${seat + 1}`
-        : `Player ${seat + 1} (${botName(seats[seat])} bot)`;
+        : `Player ${seat + 1} (${botName(seats[seat], this.catalog.botPolicies())} bot)`;
     });
   }
 
@@ -269,7 +276,9 @@ export class App {
     const seat = actingSeat(view);
     if (seat === viewer && !busy) return `${turn}Your move, Player ${seat + 1}.`;
     const who =
-      seats[seat] === HUMAN ? `Player ${seat + 1}` : `Player ${seat + 1} (${botName(seats[seat] ?? "?")} bot)`;
+      seats[seat] === HUMAN
+        ? `Player ${seat + 1}`
+        : `Player ${seat + 1} (${botName(seats[seat] ?? "?", this.catalog.botPolicies())} bot)`;
     return `${turn}${who} is playing…`;
   }
 

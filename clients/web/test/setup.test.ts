@@ -2,16 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Module } from "splendor-engine-client";
-import {
-  botName,
-  botSeed,
-  linkOf,
-  searches,
-  moduleValues,
-  setupFromLink,
-  SetupError,
-  strongestPolicy,
-} from "../src/setup.js";
+import { botName, botSeed, linkOf, moduleValues, setupFromLink, SetupError, strongestPolicy } from "../src/setup.js";
 
 const POLICIES = ["random", "greedy", "ismcts"];
 
@@ -62,7 +53,7 @@ test("an unknown seat, module or seed is explained in words", () => {
   assert.throws(() => setupFromLink("?players=two", POLICIES), /players must be a whole number/);
 });
 
-test("the strongest policy is the search bot when the engine has one", () => {
+test("the strongest policy is the catalog's last (it lists them weakest first)", () => {
   assert.equal(strongestPolicy(POLICIES), "ismcts");
   assert.equal(strongestPolicy(["random", "greedy"]), "greedy");
   assert.equal(strongestPolicy([]), "random");
@@ -74,7 +65,14 @@ test("a bot's seed is fresh for every move, a 64-bit value", () => {
   for (const seed of seeds) assert.ok(seed >= 0n && seed < 1n << 64n);
 });
 
-test("people call the search bot the strong bot; only it takes a number of iterations", () => {
-  assert.deepEqual(POLICIES.map(botName), ["random", "greedy", "strong"]);
-  assert.deepEqual(POLICIES.map(searches), [false, false, true]);
+test("people call the strongest bot the strong bot, whatever its name", () => {
+  assert.deepEqual(
+    POLICIES.map((policy) => botName(policy, POLICIES)),
+    ["random", "greedy", "strong"],
+  );
+  assert.deepEqual(
+    ["random", "greedy", "lowest_id"].map((policy) => botName(policy, ["random", "greedy", "lowest_id"])),
+    ["random", "greedy", "strong"],
+  );
+  assert.equal(botName("random", ["random"]), "random");
 });

@@ -4,12 +4,14 @@ Seats rotate: game ``g`` of a ``P``-player tournament seats bot ``(s + g) % P`` 
 ``s``, and the ``P`` rotations of one deal share its seed, so every bot plays every deal
 from every seat (the first seat is always seat 0).
 
-In-process games use the engine's public in-process API (``local_engine``, imported when
-such a game is checked or played): the built-in bots are its policies (its
-``POLICY_NAMES``: ``random``, ``greedy``, ``ismcts[:iterations]``). Server games play one
+The bots offered are the catalog's policies (``offered_bots``): in-process, the engine's
+public in-process API (``local_engine``, imported when such a game is checked or played) plays
+its policies (``random``, ``greedy``, ``ismcts[:iterations]``). Server games play one
 ApplyAction call a move (it returns the next seat's legal actions and view): ``random`` and
-``greedy`` are the client's bots choosing on that view, ``ismcts`` is the server's policy
-(``ApplyActionRequest.bot``), so its search runs on the replica that serves the call. Each
+``greedy`` are the client's bots choosing on that view, every other policy of the server's
+catalog (``ismcts``) is the server's (``ApplyActionRequest.bot``), so its search runs on the
+replica that serves the call. A search policy (the catalog's ``search_policies``) takes a
+number of iterations a move (``ismcts:300``). Each
 game opens its own channel, so games spread over the replicas behind one address (a
 Kubernetes Service balances connections).
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from splendor.v1 import actions_pb2, engine_service_pb2, state_pb2, view_pb2
 
@@ -38,7 +40,6 @@ from .external_bot import ExternalBot
 from .local_engine import local_engine
 
 EXTERNAL_PREFIX = "cmd:"
-SERVER_POLICIES = ("ismcts",)  # chosen by the server (ApplyActionRequest.bot); the others by the client's bots
 MAX_ACTIONS = 10_000  # far beyond any real game: stops a broken bot or engine
 T = TypeVar("T")
 
@@ -109,24 +110,50 @@ def schedule(
     return specs
 
 
-def check_bot(spec: str, server: str | None) -> None:
-    """Raise ValueError unless ``spec`` names a bot this mode can run."""
+class Offer(NamedTuple):
+    """The bots one mode plays: their names, and those that take a number of iterations."""
+
+    names: tuple[str, ...]
+    searching: frozenset[str]
+
+
+def offered_bots(server: str | None) -> Offer:
+    """In-process, the engine's policies; through ``server``, the client's bots and the server's policies: both from
+    the catalog (the engine's own, or the server's), so a policy the engine registers is offered with no other edit."""
+    if server is None:
+        catalog = local_engine().catalog_message()
+        return Offer(tuple(catalog.bot_policies), frozenset(catalog.search_policies))
+    with connect(server) as client:
+        catalog = client.get_catalog()
+    return Offer(tuple(dict.fromkeys((*BOT_NAMES, *catalog.bot_policies))), frozenset(catalog.search_policies))
+
+
+def check_bot(spec: str, server: str | None, offer: Offer | None = None) -> None:
+    """Raise ValueError unless ``spec`` names a bot this mode can run (``offer``: ``offered_bots(server)``)."""
     if spec.startswith(EXTERNAL_PREFIX):
         if not spec[len(EXTERNAL_PREFIX) :].strip():
             raise ValueError("cmd: needs a program, e.g. cmd:./my_bot")
         return
+    offer = offer if offer is not None else offered_bots(server)
     kind, colon, argument = spec.partition(":")
-    # In-process, the engine's policies; on a server, the client's bots and the server's policies.
-    known = local_engine().POLICY_NAMES if server is None else (*BOT_NAMES, *SERVER_POLICIES)
-    if kind not in known:
-        raise ValueError(f"unknown bot {spec!r}: use {', '.join(known)} (ismcts[:iterations]) or cmd:<program>")
-    if colon and not (kind == "ismcts" and argument.isdigit() and int(argument) > 0):
-        raise ValueError(f"bad bot {spec!r}: only ismcts takes an argument, a positive number of iterations")
+    if kind not in offer.names:
+        known = ", ".join(offer.names)
+        raise ValueError(f"unknown bot {spec!r}: use {known} (a search policy takes :iterations) or cmd:<program>")
+    if colon and not (kind in offer.searching and argument.isdigit() and int(argument) > 0):
+        searching = ", ".join(sorted(offer.searching)) or "none here"
+        raise ValueError(
+            f"bad bot {spec!r}: only a search policy ({searching}) takes an argument, a positive number of iterations"
+        )
+
+
+def is_server_bot(bot: str) -> bool:
+    """Whether a server game has ``bot`` play on the server: every policy but the client's own bots."""
+    return not bot.startswith(EXTERNAL_PREFIX) and bot.partition(":")[0] not in BOT_NAMES
 
 
 def check_server_bots(bots: Sequence[str], server: str, *, modules: Sequence[str] = ()) -> None:
     """Raise ValueError unless the server accepts every server-side bot (its policy and its iterations)."""
-    choices = [(bot, server_bot(bot)) for bot in dict.fromkeys(bots) if _is_server_policy(bot)]
+    choices = [(bot, server_bot(bot)) for bot in dict.fromkeys(bots) if is_server_bot(bot)]
     if not choices:
         return
     with connect(server) as client:
@@ -205,7 +232,7 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
             num_players=players, seed=spec.deal_seed, first_seat=0, modules=spec.modules, turn_limit=spec.turn_limit
         ).state
         externals = _start_programs(spec)
-        server_bots = {seat: server_bot(bot) for seat, bot in enumerate(spec.bots) if _is_server_policy(bot)}
+        server_bots = {seat: server_bot(bot) for seat, bot in enumerate(spec.bots) if is_server_bot(bot)}
         bots = {
             seat: make_bot(bot, catalog, spec.bot_seeds[seat])
             for seat, bot in enumerate(spec.bots)
@@ -241,10 +268,6 @@ def _play_on_server(spec: GameSpec) -> GameRecord:
     return _record(
         spec, clock, state.ranking, end_reason=_end_reason_name(state.end_reason), actions=actions, turns=state.turn
     )
-
-
-def _is_server_policy(bot: str) -> bool:
-    return bot.partition(":")[0] in SERVER_POLICIES
 
 
 def _record(spec: GameSpec, clock: _Clock, ranking: Any, *, end_reason: str, actions: int, turns: int) -> GameRecord:

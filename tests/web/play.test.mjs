@@ -590,3 +590,31 @@ test("a page whose engine stops answering before the catalog says so and starts 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("the last move arrives with a short animation, and none under prefers-reduced-motion", async () => {
+  for (const motion of ["no-preference", "reduce"]) {
+    const page = await chromium.browser.newPage();
+    await page.emulateMediaFeatures([{ name: "prefers-reduced-motion", value: motion }]);
+    await page.goto(`${engine.url}/?players=2&seats=human,greedy&seed=35&delay=0`);
+    await playByClicking(page, 1);
+    const moving = await page.$$eval(".last-move.latest .pieces > *, .card.fresh", (nodes) =>
+      nodes.map((node) => node.getAnimations().length),
+    );
+    assert.ok(moving.length > 0, "the last move is drawn");
+    if (motion === "reduce")
+      assert.deepEqual(
+        moving.filter((count) => count > 0),
+        [],
+        "nothing moves",
+      );
+    else
+      assert.ok(
+        moving.every((count) => count > 0),
+        `every piece of the last move arrives: ${moving}`,
+      );
+    // A redraw that is no new move (a gem picked) does not play it again.
+    await page.click("[data-gem]:not([disabled])");
+    assert.equal(await page.$(".last-move.arriving"), null);
+    await page.close();
+  }
+});

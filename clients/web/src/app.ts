@@ -72,7 +72,7 @@ export class App {
   private readonly logList = h("ol", { class: "log-lines", "aria-live": "polite", "aria-relevant": "additions" });
   /** Each seat's last move, from the events of the game on screen. */
   private lastMoves = new LastMoves();
-  /** The last move already drawn arriving: its pieces move in once, not on every redraw. */
+  /** The moves already drawn arriving once the page settled: their pieces move in then, not on every redraw. */
   private animated = 0;
   /** The pending retry after the engine could not be reached, and how many tries have failed. */
   private retry: { timer: ReturnType<typeof setTimeout> | undefined; attempts: number } = {
@@ -320,8 +320,9 @@ export class App {
       picking: this.picking(),
       lastMoves: this.lastMoves,
     };
+    // A new move arrives while the page is busy and once more when it settles; not again on every redraw.
     const animate = this.lastMoves.version !== this.animated;
-    this.animated = this.lastMoves.version;
+    if (!busy) this.animated = this.lastMoves.version;
     replaceChildren(
       this.root,
       h(

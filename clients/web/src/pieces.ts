@@ -12,11 +12,10 @@ import {
   GEM_NAMES,
   type GemCounts,
   type LegalAction,
-  TOKEN_NAMES,
   type TokenCounts,
   type TokenName,
 } from "splendor-engine-client";
-import { type CatalogIndex, countsText, deckName, plural } from "./catalog.js";
+import { type CatalogIndex, deckName } from "./catalog.js";
 import { offerChoices } from "./choices.js";
 import { type Child, h } from "./dom.js";
 import type { Choice } from "./moves.js";
@@ -43,26 +42,8 @@ export function token(name: TokenName, count?: number, className = ""): HTMLElem
   );
 }
 
-/** Tokens as chips, one per colour held (`all`: every colour, zeros too), labelled in words. */
-export function tokenRow(
-  counts: TokenCounts | GemCounts | undefined,
-  label: string,
-  options: { readonly all?: boolean; readonly marked?: (name: TokenName) => string } = {},
-): HTMLElement {
-  const all = countsOf(counts);
-  const names = TOKEN_NAMES.filter((name) =>
-    options.all === true ? name !== "gold" || (counts !== undefined && "gold" in counts) : all[name] > 0,
-  );
-  return h(
-    "ul",
-    { class: "tokens", "aria-label": `${label}: ${countsText(counts)}` },
-    names.length === 0 ? h("li", { class: "none" }, "none") : null,
-    names.map((name) => h("li", {}, token(name, all[name], options.marked?.(name) ?? ""))),
-  );
-}
-
 /** A cost or requirement as gem pips (a round pip per colour with its number). */
-export function pips(counts: GemCounts | TokenCounts | undefined, className: string): HTMLElement {
+function pips(counts: GemCounts | TokenCounts | undefined, className: string): HTMLElement {
   const all = countsOf(counts);
   return h(
     "ul",
@@ -227,7 +208,7 @@ export function cardBack(deck: number, label: string, className = "", count?: nu
 
 /** A face-down reserve: its deck is all that is known. */
 export function faceDownCard(deck: number, note: string, size: "small" | "mini" = "small"): HTMLElement {
-  return cardBack(deck, `a face-down ${deckName(deck)} card (${note})`, `card ${size} face-down`);
+  return cardBack(deck, `a face-down ${deckName(deck)} card (${note})`, `${size} face-down`);
 }
 
 export function nobleElement(
@@ -289,11 +270,6 @@ export function cityElement(
     ),
   );
   return options.play === undefined ? element : offerChoices(element, options.choices ?? [], options.play);
-}
-
-/** The words of a count of pieces, for labels: `"2 strongholds of Player 1"`. */
-export function piecesText(count: number, word: string, owner: string): string {
-  return `${plural(count, word)} of ${owner}`;
 }
 
 export function section(title: string, className: string, ...children: Child[]): HTMLElement {

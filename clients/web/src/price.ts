@@ -76,7 +76,7 @@ export function priceOf(catalog: CatalogIndex, view: GameView, seat: number, car
 }
 
 /** `"2 red + 1 gold"`, `"1 gold card"`, or `""` when it costs nothing. */
-export function priceText(price: Price): string {
+function priceText(price: Price): string {
   const parts = TOKEN_NAMES.filter((name) => price.tokens[name] > 0).map((name) => `${price.tokens[name]} ${name}`);
   if (price.goldCards > 0) parts.push(`${price.goldCards} gold card${price.goldCards === 1 ? "" : "s"}`);
   return parts.join(" + ");

@@ -237,7 +237,7 @@ function renderBank(context: TableContext): HTMLElement {
 }
 
 /** A token's face: its gem and a count. */
-export function tokenFace(name: (typeof TOKEN_NAMES)[number], count: number): Node[] {
+function tokenFace(name: (typeof TOKEN_NAMES)[number], count: number): Node[] {
   const face = document.createElement("span");
   face.className = "n";
   face.textContent = String(count);

@@ -15,6 +15,7 @@ from . import actions
 from .client import (
     DEFAULT_ADDRESS,
     DEFAULT_TIMEOUT,
+    Audiences,
     EngineClient,
     GameLike,
     GameResult,
@@ -39,9 +40,11 @@ from .errors import (
     TokenRefused,
     from_rpc_error,
 )
+from .tokens import TokenHeader, TokenHeaderError, read_token_header
 
 __all__ = [
     "DEFAULT_ADDRESS",
+    "Audiences",
     "DEFAULT_TIMEOUT",
     "EngineClient",
     "EngineError",
@@ -57,11 +60,14 @@ __all__ = [
     "RuleRejected",
     "SealedGame",
     "SealedReplay",
+    "TokenHeader",
+    "TokenHeaderError",
     "TokenRefused",
     "ViewResult",
     "actions",
     "connect",
     "from_rpc_error",
+    "read_token_header",
     "game_config",
     "module_value",
     "server_bot",

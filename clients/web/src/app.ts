@@ -202,6 +202,7 @@ export class App {
       modules: moduleValues(setup),
     });
     replaceChildren(this.status, "Dealing…");
+    document.body.dataset["state"] = "busy"; // until the deal is on the table
     const session = new Session(this.engine, setup, config, (events) => {
       if (this.session !== session) return;
       this.picked = [];
@@ -210,7 +211,14 @@ export class App {
       this.renderGame();
     });
     this.session = session;
-    await session.start();
+    try {
+      await session.start();
+    } catch (error) {
+      // Not dealt: the setup form (or the link's) is still what the page shows.
+      if (this.session === session && document.body.dataset["state"] === "busy")
+        document.body.dataset["state"] = "setup";
+      throw error;
+    }
   }
 
   /** Seats in the log: "you" for the viewer, unless several humans share the screen (hot seat). */

@@ -11,14 +11,13 @@ from splendor.v1 import engine_service_pb2
 from engine_service.codec import fill_events, update_state
 from engine_service.codec.action_cache import ACTIONS
 from engine_service.rules import Action, Event, GameState, Reason, RuleViolation, apply
-from engine_service.sealing import Binding
 
 from .bot_choice import bot_action
 from .call import Call
 from .errors import STALE_STATE, refusal, rejection
 from .handlers import action_kind, class_kind
 from .next_move import fill_applied, fill_next_move
-from .sealed import fill_sealed, seal_message
+from .sealed import binding_of, fill_sealed, seal_message
 from .seat_access import require_seat_key
 from .source import Game, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
@@ -129,8 +128,10 @@ def sealed_response(
     msg = game.msg  # the opened token's message: the handler's own, patched in place
     if applied:
         update_state(msg, game.state, new_state, has_unknown=False)  # an opened token's: see open_state
-        binding = Binding(binding.game_id, new_state.turn, binding.step + 1, binding.public_deal)
-        token = seal_message(msg, new_state, binding, call)
+        binding = binding_of(
+            new_state, binding.game_id, binding.step + 1, public_deal=binding.public_deal, expires_at=binding.expires_at
+        )
+        token = seal_message(msg, new_state, binding, game.game_secret, call)
     fill_sealed(response, token, binding, new_state, msg, viewer=viewer, events=events)
 
 

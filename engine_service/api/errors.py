@@ -23,7 +23,8 @@ paths of the request, e.g. ``state.players[1].tokens`` or ``action.take_gems.col
 |                     | INVALID_BOT_CHOICE (server-side bots); BUDGET_EXCEEDED (Simulate, Determinize) |
 |                     | SEED_NOT_ALLOWED (a sealed CreateGame with a seed and without public_deal) |
 | PERMISSION_DENIED   | SEAT_KEY_MISSING, SEAT_KEY_INVALID (a sealed request names or acts as a seat without |
-|                     | that seat's key) |
+|                     | that seat's key), SEAT_KEY_RETIRED (a key of a game begun before token version 3, whose |
+|                     | ring key was retired) |
 | FAILED_PRECONDITION | every other reason: a well-formed move the rules refuse in this position (GAME_OVER, |
 |                     | NOT_YOUR_TURN, PILE_BELOW_FOUR, ...), and STALE_STATE (expected_turn differs from the turn) |
 | DEADLINE_EXCEEDED,  | a long call (ReplayGame) stopped because its caller stopped waiting; no reason |
@@ -56,6 +57,7 @@ RESPONSE_TOO_LARGE: Final = "RESPONSE_TOO_LARGE"
 SEED_NOT_ALLOWED: Final = "SEED_NOT_ALLOWED"
 SEAT_KEY_MISSING: Final = "SEAT_KEY_MISSING"
 SEAT_KEY_INVALID: Final = "SEAT_KEY_INVALID"
+SEAT_KEY_RETIRED: Final = "SEAT_KEY_RETIRED"
 # Why a sealed_state did not open (engine_service.sealing's errors carry these names).
 SEALED_STATE_REASONS: Final = frozenset(
     {
@@ -65,6 +67,7 @@ SEALED_STATE_REASONS: Final = frozenset(
         "SEALED_STATE_KEY_UNKNOWN",
         "SEALED_STATE_KEY_RETIRED",
         "SEALED_STATE_INVALID",
+        "SEALED_STATE_EXPIRED",
     }
 )
 
@@ -137,7 +140,7 @@ INVALID_ARGUMENT_REASONS: Final = frozenset(
         *SEALED_STATE_REASONS,
     }
 )
-PERMISSION_DENIED_REASONS: Final = frozenset({SEAT_KEY_MISSING, SEAT_KEY_INVALID})
+PERMISSION_DENIED_REASONS: Final = frozenset({SEAT_KEY_MISSING, SEAT_KEY_INVALID, SEAT_KEY_RETIRED})
 
 # Config refusals carry no field in the core; these are relative to the message holding ``config``.
 _CONFIG_FIELDS: Final[dict[Reason, str]] = {

@@ -41,13 +41,13 @@ from engine_service.rules import (
     observe,
     view_for,
 )
-from engine_service.sealing import Binding, new_game_id
+from engine_service.sealing import new_game_id, new_game_secret
 
 from .call import Call
 from .entropy import SEED_BITS
 from .errors import INVALID_SEAT, SEED_NOT_ALLOWED, refusal, rejection
 from .limits import check_size
-from .sealed import fill_sealed, seal_message
+from .sealed import binding_of, expiry_after, fill_sealed, seal_message
 from .seat_access import require_seat_key, seat_keys_of
 from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
@@ -79,11 +79,18 @@ def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> en
         if request.sealed:
             viewer = request.seat if request.HasField("seat") else None
             check_seat(viewer, core_config.num_players)
-            binding = Binding(new_game_id(), state.turn, 0, public_deal=request.public_deal)
+            binding = binding_of(
+                state,
+                new_game_id(),
+                0,
+                public_deal=request.public_deal,
+                expires_at=expiry_after(request.expires_in_seconds, call),
+            )
+            secret = new_game_secret()
             msg = state_to_proto(state)
-            token = seal_message(msg, state, binding, call)
+            token = seal_message(msg, state, binding, secret, call)
             fill_sealed(response, token, binding, state, msg, viewer=viewer, events=events)
-            response.seat_keys.extend(seat_keys_of(binding.game_id, core_config.num_players, call))
+            response.seat_keys.extend(seat_keys_of(binding.game_id, secret, core_config.num_players, call))
         else:
             fill_state(response.state, state)
             fill_events(response.events, events)

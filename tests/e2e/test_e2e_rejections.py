@@ -32,6 +32,7 @@ from engine_service.sealing import MAX_TOKEN_BYTES, Binding, parse_key_ring, sea
 from engine_service.server.app import build_server, start
 from tests.e2e.support import (
     BLUE,
+    E2E_RING,
     GOLD,
     GREEN,
     RED,
@@ -306,6 +307,25 @@ def _other_key_token(key_id: str) -> bytes:
     return seal(ring, b"\x08\x02", Binding("0" * 32, 0, 0))
 
 
+def _sealed_fresh(client: EngineClient, expires_at: int = 0) -> bytes:
+    """A fresh game sealed under the session server's own ring, as a game without a seat-key secret (begun before
+    token version 3) or with an expiry: what a forger holding the ring could seal, and what older games are."""
+    state = _fresh(client)
+    binding = Binding("ab" * 16, state.turn, 0, acting_seat=state.seat, expires_at=expires_at)
+    return seal(E2E_RING, state.SerializeToString(), binding)
+
+
+def _seat_key_retired(client: EngineClient) -> EngineError:
+    """A game begun before version 3 holds keys "<key id>.<mac>": the ring retired that key id."""
+    token = _sealed_fresh(client)
+    return refusal(lambda: client.view(token, seat=0, seat_key="e2e-retired." + "A" * 22))
+
+
+def _expired(client: EngineClient) -> EngineError:
+    token = _sealed_fresh(client, expires_at=1_000_000_000)  # September 2001
+    return refusal(lambda: client.view(token))
+
+
 def _request_undecodable(client: EngineClient) -> EngineError:
     method = client.channel.unary_unary(
         "/splendor.v1.EngineService/ApplyAction", request_serializer=None, response_deserializer=None
@@ -441,6 +461,8 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
     "SEED_NOT_ALLOWED": (_sealed_with_seed, grpc.StatusCode.INVALID_ARGUMENT, "config.seed"),
     "SEAT_KEY_MISSING": (_seat_key_missing, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
     "SEAT_KEY_INVALID": (_seat_key_invalid, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
+    "SEAT_KEY_RETIRED": (_seat_key_retired, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
+    "SEALED_STATE_EXPIRED": (_expired, grpc.StatusCode.INVALID_ARGUMENT, "sealed_state"),
     "REQUEST_UNDECODABLE": (_request_undecodable, grpc.StatusCode.INVALID_ARGUMENT, None),
     "REPLAY_TOO_LONG": (_replay_too_long, grpc.StatusCode.INVALID_ARGUMENT, "actions"),
     "RESPONSE_TOO_LARGE": (_response_too_large, grpc.StatusCode.INVALID_ARGUMENT, "events"),

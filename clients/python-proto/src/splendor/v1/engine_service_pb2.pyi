@@ -78,6 +78,7 @@ class CreateGameRequest(_message.Message):
     SEALED_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     PUBLIC_DEAL_FIELD_NUMBER: _builtins.int
+    EXPIRES_IN_SECONDS_FIELD_NUMBER: _builtins.int
     sealed: _builtins.bool
     """Return the game as a token (sealed_state, with its binding, the view of
     seat and the seat keys) instead of the plain state: for games whose state
@@ -96,6 +97,13 @@ class CreateGameRequest(_message.Message):
     for replays of known deals. The binding says so (public_deal). Ignored
     without sealed.
     """
+    expires_in_seconds: _builtins.int
+    """With sealed: the game's tokens expire this many seconds after the deal
+    (SealedStateBinding.expires_at, the same in every token of the game);
+    afterwards every call with one of them is INVALID_ARGUMENT, reason
+    SEALED_STATE_EXPIRED (60 seconds of grace for clock skew between replicas).
+    0: never. Ignored without sealed.
+    """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
         """The game to deal."""
@@ -107,10 +115,11 @@ class CreateGameRequest(_message.Message):
         sealed: _builtins.bool = ...,
         seat: _builtins.int | None = ...,
         public_deal: _builtins.bool = ...,
+        expires_in_seconds: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "public_deal", b"public_deal", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "expires_in_seconds", b"expires_in_seconds", "public_deal", b"public_deal", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -159,8 +168,10 @@ class CreateGameResponse(_message.Message):
         """In a sealed game, one key per seat in seat order: seat_keys[i] lets its
         holder look and act as seat i (send it as seat_key). Hand each player only
         its own key (a hot-seat front end holds all of them). A key is a MAC of the
-        game id and the seat under the service's key ring: it never changes during
-        the game and the service stores nothing. Empty for a plain game.
+        game id and the seat under a random secret the game's tokens carry
+        encrypted (format in SealedStateBinding): it never changes during the game,
+        survives every rotation of the key ring, and the service stores nothing.
+        Empty for a plain game.
         """
 
     def __init__(
@@ -568,6 +579,7 @@ class ReplayGameRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     SKIP_STATE_DIGESTS_FIELD_NUMBER: _builtins.int
     SKIP_EVENTS_FIELD_NUMBER: _builtins.int
+    EXPIRES_IN_SECONDS_FIELD_NUMBER: _builtins.int
     sealed: _builtins.bool
     """Return the final game as a token (sealed_state, with its binding, a new
     game id and step = the number of actions, and the view of seat) instead of
@@ -588,6 +600,10 @@ class ReplayGameRequest(_message.Message):
     digests unless skipped) only, e.g. for a platform checking an action log;
     with both skips a replay costs little more than its moves.
     """
+    expires_in_seconds: _builtins.int
+    """With sealed: the new game's tokens expire this many seconds after the
+    replay, as CreateGameRequest.expires_in_seconds; 0: never.
+    """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
         """The configuration the game was created with."""
@@ -605,10 +621,11 @@ class ReplayGameRequest(_message.Message):
         seat: _builtins.int | None = ...,
         skip_state_digests: _builtins.bool = ...,
         skip_events: _builtins.bool = ...,
+        expires_in_seconds: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "sealed", b"sealed", "seat", b"seat", "skip_events", b"skip_events", "skip_state_digests", b"skip_state_digests"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "expires_in_seconds", b"expires_in_seconds", "sealed", b"sealed", "seat", b"seat", "skip_events", b"skip_events", "skip_state_digests", b"skip_state_digests"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled dist clean
+.PHONY: install install-serve serve test fleet bench-affinity lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled dist clean
 
 # Serving needs the engine and the contract's stubs (splendor-proto), not the client, and mypy (mypyc) to compile
 # the rules core. The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
@@ -34,8 +34,20 @@ install: $(STAMP)
 serve: install-serve compiled
 	$(RUN_COMPILED_PATH) $(BIN)/splendor-engine serve $(ARGS)
 
+# tests/fleet runs the shipped nginx configuration in front of the replicas: Debian's nginx, installed here
+# when missing and running as root.
 test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test test-compiled
+	scripts/ensure-debian-packages nginx:nginx
 	$(BIN)/python -m pytest
+
+# The long fleet run: 3 replicas behind nginx, 216 sealed games in play at once over gRPC and Connect
+# (the TypeScript client's players need its dependencies), through a rolling restart, a kill and a key
+# rotation; prints its figures (calls, retries, failures seen by players, lost games, time per phase).
+# `make test` runs the short version (tests/fleet/test_fleet.py).
+fleet: install
+	scripts/ensure-debian-packages nginx:nginx
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python -m tests.fleet.scenario --long
 
 lint: install
 	$(BIN)/ruff check .
@@ -157,11 +169,13 @@ compiled: $(COMPILED_STAMP)
 # after checking that it is the compiled core that runs. Left to the pure run, which covers them once:
 # tests/packaging (builds and installs wheels in subprocesses, whatever core this process runs), and
 # tests/docs and tests/edge (documented sessions and attacks on a server's transport, minutes of wall time
-# that exercise the edge, not the rules; the rules under them are the same tests' in tests/rules and below).
+# that exercise the edge, not the rules; the rules under them are the same tests' in tests/rules and below),
+# and tests/fleet (replicas as processes of their own behind nginx: a minute of restarts, kills and rotation).
 test-compiled: install
 	SPLENDOR_CORE=compiled $(MAKE) --no-print-directory compiled
 	$(RUN_COMPILED) -c 'from engine_service.core_info import core_kind; import sys; sys.exit(core_kind() != "compiled")'
-	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging --ignore=tests/docs --ignore=tests/edge
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging --ignore=tests/docs --ignore=tests/edge \
+		--ignore=tests/fleet
 
 # The sdists and wheels of the contract's stubs, the engine (its rules core compiled when it can be, see above)
 # and the client, in dist/; tests/packaging installs such wheels into fresh venvs, together and apart.

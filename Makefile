@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
 
-.PHONY: install install-serve serve test fleet bench-affinity lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled dist clean
+.PHONY: install install-serve serve test fleet lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service bench-affinity fuzz compiler compiled test-compiled dist clean
 
 # Serving needs the engine and the contract's stubs (splendor-proto), not the client, and mypy (mypyc) to compile
 # the rules core. The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
@@ -131,6 +131,12 @@ bench: install compiled
 
 bench-service: install compiled
 	$(RUN_COMPILED) benchmarks/service_bench.py
+
+# Round robin against affinity (the game id as nginx's hash key): 3 replicas behind the shipped nginx
+# configuration, phases interleaved; server CPU per call, the memo's hit rate, p99 (docs/performance.md).
+bench-affinity: install compiled
+	scripts/ensure-debian-packages nginx:nginx
+	$(RUN_COMPILED) benchmarks/fleet_affinity.py
 
 # The long fuzzing campaign: a million mutated requests of every RPC (plain and sealed, forged tokens
 # included) against `serve --processes 2` from 3 gRPC and 1 HTTP client processes, at most 40 minutes

@@ -71,11 +71,22 @@ class Replica:
     """``splendor-engine serve`` on fixed loopback ports: gRPC, HTTP and /metrics."""
 
     def __init__(
-        self, name: str, keys_file: Path, *, grace_seconds: float = 10.0, threads: int = 4, log_dir: Path | None = None
+        self,
+        name: str,
+        keys_file: Path,
+        *,
+        grace_seconds: float = 10.0,
+        threads: int = 4,
+        log_dir: Path | None = None,
+        read_logs: bool = True,
     ) -> None:
-        """``log_dir``: where each generation's output is also written (``<name>.<generation>.log``)."""
+        """``log_dir``: where each generation's output is also written (``<name>.<generation>.log``).
+        ``read_logs=False``: the output goes to that file only, unread (a benchmark's client keeps its CPU)."""
+        if not read_logs and log_dir is None:
+            raise ValueError("logs that are not read go to a file: give a log_dir")
         self.name = name
         self.log_dir = log_dir
+        self.read_logs = read_logs
         self.keys_file = keys_file
         self.grace_seconds = grace_seconds
         self.threads = threads
@@ -104,6 +115,7 @@ class Replica:
         """Start a new generation and wait until it serves both listeners."""
         command = [
             sys.executable,
+            "-P",  # the checkout on PYTHONPATH, after whatever comes first there (a compiled core)
             "-m",
             "engine_service.cli",
             "serve",
@@ -124,19 +136,26 @@ class Replica:
         ]
         environment = {key: value for key, value in os.environ.items() if not key.startswith("SPLENDOR_")}
         environment.pop("PROMETHEUS_MULTIPROC_DIR", None)
-        environment.update({"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        generation = Generation(len(self.generations), process)
+        inherited = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
+        environment.update({"PYTHONPATH": os.pathsep.join([*inherited, str(ROOT)]), "PYTHONUNBUFFERED": "1"})
+        number = len(self.generations)
+        copy = None if self.log_dir is None else self.log_dir / f"{self.name}.{number}.log"
+        with contextlib.ExitStack() as files:
+            output = subprocess.PIPE if self.read_logs or copy is None else files.enter_context(copy.open("w"))
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=environment, stdout=output, stderr=subprocess.PIPE, text=True
+            )
+        generation = Generation(number, process)
         self.generations.append(generation)
-        copy = None if self.log_dir is None else self.log_dir / f"{self.name}.{generation.number}.log"
-        threading.Thread(target=_read_json_lines, args=(process, generation.logs, copy), daemon=True).start()
+        if self.read_logs:
+            threading.Thread(target=_read_json_lines, args=(process, generation.logs, copy), daemon=True).start()
         threading.Thread(target=_read_lines, args=(process, generation.stderr), daemon=True).start()
 
         def started() -> bool:
             if process.poll() is not None:
                 raise AssertionError(f"{self.name} exited {process.returncode}: {generation.stderr[-5:]}")
+            if not self.read_logs and copy is not None:
+                return '"server_started"' in copy.read_text(encoding="utf-8")
             return bool(generation.events("server_started"))
 
         wait_until(started, READY_SECONDS, f"{self.name} to start")
@@ -155,6 +174,11 @@ class Replica:
         generation.process.send_signal(sig)
         generation.exit_code = generation.process.wait(timeout=self.grace_seconds + 20)
         return generation.exit_code
+
+    def cpu_seconds(self) -> float:
+        """The current generation's CPU time so far (user and system, from /proc)."""
+        fields = Path(f"/proc/{self.current.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def scrape(self) -> Samples:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5) as response:

@@ -178,6 +178,12 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** Headers (gRPC metadata) sent with every call. */
   readonly headers?: HeadersInit;
+  /**
+   * Send a sealed game's id with each call about it (`ROUTING_KEY_HEADER`); default true. A browser
+   * page calling an engine on another origin sends it only if the engine's CORS policy allows the
+   * header: pass false otherwise.
+   */
+  readonly routingKey?: boolean;
 }
 
 /** A transport the client can release when it closes (see `node.ts`). */
@@ -223,6 +229,7 @@ export function gameConfig(options: NewGameOptions = {}): GameConfig {
 export class EngineClient {
   private readonly service: Client<typeof EngineService>;
   private readonly callOptions: CallOptions;
+  private readonly routingKey: boolean;
 
   constructor(
     private readonly transport: Transport | ClosableTransport,
@@ -234,6 +241,7 @@ export class EngineClient {
       ...(timeoutMs > 0 ? { timeoutMs } : {}),
       ...(options.headers === undefined ? {} : { headers: options.headers }),
     };
+    this.routingKey = options.routingKey ?? true;
   }
 
   /** Release the transport's connection, if the transport has one to release. */
@@ -393,7 +401,7 @@ export class EngineClient {
    */
   private optionsFor(game: Game | SealedGame): CallOptions {
     const gameId = game instanceof Uint8Array || !("token" in game) ? undefined : game.binding?.gameId;
-    if (gameId === undefined || gameId === "") return this.callOptions;
+    if (!this.routingKey || gameId === undefined || gameId === "") return this.callOptions;
     const headers = new Headers(this.callOptions.headers);
     headers.set(ROUTING_KEY_HEADER, gameId);
     return { ...this.callOptions, headers };

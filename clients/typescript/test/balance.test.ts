@@ -123,7 +123,7 @@ describe("balancedTransport", () => {
     assert.equal(isRetryable(new ConnectError("a bug", Code.Internal), undefined), false);
   });
 
-  test("a call about a sealed game carries its id as the routing key; a plain one does not", async () => {
+  test("a call about a sealed game carries its id as the routing key, unless told not to; a plain one does not", async () => {
     const engine = await standIn();
     const client = clientOf(engine.address);
     const token = new Uint8Array([2, 1, 65]);
@@ -131,7 +131,10 @@ describe("balancedTransport", () => {
     await client.listLegalActions(handle as never, { seat: 0 });
     await client.listLegalActions(token, { seat: 0 });
     client.close();
-    assert.deepEqual(engine.keys, ["0123456789abcdef0123456789abcdef", ""]);
+    const quiet = new EngineClient(connectTransport(engine.address), { routingKey: false });
+    await quiet.listLegalActions(handle as never, { seat: 0 });
+    quiet.close();
+    assert.deepEqual(engine.keys, ["0123456789abcdef0123456789abcdef", "", ""]);
   });
 
   test("connectGrpc over two real engines: every call answered while one of them stops", async () => {

@@ -5,10 +5,12 @@ is, and a call about a sealed game carries its id as the routing key a proxy may
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent import futures
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -149,3 +151,17 @@ def test_calls_about_a_sealed_game_carry_its_id_as_the_routing_key(loopback_addr
     client.legal_actions(plain.state)
     assert seen["ListLegalActions:"] == 1, "a plain state has no game id"
     channel.close()
+
+
+def test_the_documented_service_config_and_the_typescript_policy_are_the_python_clients() -> None:
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "deploy" / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```json\n\s*(\{\"loadBalancingConfig\".*?)```", readme, re.DOTALL)
+    assert block is not None, "deploy/README.md shows the service config"
+    assert json.loads(block[1]) == json.loads(SERVICE_CONFIG)
+    typescript = (root / "clients" / "typescript" / "src" / "balance.ts").read_text(encoding="utf-8")
+    policy = dict(re.findall(r"^\s+(\w+): ([\d_]+),$", typescript.split("DEFAULT_RETRY_POLICY")[1], re.MULTILINE))
+    assert int(policy["maxAttempts"]) == RETRY_POLICY["maxAttempts"]
+    assert int(policy["initialBackoffMs"].replace("_", "")) / 1000 == float(str(RETRY_POLICY["initialBackoff"])[:-1])
+    assert int(policy["maxBackoffMs"].replace("_", "")) / 1000 == float(str(RETRY_POLICY["maxBackoff"])[:-1])
+    assert int(policy["multiplier"]) == RETRY_POLICY["backoffMultiplier"]

@@ -26,7 +26,8 @@ paths of the request, e.g. ``state.players[1].tokens`` or ``action.take_gems.col
 |                     | that seat's key), SEAT_KEY_RETIRED (a key of a game begun before token version 3, whose |
 |                     | ring key was retired) |
 | FAILED_PRECONDITION | every other reason: a well-formed move the rules refuse in this position (GAME_OVER, |
-|                     | NOT_YOUR_TURN, PILE_BELOW_FOUR, ...), and STALE_STATE (expected_turn differs from the turn) |
+|                     | NOT_YOUR_TURN, PILE_BELOW_FOUR, ...), STALE_STATE (expected_turn differs from the turn) and |
+|                     | STEP_MISMATCH (expected_step differs from the token's step, or came with a plain state) |
 | DEADLINE_EXCEEDED,  | a long call (ReplayGame) stopped because its caller stopped waiting; no reason |
 | CANCELLED           |         |
 | INTERNAL            | a bug in the service; logged, no details |
@@ -58,6 +59,7 @@ SEED_NOT_ALLOWED: Final = "SEED_NOT_ALLOWED"
 SEAT_KEY_MISSING: Final = "SEAT_KEY_MISSING"
 SEAT_KEY_INVALID: Final = "SEAT_KEY_INVALID"
 SEAT_KEY_RETIRED: Final = "SEAT_KEY_RETIRED"
+STEP_MISMATCH: Final = "STEP_MISMATCH"
 # Why a sealed_state did not open (engine_service.sealing's errors carry these names).
 SEALED_STATE_REASONS: Final = frozenset(
     {

@@ -20,6 +20,7 @@ from engine_service.rules import (
 )
 
 from .handlers import LEGAL_ACTIONS
+from .sealed import acting_seat_of
 
 
 def fill_applied(out: actions_pb2.LegalAction, action: Action, sent: actions_pb2.Action | None) -> None:
@@ -46,8 +47,7 @@ def fill_next_move(
     ``sealed``: the response is for ``viewer`` (a seat, or None for a spectator) and its
     view is filled by the caller; otherwise ``response.state`` already holds ``state``.
     """
-    over = state.end_reason is not None
-    acting = None if over else state.acting_seat
+    acting = acting_seat_of(state)
     if acting is not None:
         response.acting_seat = acting
     seat = viewer if sealed else acting

@@ -21,15 +21,16 @@ from .source import Game
 FIELD = "seat_key"
 
 
-def require_seat_key(game: Game, seat: int | None, key: str, call: Call) -> None:
-    """PERMISSION_DENIED unless ``key`` is the key of ``seat`` (None: a spectator, who needs none) in ``game``."""
+def require_seat_key(game: Game, seat: int | None, key: str, call: Call, field: str = FIELD) -> None:
+    """PERMISSION_DENIED unless ``key`` is the key of ``seat`` (None: a spectator, who needs none) in ``game``;
+    ``field``: the request field that carries it."""
     binding = game.binding
     if seat is None or binding is None or not call.settings.seat_keys:
         return
     metadata = {"seat": str(seat)}
     if not key:
         message = f"a sealed request for seat {seat} must carry that seat's key (seat_key)"
-        raise refusal(SEAT_KEY_MISSING, message, field=FIELD, metadata=metadata)
+        raise refusal(SEAT_KEY_MISSING, message, field=field, metadata=metadata)
     config = call.settings
     ring, memo, secret = config.key_ring, config.memo, game.game_secret
     if memo.enabled and memo.seat_key_known(ring, binding.game_id, secret, seat, key):
@@ -42,7 +43,7 @@ def require_seat_key(game: Game, seat: int | None, key: str, call: Call) -> None
             if isinstance(refused, SeatKeyRetired)
             else f"seat_key is not the key of seat {seat} in this game"
         )
-        raise refusal(refused.reason, message, field=FIELD, metadata=metadata) from None
+        raise refusal(refused.reason, message, field=field, metadata=metadata) from None
     if memo.enabled:
         memo.remember_seat_key(ring, binding.game_id, secret, seat, key)
 

@@ -326,6 +326,16 @@ def _expired(client: EngineClient) -> EngineError:
     return refusal(lambda: client.view(token))
 
 
+def _step_mismatch(client: EngineClient) -> EngineError:
+    """A rewound token forwarded with the platform's newest step."""
+    game = client.new_game(num_players=2, sealed=True)
+    seat = game.acting_seat
+    newer = client.apply(game, client.legal_actions(game, seat=seat)[0], seat=seat)
+    return refusal(
+        lambda: client.apply(game, client.legal_actions(game, seat=seat)[0], expected_step=newer.binding.step)
+    )
+
+
 def _request_undecodable(client: EngineClient) -> EngineError:
     method = client.channel.unary_unary(
         "/splendor.v1.EngineService/ApplyAction", request_serializer=None, response_deserializer=None
@@ -463,6 +473,7 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
     "SEAT_KEY_INVALID": (_seat_key_invalid, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
     "SEAT_KEY_RETIRED": (_seat_key_retired, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
     "SEALED_STATE_EXPIRED": (_expired, grpc.StatusCode.INVALID_ARGUMENT, "sealed_state"),
+    "STEP_MISMATCH": (_step_mismatch, grpc.StatusCode.FAILED_PRECONDITION, "expected_step"),
     "REQUEST_UNDECODABLE": (_request_undecodable, grpc.StatusCode.INVALID_ARGUMENT, None),
     "REPLAY_TOO_LONG": (_replay_too_long, grpc.StatusCode.INVALID_ARGUMENT, "actions"),
     "RESPONSE_TOO_LARGE": (_response_too_large, grpc.StatusCode.INVALID_ARGUMENT, "events"),

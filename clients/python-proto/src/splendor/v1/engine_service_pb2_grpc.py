@@ -174,7 +174,8 @@ class EngineServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListLegalActions(self, request, context):
-        """Every legal action of the seat that must act, each with its action id.
+        """Every legal action of the seat that must act, each with its action id
+        (none for a sealed request naming another seat).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -78,7 +78,9 @@ class EngineServiceStub:
     CreateGame: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.CreateGameRequest, _engine_service_pb2.CreateGameResponse]
     """Deal a new game, as a plain state or, with sealed, as a game token."""
     ListLegalActions: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ListLegalActionsRequest, _engine_service_pb2.ListLegalActionsResponse]
-    """Every legal action of the seat that must act, each with its action id."""
+    """Every legal action of the seat that must act, each with its action id
+    (none for a sealed request naming another seat).
+    """
     ApplyAction: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ApplyActionRequest, _engine_service_pb2.ApplyActionResponse]
     """Check an action and, unless validate_only, apply it."""
     GetPlayerView: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.GetPlayerViewRequest, _engine_service_pb2.GetPlayerViewResponse]
@@ -146,7 +148,9 @@ class EngineServiceAsyncStub(EngineServiceStub):
     CreateGame: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.CreateGameRequest, _engine_service_pb2.CreateGameResponse]  # type: ignore[assignment]
     """Deal a new game, as a plain state or, with sealed, as a game token."""
     ListLegalActions: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ListLegalActionsRequest, _engine_service_pb2.ListLegalActionsResponse]  # type: ignore[assignment]
-    """Every legal action of the seat that must act, each with its action id."""
+    """Every legal action of the seat that must act, each with its action id
+    (none for a sealed request naming another seat).
+    """
     ApplyAction: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ApplyActionRequest, _engine_service_pb2.ApplyActionResponse]  # type: ignore[assignment]
     """Check an action and, unless validate_only, apply it."""
     GetPlayerView: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.GetPlayerViewRequest, _engine_service_pb2.GetPlayerViewResponse]  # type: ignore[assignment]
@@ -229,7 +233,9 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.ListLegalActionsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.ListLegalActionsResponse, _abc.Awaitable[_engine_service_pb2.ListLegalActionsResponse]]:
-        """Every legal action of the seat that must act, each with its action id."""
+        """Every legal action of the seat that must act, each with its action id
+        (none for a sealed request naming another seat).
+        """
 
     @_abc_1.abstractmethod
     def ApplyAction(

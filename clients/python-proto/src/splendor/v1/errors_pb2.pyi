@@ -176,6 +176,12 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     """A sealed_state is past the expiry its game was dealt with
     (SealedStateBinding.expires_at, with 60 seconds of grace for clock skew).
     """
+    REJECTION_REASON_STEP_MISMATCH: _RejectionReason.ValueType  # 56
+    """ApplyActionRequest.expected_step differs from the step of the token sent
+    (a rewound token, or a move that lost a race to another on the same
+    token), or was sent with a plain state, which carries no step:
+    FAILED_PRECONDITION, nothing applied.
+    """
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -336,5 +342,11 @@ sealed ReplayGame.
 REJECTION_REASON_SEALED_STATE_EXPIRED: RejectionReason.ValueType  # 55
 """A sealed_state is past the expiry its game was dealt with
 (SealedStateBinding.expires_at, with 60 seconds of grace for clock skew).
+"""
+REJECTION_REASON_STEP_MISMATCH: RejectionReason.ValueType  # 56
+"""ApplyActionRequest.expected_step differs from the step of the token sent
+(a rewound token, or a move that lost a race to another on the same
+token), or was sent with a plain state, which carries no step:
+FAILED_PRECONDITION, nothing applied.
 """
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

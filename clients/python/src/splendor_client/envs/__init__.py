@@ -2,8 +2,8 @@
 
 Importing this package registers the Gymnasium id ``splendor/Splendor-v0`` (``SplendorEnv``);
 ``SplendorAECEnv`` is the PettingZoo AEC environment. Both run in-process on the engine
-(``pip install 'splendor-client[engine]'``; reached only through its public in-process API,
-``splendor_client.local_engine``) or, given ``address``, through a server.
+(reached only through its public in-process API, ``splendor_client.local_engine``, which says
+what to install when it is missing) or, given ``address``, through a server.
 """
 
 import gymnasium

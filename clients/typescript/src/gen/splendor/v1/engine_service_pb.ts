@@ -28,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/engine_service.proto.
  */
 export const file_splendor_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIpkBChFDcmVhdGVHYW1lUmVxdWVzdBInCgZjb25maWcYASABKAsyFy5zcGxlbmRvci52MS5HYW1lQ29uZmlnEg4KBnNlYWxlZBgCIAEoCBIRCgRzZWF0GAMgASgNSACIAQESEwoLcHVibGljX2RlYWwYBCABKAgSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAUgASgNQgcKBV9zZWF0IuwBChJDcmVhdGVHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYBiADKAkimAEKF0xpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASEQoEc2VhdBgDIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAQgASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJTChhMaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USKQoHYWN0aW9ucxgBIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEgwKBHNlYXQYAiABKA0i3gIKEkFwcGx5QWN0aW9uUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgGIAEoDEgAEiMKBmFjdGlvbhgCIAEoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIRCgRzZWF0GAMgASgNSAGIAQESFQoNdmFsaWRhdGVfb25seRgEIAEoCBIaCg1leHBlY3RlZF90dXJuGAUgASgNSAKIAQESIwoDYm90GAcgASgLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEh0KFWluY2x1ZGVfbGVnYWxfYWN0aW9ucxgIIAEoCBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAkgASgIEhAKCHNlYXRfa2V5GAogASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdEIQCg5fZXhwZWN0ZWRfdHVybiKPAwoTQXBwbHlBY3Rpb25SZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIUCgxzZWFsZWRfc3RhdGUYAyABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBCABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgFIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EikKB2FwcGxpZWQYBiABKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIvCg1sZWdhbF9hY3Rpb25zGAcgAygLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb24SGAoLYWN0aW5nX3NlYXQYCCABKA1IAIgBARItCgtvYnNlcnZhdGlvbhgJIAEoCzIYLnNwbGVuZG9yLnYxLk9ic2VydmF0aW9uQg4KDF9hY3Rpbmdfc2VhdCLWAQoUR2V0UGxheWVyVmlld1JlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBCABKAxIABIRCgRzZWF0GAIgASgNSAGIAQESIgoGZXZlbnRzGAMgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSGwoTaW5jbHVkZV9vYnNlcnZhdGlvbhgFIAEoCBIQCghzZWF0X2tleRgGIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQijwEKFUdldFBsYXllclZpZXdSZXNwb25zZRIjCgR2aWV3GAEgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLQoLb2JzZXJ2YXRpb24YAyABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbiLbAQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQESGgoSc2tpcF9zdGF0ZV9kaWdlc3RzGAUgASgIEhMKC3NraXBfZXZlbnRzGAYgASgIEhoKEmV4cGlyZXNfaW5fc2Vjb25kcxgHIAEoDUIHCgVfc2VhdCKDAgoSUmVwbGF5R2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhUKDXN0YXRlX2RpZ2VzdHMYAyADKAkSFAoMc2VhbGVkX3N0YXRlGAQgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAUgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBiABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYByADKAki7wEKD1NpbXVsYXRlUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEigKCHBvbGljaWVzGAMgAygLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEhAKCHBsYXlvdXRzGAQgASgNEhMKC21heF9hY3Rpb25zGAUgASgNEgwKBHNlZWQYBiABKAQSEQoEc2VhdBgHIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAggASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJyChBTaW11bGF0ZVJlc3BvbnNlEi0KCG91dGNvbWVzGAEgAygLMhsuc3BsZW5kb3IudjEuUGxheW91dE91dGNvbWUSLwoHc3VtbWFyeRgCIAEoCzIeLnNwbGVuZG9yLnYxLlNpbXVsYXRpb25TdW1tYXJ5IqIBChJEZXRlcm1pbml6ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIMCgRzZWF0GAMgASgNEg0KBWNvdW50GAQgASgNEgwKBHNlZWQYBSABKAQSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlIj0KE0RldGVybWluaXplUmVzcG9uc2USJgoGc3RhdGVzGAEgAygLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlMqIFCg1FbmdpbmVTZXJ2aWNlEk0KCkdldENhdGFsb2cSHi5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVxdWVzdBofLnNwbGVuZG9yLnYxLkdldENhdGFsb2dSZXNwb25zZRJNCgpDcmVhdGVHYW1lEh4uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5zcGxlbmRvci52MS5DcmVhdGVHYW1lUmVzcG9uc2USXwoQTGlzdExlZ2FsQWN0aW9ucxIkLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0GiUuc3BsZW5kb3IudjEuTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlElAKC0FwcGx5QWN0aW9uEh8uc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXF1ZXN0GiAuc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXNwb25zZRJWCg1HZXRQbGF5ZXJWaWV3EiEuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1JlcXVlc3QaIi5zcGxlbmRvci52MS5HZXRQbGF5ZXJWaWV3UmVzcG9uc2USTQoKUmVwbGF5R2FtZRIeLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuUmVwbGF5R2FtZVJlc3BvbnNlEkcKCFNpbXVsYXRlEhwuc3BsZW5kb3IudjEuU2ltdWxhdGVSZXF1ZXN0Gh0uc3BsZW5kb3IudjEuU2ltdWxhdGVSZXNwb25zZRJQCgtEZXRlcm1pbml6ZRIfLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVxdWVzdBogLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVzcG9uc2ViBnByb3RvMw", [file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
+  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIpkBChFDcmVhdGVHYW1lUmVxdWVzdBInCgZjb25maWcYASABKAsyFy5zcGxlbmRvci52MS5HYW1lQ29uZmlnEg4KBnNlYWxlZBgCIAEoCBIRCgRzZWF0GAMgASgNSACIAQESEwoLcHVibGljX2RlYWwYBCABKAgSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAUgASgNQgcKBV9zZWF0IpYCChJDcmVhdGVHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYBiADKAkSGAoLYWN0aW5nX3NlYXQYByABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQimAEKF0xpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASEQoEc2VhdBgDIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAQgASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJ9ChhMaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USKQoHYWN0aW9ucxgBIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEgwKBHNlYXQYAiABKA0SGAoLYWN0aW5nX3NlYXQYAyABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQitgMKEkFwcGx5QWN0aW9uUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgGIAEoDEgAEiMKBmFjdGlvbhgCIAEoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIRCgRzZWF0GAMgASgNSAGIAQESFQoNdmFsaWRhdGVfb25seRgEIAEoCBIaCg1leHBlY3RlZF90dXJuGAUgASgNSAKIAQESIwoDYm90GAcgASgLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEh0KFWluY2x1ZGVfbGVnYWxfYWN0aW9ucxgIIAEoCBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAkgASgIEhAKCHNlYXRfa2V5GAogASgJEhoKDWV4cGVjdGVkX3N0ZXAYCyABKARIA4gBARIoCglhdWRpZW5jZXMYDCADKAsyFS5zcGxlbmRvci52MS5BdWRpZW5jZUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXRCEAoOX2V4cGVjdGVkX3R1cm5CEAoOX2V4cGVjdGVkX3N0ZXAiOAoIQXVkaWVuY2USEQoEc2VhdBgBIAEoDUgAiAEBEhAKCHNlYXRfa2V5GAIgASgJQgcKBV9zZWF0IqQBCgxBdWRpZW5jZVZpZXcSEQoEc2VhdBgBIAEoDUgAiAEBEiMKBHZpZXcYAiABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIiCgZldmVudHMYAyADKAsyEi5zcGxlbmRvci52MS5FdmVudBIvCg1sZWdhbF9hY3Rpb25zGAQgAygLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb25CBwoFX3NlYXQiwgMKE0FwcGx5QWN0aW9uUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIpCgdhcHBsaWVkGAYgASgLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb24SLwoNbGVnYWxfYWN0aW9ucxgHIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEhgKC2FjdGluZ19zZWF0GAggASgNSACIAQESLQoLb2JzZXJ2YXRpb24YCSABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbhIxCg5hdWRpZW5jZV92aWV3cxgKIAMoCzIZLnNwbGVuZG9yLnYxLkF1ZGllbmNlVmlld0IOCgxfYWN0aW5nX3NlYXQi1gEKFEdldFBsYXllclZpZXdSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAQgASgMSAASEQoEc2VhdBgCIAEoDUgBiAEBEiIKBmV2ZW50cxgDIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhsKE2luY2x1ZGVfb2JzZXJ2YXRpb24YBSABKAgSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0IrkBChVHZXRQbGF5ZXJWaWV3UmVzcG9uc2USIwoEdmlldxgBIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50Ei0KC29ic2VydmF0aW9uGAMgASgLMhguc3BsZW5kb3IudjEuT2JzZXJ2YXRpb24SGAoLYWN0aW5nX3NlYXQYBCABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQi2wEKEVJlcGxheUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSJAoHYWN0aW9ucxgCIAMoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIOCgZzZWFsZWQYAyABKAgSEQoEc2VhdBgEIAEoDUgAiAEBEhoKEnNraXBfc3RhdGVfZGlnZXN0cxgFIAEoCBITCgtza2lwX2V2ZW50cxgGIAEoCBIaChJleHBpcmVzX2luX3NlY29uZHMYByABKA1CBwoFX3NlYXQigwIKElJlcGxheUdhbWVSZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIVCg1zdGF0ZV9kaWdlc3RzGAMgAygJEhQKDHNlYWxlZF9zdGF0ZRgEIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgFIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAYgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSEQoJc2VhdF9rZXlzGAcgAygJIu8BCg9TaW11bGF0ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIoCghwb2xpY2llcxgDIAMoCzIWLnNwbGVuZG9yLnYxLkJvdENob2ljZRIQCghwbGF5b3V0cxgEIAEoDRITCgttYXhfYWN0aW9ucxgFIAEoDRIMCgRzZWVkGAYgASgEEhEKBHNlYXQYByABKA1IAYgBARIQCghzZWF0X2tleRgIIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQicgoQU2ltdWxhdGVSZXNwb25zZRItCghvdXRjb21lcxgBIAMoCzIbLnNwbGVuZG9yLnYxLlBsYXlvdXRPdXRjb21lEi8KB3N1bW1hcnkYAiABKAsyHi5zcGxlbmRvci52MS5TaW11bGF0aW9uU3VtbWFyeSKiAQoSRGV0ZXJtaW5pemVSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASDAoEc2VhdBgDIAEoDRINCgVjb3VudBgEIAEoDRIMCgRzZWVkGAUgASgEEhAKCHNlYXRfa2V5GAYgASgJQg4KDHN0YXRlX3NvdXJjZSI9ChNEZXRlcm1pbml6ZVJlc3BvbnNlEiYKBnN0YXRlcxgBIAMoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZTKiBQoNRW5naW5lU2VydmljZRJNCgpHZXRDYXRhbG9nEh4uc3BsZW5kb3IudjEuR2V0Q2F0YWxvZ1JlcXVlc3QaHy5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVzcG9uc2USTQoKQ3JlYXRlR2FtZRIeLnNwbGVuZG9yLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEl8KEExpc3RMZWdhbEFjdGlvbnMSJC5zcGxlbmRvci52MS5MaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBolLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXNwb25zZRJQCgtBcHBseUFjdGlvbhIfLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVxdWVzdBogLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVzcG9uc2USVgoNR2V0UGxheWVyVmlldxIhLnNwbGVuZG9yLnYxLkdldFBsYXllclZpZXdSZXF1ZXN0GiIuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1Jlc3BvbnNlEk0KClJlcGxheUdhbWUSHi5zcGxlbmRvci52MS5SZXBsYXlHYW1lUmVxdWVzdBofLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXNwb25zZRJHCghTaW11bGF0ZRIcLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVxdWVzdBodLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVzcG9uc2USUAoLRGV0ZXJtaW5pemUSHy5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlcXVlc3QaIC5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlc3BvbnNlYgZwcm90bzM", [file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
 
 /**
  * Request of GetCatalog.
@@ -184,6 +184,13 @@ export type CreateGameResponse = Message<"splendor.v1.CreateGameResponse"> & {
    * @generated from field: repeated string seat_keys = 6;
    */
   seatKeys: string[];
+
+  /**
+   * The seat that must act first.
+   *
+   * @generated from field: optional uint32 acting_seat = 7;
+   */
+  actingSeat?: number | undefined;
 };
 
 /**
@@ -223,12 +230,14 @@ export type ListLegalActionsRequest = Message<"splendor.v1.ListLegalActionsReque
   } | { case: undefined; value?: undefined };
 
   /**
-   * With a sealed_state: the seat asking. A purchase of a card the acting seat
-   * reserved blind names that hidden card, so those purchases are listed only
-   * when seat is the acting seat; for any other seat, or none, they are left
-   * out (the rest of the list is the same). A seat not in the game is
-   * INVALID_ARGUMENT, reason INVALID_SEAT. Ignored for a plain state, which
-   * only a trusted platform holds.
+   * With a sealed_state: the seat asking. The seat that must act gets its
+   * legal actions; any other seat gets none (actions stays empty and
+   * acting_seat says whose turn it is), since another seat's options are not
+   * its to see. Without seat (a spectator) the acting seat's actions are
+   * listed, except the purchases of cards it reserved blind, which would name
+   * the hidden card. A seat not in the game is INVALID_ARGUMENT, reason
+   * INVALID_SEAT. Ignored for a plain state, which only a trusted platform
+   * holds: it always gets the acting seat's every action.
    *
    * @generated from field: optional uint32 seat = 3;
    */
@@ -258,18 +267,28 @@ export const ListLegalActionsRequestSchema: GenMessage<ListLegalActionsRequest> 
  */
 export type ListLegalActionsResponse = Message<"splendor.v1.ListLegalActionsResponse"> & {
   /**
-   * The legal actions; empty once the game is over.
+   * The legal actions; empty once the game is over, and for a sealed request
+   * naming a seat that is not the acting seat.
    *
    * @generated from field: repeated splendor.v1.LegalAction actions = 1;
    */
   actions: LegalAction[];
 
   /**
-   * The seat that must act (the deciding seat while a decision is pending).
+   * The seat that must act (the deciding seat while a decision is pending);
+   * still set once the game is over (acting_seat is then absent).
    *
    * @generated from field: uint32 seat = 2;
    */
   seat: number;
+
+  /**
+   * The seat that must act (the deciding seat while a decision is pending);
+   * absent once the game is over.
+   *
+   * @generated from field: optional uint32 acting_seat = 3;
+   */
+  actingSeat?: number | undefined;
 };
 
 /**
@@ -384,6 +403,38 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
    * @generated from field: string seat_key = 10;
    */
   seatKey: string;
+
+  /**
+   * The step the sender believes the game is at (SealedStateBinding.step of
+   * the token it sends). When present and different, the call fails with
+   * FAILED_PRECONDITION, reason STEP_MISMATCH, and nothing is applied: the
+   * optimistic-concurrency check of a platform that stores one token per
+   * game. Send the step of the newest token it handed out: a rewound token and
+   * the loser of two concurrent moves on one token are both refused (the second
+   * sends the step the first already moved past). Unlike expected_turn it tells
+   * apart the decisions answered within one turn. A plain state carries no
+   * step: with a state, expected_step is refused (STEP_MISMATCH) whatever its
+   * value.
+   *
+   * @generated from field: optional uint64 expected_step = 11;
+   */
+  expectedStep?: bigint | undefined;
+
+  /**
+   * Also return, in audience_views, the game after the move and its events as
+   * each of these audiences (a seat, or a spectator) may see them, each
+   * redacted exactly as GetPlayerView would for that audience: a platform that
+   * shows a move to every player pays one call (the seat that must act next
+   * also gets its legal actions there). With a sealed_state each
+   * audience naming a seat must carry that seat's key, else PERMISSION_DENIED
+   * as for the request's own seat_key (the field at fault is
+   * audiences[i].seat_key). A seat not in the game, or one listed twice, is
+   * INVALID_ARGUMENT, reason INVALID_SEAT: so at most every seat and a
+   * spectator. With validate_only, the unchanged game and no events.
+   *
+   * @generated from field: repeated splendor.v1.Audience audiences = 12;
+   */
+  audiences: Audience[];
 };
 
 /**
@@ -392,6 +443,81 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
  */
 export const ApplyActionRequestSchema: GenMessage<ApplyActionRequest> = /*@__PURE__*/
   messageDesc(file_splendor_v1_engine_service, 6);
+
+/**
+ * Whom a view is for: one seat, or a spectator.
+ *
+ * @generated from message splendor.v1.Audience
+ */
+export type Audience = Message<"splendor.v1.Audience"> & {
+  /**
+   * The seat; absent for a spectator.
+   *
+   * @generated from field: optional uint32 seat = 1;
+   */
+  seat?: number | undefined;
+
+  /**
+   * With a sealed_state: that seat's key (none for a spectator). Ignored for a
+   * plain state.
+   *
+   * @generated from field: string seat_key = 2;
+   */
+  seatKey: string;
+};
+
+/**
+ * Describes the message splendor.v1.Audience.
+ * Use `create(AudienceSchema)` to create a new message.
+ */
+export const AudienceSchema: GenMessage<Audience> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 7);
+
+/**
+ * The game and a move's events as one audience may see them.
+ *
+ * @generated from message splendor.v1.AudienceView
+ */
+export type AudienceView = Message<"splendor.v1.AudienceView"> & {
+  /**
+   * The seat; absent for a spectator.
+   *
+   * @generated from field: optional uint32 seat = 1;
+   */
+  seat?: number | undefined;
+
+  /**
+   * The game after the move, as GetPlayerView returns it for that audience.
+   *
+   * @generated from field: splendor.v1.GameView view = 2;
+   */
+  view?: GameView | undefined;
+
+  /**
+   * The move's events, redacted for that audience as GetPlayerView redacts
+   * them.
+   *
+   * @generated from field: repeated splendor.v1.Event events = 3;
+   */
+  events: Event[];
+
+  /**
+   * That seat's legal actions when it is the seat that must act next, as
+   * ListLegalActions lists them for it; empty for any other seat and for a
+   * spectator. So the player who moves next gets its options from the same
+   * call.
+   *
+   * @generated from field: repeated splendor.v1.LegalAction legal_actions = 4;
+   */
+  legalActions: LegalAction[];
+};
+
+/**
+ * Describes the message splendor.v1.AudienceView.
+ * Use `create(AudienceViewSchema)` to create a new message.
+ */
+export const AudienceViewSchema: GenMessage<AudienceView> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 8);
 
 /**
  * Response of ApplyAction.
@@ -478,6 +604,13 @@ export type ApplyActionResponse = Message<"splendor.v1.ApplyActionResponse"> & {
    * @generated from field: splendor.v1.Observation observation = 9;
    */
   observation?: Observation | undefined;
+
+  /**
+   * One per ApplyActionRequest.audiences, in the same order.
+   *
+   * @generated from field: repeated splendor.v1.AudienceView audience_views = 10;
+   */
+  audienceViews: AudienceView[];
 };
 
 /**
@@ -485,7 +618,7 @@ export type ApplyActionResponse = Message<"splendor.v1.ApplyActionResponse"> & {
  * Use `create(ApplyActionResponseSchema)` to create a new message.
  */
 export const ApplyActionResponseSchema: GenMessage<ApplyActionResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 7);
+  messageDesc(file_splendor_v1_engine_service, 9);
 
 /**
  * Request of GetPlayerView.
@@ -554,7 +687,7 @@ export type GetPlayerViewRequest = Message<"splendor.v1.GetPlayerViewRequest"> &
  * Use `create(GetPlayerViewRequestSchema)` to create a new message.
  */
 export const GetPlayerViewRequestSchema: GenMessage<GetPlayerViewRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 8);
+  messageDesc(file_splendor_v1_engine_service, 10);
 
 /**
  * Response of GetPlayerView.
@@ -582,6 +715,14 @@ export type GetPlayerViewResponse = Message<"splendor.v1.GetPlayerViewResponse">
    * @generated from field: splendor.v1.Observation observation = 3;
    */
   observation?: Observation | undefined;
+
+  /**
+   * The seat that must act (the deciding seat while a decision is pending);
+   * absent once the game is over.
+   *
+   * @generated from field: optional uint32 acting_seat = 4;
+   */
+  actingSeat?: number | undefined;
 };
 
 /**
@@ -589,7 +730,7 @@ export type GetPlayerViewResponse = Message<"splendor.v1.GetPlayerViewResponse">
  * Use `create(GetPlayerViewResponseSchema)` to create a new message.
  */
 export const GetPlayerViewResponseSchema: GenMessage<GetPlayerViewResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 9);
+  messageDesc(file_splendor_v1_engine_service, 11);
 
 /**
  * Request of ReplayGame.
@@ -661,7 +802,7 @@ export type ReplayGameRequest = Message<"splendor.v1.ReplayGameRequest"> & {
  * Use `create(ReplayGameRequestSchema)` to create a new message.
  */
 export const ReplayGameRequestSchema: GenMessage<ReplayGameRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 10);
+  messageDesc(file_splendor_v1_engine_service, 12);
 
 /**
  * Response of ReplayGame.
@@ -730,7 +871,7 @@ export type ReplayGameResponse = Message<"splendor.v1.ReplayGameResponse"> & {
  * Use `create(ReplayGameResponseSchema)` to create a new message.
  */
 export const ReplayGameResponseSchema: GenMessage<ReplayGameResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 11);
+  messageDesc(file_splendor_v1_engine_service, 13);
 
 /**
  * Request of Simulate. Budget: playouts x max_actions must not exceed 200000
@@ -822,7 +963,7 @@ export type SimulateRequest = Message<"splendor.v1.SimulateRequest"> & {
  * Use `create(SimulateRequestSchema)` to create a new message.
  */
 export const SimulateRequestSchema: GenMessage<SimulateRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 12);
+  messageDesc(file_splendor_v1_engine_service, 14);
 
 /**
  * Response of Simulate.
@@ -850,7 +991,7 @@ export type SimulateResponse = Message<"splendor.v1.SimulateResponse"> & {
  * Use `create(SimulateResponseSchema)` to create a new message.
  */
 export const SimulateResponseSchema: GenMessage<SimulateResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 13);
+  messageDesc(file_splendor_v1_engine_service, 15);
 
 /**
  * Request of Determinize.
@@ -921,7 +1062,7 @@ export type DeterminizeRequest = Message<"splendor.v1.DeterminizeRequest"> & {
  * Use `create(DeterminizeRequestSchema)` to create a new message.
  */
 export const DeterminizeRequestSchema: GenMessage<DeterminizeRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 14);
+  messageDesc(file_splendor_v1_engine_service, 16);
 
 /**
  * Response of Determinize.
@@ -945,7 +1086,7 @@ export type DeterminizeResponse = Message<"splendor.v1.DeterminizeResponse"> & {
  * Use `create(DeterminizeResponseSchema)` to create a new message.
  */
 export const DeterminizeResponseSchema: GenMessage<DeterminizeResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 15);
+  messageDesc(file_splendor_v1_engine_service, 17);
 
 /**
  * A stateless Splendor rules engine. Every call carries the state it works on
@@ -1013,7 +1154,8 @@ export const EngineService: GenService<{
     output: typeof CreateGameResponseSchema;
   },
   /**
-   * Every legal action of the seat that must act, each with its action id.
+   * Every legal action of the seat that must act, each with its action id
+   * (none for a sealed request naming another seat).
    *
    * @generated from rpc splendor.v1.EngineService.ListLegalActions
    */

@@ -141,11 +141,12 @@ def test_calls_about_a_sealed_game_carry_its_id_as_the_routing_key(loopback_addr
     seat = game.acting_seat
     game = client.apply(game, client.legal_actions(game, seat=seat)[0], seat=seat)
     client.view(game, seat=0)
+    client.view(game.token)  # a bare token: its id read from its header
     assert seen == {
         "CreateGame:": 1,  # no game id yet: balanced like any call
         f"ListLegalActions:{game_id}": 1,
         f"ApplyAction:{game_id}": 1,
-        f"GetPlayerView:{game_id}": 1,
+        f"GetPlayerView:{game_id}": 2,
     }
     plain = client.new_game(2, seed=1)
     client.legal_actions(plain.state)

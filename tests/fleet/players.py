@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import grpc
 from splendor.v1 import actions_pb2, config_pb2, view_pb2
-from splendor_client import EngineClient, EngineError, SealedGame
+from splendor_client import EngineClient, EngineError, SealedGame, read_token_header
 from splendor_client.balancing import channel_options, channel_target
 
 REQUEST_ID = "x-request-id"
@@ -29,8 +29,9 @@ CALL_TIMEOUT = 30.0
 
 
 def token_key_id(token: bytes) -> str:
-    """The id of the key that sealed ``token``: in clear in its header (byte 1 its length, then the id)."""
-    return token[2 : 2 + token[1]].decode("ascii")
+    """The id of the key that sealed ``token``, in clear in its header (what a platform checks before a
+    key is retired)."""
+    return read_token_header(token).key_id
 
 
 @dataclass

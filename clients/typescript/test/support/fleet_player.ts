@@ -18,6 +18,7 @@ import { ActionSchema } from "../../src/gen/splendor/v1/actions_pb.js";
 import { GameViewSchema } from "../../src/gen/splendor/v1/view_pb.js";
 import { actingSeat } from "../../src/game.js";
 import { connectTransport } from "../../src/node.js";
+import { readTokenHeader } from "../../src/tokens.js";
 
 interface Plan {
   readonly name: string;
@@ -90,7 +91,7 @@ function withRequestIds(inner: Transport, prefix: string): Transport {
 }
 
 function keyIdOf(token: Uint8Array): string {
-  return new TextDecoder().decode(token.subarray(2, 2 + token[1]!));
+  return readTokenHeader(token).keyId;
 }
 
 async function play(player: number): Promise<void> {

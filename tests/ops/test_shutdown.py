@@ -38,7 +38,9 @@ def test_sigterm_during_load_drains_every_accepted_call() -> None:
     # A thread for every call: the slow ones, the load, the health watch (a stream holds a thread), one spare.
     # Slow calls of ~2.3 MB: over the default request limit (1 MiB).
     big_requests = ("--max-request-bytes", str(8 << 20))
-    with Server("--threads", str(SLOW_CALLS + LOAD_THREADS + 2), "--grace-seconds", "20", *big_requests) as server:
+    # The slow views are expensive (many events): each takes an expensive slot, so there are as many slots as calls.
+    threads = ("--threads", str(SLOW_CALLS + LOAD_THREADS + 2), "--expensive-calls", str(SLOW_CALLS))
+    with Server(*threads, "--grace-seconds", "20", *big_requests) as server:
         channels = [server.channel() for _ in range(LOAD_THREADS + 2)]
         watch: Any = health_pb2_grpc.HealthStub(channels[0]).Watch(health_pb2.HealthCheckRequest(service=ENGINE))
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING

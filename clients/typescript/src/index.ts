@@ -11,10 +11,18 @@ export { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 export type { ActionKind, ActionLike, PurchaseOptions } from "./actions.js";
 export { RandomBot, type Bot } from "./bots.js";
 export {
+  balancedTransport,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  type BalanceOptions,
+  type RetryPolicy,
+} from "./balance.js";
+export {
   DEFAULT_TIMEOUT_MS,
   EngineClient,
   gameConfig,
   moduleValue,
+  ROUTING_KEY_HEADER,
   type ApplyOptions,
   type BotMove,
   type ClientOptions,

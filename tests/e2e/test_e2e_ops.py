@@ -20,6 +20,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
 from splendor_client import connect
 
+from engine_service.api import METHODS
 from engine_service.codec import fill_events, state_to_proto
 from engine_service.rules import CardReserved, GemsTaken
 from engine_service.runtime.metrics import get_metrics
@@ -54,16 +55,7 @@ def test_reflection_lists_the_services(channel: grpc.Channel) -> None:
     from google.protobuf.descriptor_pool import DescriptorPool
 
     methods = {method.name for method in DescriptorPool(database).FindServiceByName(SERVICE_NAME).methods}
-    assert methods == {
-        "GetCatalog",
-        "CreateGame",
-        "ListLegalActions",
-        "ApplyAction",
-        "GetPlayerView",
-        "ReplayGame",
-        "Simulate",
-        "Determinize",
-    }
+    assert methods == {method.name for method in METHODS}
 
 
 def _slow_view_request(events: int = SLOW_EVENTS) -> engine_service_pb2.GetPlayerViewRequest:

@@ -9,6 +9,7 @@ from google.protobuf.message import Message
 from splendor.v1 import actions_pb2, bots_pb2, config_pb2, engine_service_pb2
 
 from engine_service.api import ApiConfig, ApiError, Code
+from tests.checklists.coverage import methods_whose_request_has
 from tests.sealing.api import CONFIG, call
 
 pb = engine_service_pb2
@@ -46,6 +47,11 @@ NAMING_SEAT_2: dict[str, Callable[[bytes, str], tuple[str, Message]]] = {
         pb.ApplyActionRequest(sealed_state=token, seat=2, action=actions_pb2.Action(action_id=0), seat_key=key),
     ),
 }
+
+
+def test_every_rpc_that_takes_a_seat_key_is_called_naming_seat_2() -> None:
+    named = {method for method, _ in (build(b"token", "key") for build in NAMING_SEAT_2.values())}
+    assert named == methods_whose_request_has("seat_key")
 
 
 def refused(method: str, request: Message, config: ApiConfig = CONFIG) -> ApiError:

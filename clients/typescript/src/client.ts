@@ -31,6 +31,7 @@ import {
   type AudienceView,
   EngineService,
   type ListLegalActionsResponse,
+  type SimulateResponse,
 } from "./gen/splendor/v1/engine_service_pb.js";
 import type { Event } from "./gen/splendor/v1/events_pb.js";
 import type { GameState } from "./gen/splendor/v1/state_pb.js";
@@ -189,6 +190,35 @@ export interface ApplyOptions {
    * spectator. A sealed handle sends each seat's key it holds.
    */
   readonly audiences?: "all" | readonly (number | undefined)[];
+}
+
+/** How to play a game out on the server (`simulate`). */
+export interface SimulateOptions {
+  /** One policy for every seat, or one per seat in seat order; only policies that do not search. */
+  readonly policies: BotMove | readonly BotMove[];
+  /** Number of playouts, 1 to 1000. */
+  readonly playouts: number;
+  /** The most actions a playout may take before it is cut off (unfinished); 0 or omitted: 1000. */
+  readonly maxActions?: number;
+  /** Seeds the whole simulation (plain mode: the same request gives the same outcomes). */
+  readonly seed?: bigint | number;
+  /**
+   * Play from fresh samples of what this seat sees instead of the state itself; required for a
+   * sealed game (its key: `seatKey`, by default the one the handle holds).
+   */
+  readonly seat?: number | undefined;
+  readonly seatKey?: string | undefined;
+}
+
+/** Which samples of the hidden cards to draw (`determinize`). */
+export interface DeterminizeOptions {
+  /** The seat whose knowledge the samples keep (with a sealed game, its key: `seatKey` or the handle's). */
+  readonly seat: number;
+  /** Number of samples, 1 to 64. */
+  readonly count: number;
+  /** Seeds the sampling (plain mode: the same request gives the same samples). */
+  readonly seed?: bigint | number;
+  readonly seatKey?: string | undefined;
 }
 
 /** Whose view to take. */
@@ -352,6 +382,36 @@ export class EngineClient {
   }
 
   /**
+   * Play the game out on the server, `playouts` times, with server-side policies: each playout's
+   * outcome and their aggregate (`summary`: wins per seat, mean length, playouts cut off).
+   */
+  async simulate(game: Game | SealedGame, options: SimulateOptions): Promise<SimulateResponse> {
+    const policies = "policy" in options.policies ? [options.policies] : options.policies;
+    const request = {
+      ...gameFields(game, options, false),
+      policies: policies.map(botChoice),
+      playouts: options.playouts,
+      maxActions: options.maxActions ?? 0,
+      seed: BigInt(options.seed ?? 0),
+    };
+    return this.call(() => this.service.simulate(request, this.callOptions));
+  }
+
+  /**
+   * Full states that `seat` cannot tell apart from the game: every card hidden from it dealt again
+   * at random (samples for a search bot, never the truth), in the clear.
+   */
+  async determinize(game: Game | SealedGame, options: DeterminizeOptions): Promise<GameState[]> {
+    const request = {
+      ...gameFields(game, options, false),
+      seat: options.seat,
+      count: options.count,
+      seed: BigInt(options.seed ?? 0),
+    };
+    return (await this.call(() => this.service.determinize(request, this.callOptions))).states;
+  }
+
+  /**
    * Deal a sealed game: a token instead of the state, and `seat`'s view (a spectator's without
    * one). For games whose state goes to players or bots the platform does not trust.
    */
@@ -408,9 +468,7 @@ export class EngineClient {
     const bot = typeof move === "object" && "policy" in move;
     const request = {
       ...gameFields(game, options, true),
-      ...(bot
-        ? { bot: { policy: move.policy, seed: BigInt(move.seed ?? 0), iterations: move.iterations ?? 0 } }
-        : { action: asAction(move) }),
+      ...(bot ? { bot: botChoice(move) } : { action: asAction(move) }),
       includeLegalActions: options.includeLegalActions ?? false,
       validateOnly: options.validateOnly ?? false,
       ...moveChecks(options),
@@ -465,6 +523,11 @@ export class EngineClient {
       throw fromConnectError(error);
     }
   }
+}
+
+/** The `BotChoice` of a server-side bot's move. */
+function botChoice(move: BotMove): { policy: string; seed: bigint; iterations: number } {
+  return { policy: move.policy, seed: BigInt(move.seed ?? 0), iterations: move.iterations ?? 0 };
 }
 
 function seatField(seat: number | undefined): { seat?: number } {

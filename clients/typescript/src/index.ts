@@ -28,6 +28,7 @@ export {
   type ClientOptions,
   type ClosableTransport,
   type CreateSealedOptions,
+  type DeterminizeOptions,
   type GameResult,
   type ModuleLike,
   type NewGameOptions,
@@ -35,6 +36,7 @@ export {
   type ReplayResult,
   type SealedOptions,
   type SealedResult,
+  type SimulateOptions,
   type ViewOptions,
   type ViewResult,
 } from "./client.js";

@@ -21,8 +21,9 @@ from engine_service.rules import (
     observation_layouts,
     observe,
 )
+from tests.rulesets import RULESETS as ALL_RULESETS
 
-RULESETS = [frozenset(), *(frozenset({name}) for name in ("cities", "trading_posts", "strongholds", "orient"))]
+RULESETS = list(ALL_RULESETS)
 
 
 @pytest.mark.parametrize("modules", RULESETS, ids=lambda modules: next(iter(modules), "base"))

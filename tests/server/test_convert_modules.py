@@ -79,10 +79,11 @@ from engine_service.rules.modules.strongholds import (
     StrongholdsState,
 )
 from engine_service.rules.modules.trading_posts import PowerGemTaken, ShieldPlaced, TakeGem, TradingPostsState
+from tests.rulesets import MODULE_NAMES
 from tests.server.positions import random_game
 
 # The GameState (and GameView) fields of the module states, named like the modules.
-MODULE_STATE_FIELDS = ("cities", "trading_posts", "strongholds", "orient")
+MODULE_STATE_FIELDS = MODULE_NAMES
 PLAYER_COUNTS = (2, 3, 4)
 MODULES = ("trading_posts", "strongholds", "orient")
 # The events and decisions only each module causes: random games must have converted them all.

@@ -2,7 +2,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Module } from "splendor-engine-client";
-import { botName, botSeed, linkOf, moduleValues, setupFromLink, SetupError, strongestPolicy } from "../src/setup.js";
+import {
+  botName,
+  botSeed,
+  linkOf,
+  MODULES,
+  moduleValues,
+  setupFromLink,
+  SetupError,
+  strongestPolicy,
+} from "../src/setup.js";
 
 const POLICIES = ["random", "greedy", "ismcts"];
 
@@ -75,4 +84,13 @@ test("people call the strongest bot the strong bot, whatever its name", () => {
     ["random", "greedy", "strong"],
   );
   assert.equal(botName("random", ["random"]), "random");
+});
+
+test("the setup offers every module of the contract, each with its own label", () => {
+  const contract = Object.values(Module).filter(
+    (value): value is Module => typeof value === "number" && value !== Module.UNSPECIFIED,
+  );
+  const offered = MODULES.flatMap((module) => (module.value === undefined ? [] : [module.value]));
+  assert.deepEqual([...offered].sort(), [...contract].sort());
+  assert.equal(new Set(MODULES.map((module) => module.label)).size, MODULES.length);
 });

@@ -9,7 +9,7 @@ from splendor.v1 import catalog_pb2, cities_pb2
 from engine_service.rules.modules.cities import CITIES, CitiesState
 
 from ..common import fill_gems
-from . import ModuleAdapter
+from .adapter import ModuleAdapter
 
 
 def read(msg: cities_pb2.CitiesState) -> CitiesState:

@@ -8,7 +8,7 @@ from splendor.v1 import strongholds_pb2
 
 from engine_service.rules.modules.strongholds import StrongholdsState
 
-from . import ModuleAdapter
+from .adapter import ModuleAdapter
 
 
 def read(msg: strongholds_pb2.StrongholdsState) -> StrongholdsState:

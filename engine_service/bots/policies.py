@@ -59,7 +59,7 @@ class RandomPolicy(_Seeded):
 
 
 class GreedyPolicy(_Seeded):
-    """The client's greedy bot (``greedy.py``), ties broken by the seeded generator."""
+    """The greedy strategy (``greedy.py``), ties broken by the seeded generator."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)

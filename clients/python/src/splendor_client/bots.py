@@ -48,7 +48,8 @@ class RandomBot:
 
 
 class GreedyBot:
-    """A simple, sensible strategy.
+    """A simple, sensible strategy: the engine's ``greedy`` policy, mirrored on the contract's messages (the
+    client needs no engine for it; the engine's tests check that both choose the same moves).
 
     1. Buy the affordable card with the most points (fewest tokens spent on ties).
     2. Otherwise take the gems that bring it closest to the card it is nearest to

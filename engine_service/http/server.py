@@ -162,8 +162,8 @@ class HttpApp:
             log_level=settings.log_level,
             max_call_seconds=settings.max_call_seconds,
         )
-        self.lanes = Lanes(admission, settings.workers)
-        table = endpoints(settings.max_message_bytes, settings.api_config(key_ring, memo), self.lanes)
+        self.lanes = Lanes(admission, settings.threads)
+        table = endpoints(settings.max_response_bytes, settings.api_config(key_ring, memo), self.lanes)
         connect_app = _EngineServiceApp(
             service=None,
             endpoints=lambda _service: table,

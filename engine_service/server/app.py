@@ -89,7 +89,7 @@ def build_server(
     )
     server = grpc.server(
         # Expensive calls run on threads of their own (the EXPENSIVE lane): the cheap ones keep --threads.
-        LaneExecutor(settings.workers, admission),
+        LaneExecutor(settings.threads, admission),
         interceptors=[interceptor],
         options=grpc_server_options(settings, reuse_port=reuse_port),
     )

@@ -87,7 +87,7 @@ def _views_started(metrics_port: int) -> float:
 
 
 def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=4))
     start(server, health)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         health_stub: Any = health_pb2_grpc.HealthStub(channel)

@@ -13,7 +13,7 @@ from engine_service.server.app import build_server, start
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[EngineClient]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=2, metrics_port=0))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=2, metrics_port=0))
     start(server, health)
     with connect(f"127.0.0.1:{port}") as engine:
         engine.wait_until_ready(5)

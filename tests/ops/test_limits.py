@@ -24,7 +24,7 @@ BIG_REQUESTS = ("--max-request-bytes", str(8 << 20))
 @pytest.fixture(scope="module")
 def tight() -> Iterator[Server]:
     """A server admitting 2 calls at once, with 200 kB messages."""
-    limits = ("--max-message-bytes", "200000", "--max-request-bytes", "200000")
+    limits = ("--max-response-bytes", "200000", "--max-request-bytes", "200000")
     with Server("--threads", "2", "--max-concurrent-rpcs", "2", *limits) as server:
         yield server
         assert server.stop() == 0

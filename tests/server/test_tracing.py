@@ -38,7 +38,7 @@ ALLOWED_ATTRIBUTES = {
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[Any]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=2))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=2))
     start(server, health)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         yield engine_service_pb2_grpc.EngineServiceStub(channel)

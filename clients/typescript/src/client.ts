@@ -7,11 +7,11 @@
  *     game = await client.apply(game.game, legal[0]!);
  *
  * Every call takes the game the previous call returned (`result.game`). Every failed call
- * throws a `SplendorError` (see `errors.ts`). The transport decides the protocol: gRPC,
+ * throws an `EngineError` (see `errors.ts`). The transport decides the protocol: gRPC,
  * Connect or gRPC-Web (see `node.ts` and `web.ts`).
  *
  * A sealed game is a token dealt from a seed the server draws, with one key per seat: the
- * `SealedResult` keeps the keys and each call sends the key of the seat it names or acts as.
+ * `SealedGame` keeps the keys and each call sends the key of the seat it names or acts as.
  *
  *     let game = await client.createSealed(gameConfig({ numPlayers: 2 }), { seat: 0 });
  *     game = await client.applySealed(game, (await client.legalActions(game, { seat: 0 }))[0]!, { seat: 0 });
@@ -22,7 +22,15 @@ import { type CallOptions, type Client, createClient, type Transport } from "@co
 import { type ActionLike, asAction } from "./actions.js";
 import { fromConnectError } from "./errors.js";
 import { type Game, gameOf, isFinished, type SealedToken, stateSource } from "./game.js";
-import { keysBySeat, keysOf, type SealedGame, type SeatKeys, seatFields, tokenOf } from "./seat_keys.js";
+import {
+  keysBySeat,
+  keysOf,
+  type SealedGameLike,
+  type SealedHandle,
+  type SeatKeys,
+  seatFields,
+  tokenOf,
+} from "./seat_keys.js";
 import type { LegalAction } from "./gen/splendor/v1/actions_pb.js";
 import type { Catalog } from "./gen/splendor/v1/catalog_pb.js";
 import { type GameConfig, GameConfigSchema, Module } from "./gen/splendor/v1/config_pb.js";
@@ -73,7 +81,7 @@ export interface GameResult {
  * events as the request's seat (or a spectator) may see them, and the seat keys its holder was
  * given. Never the plain state. Pass it back to the next call: it sends the right key itself.
  */
-export interface SealedResult {
+export interface SealedGame extends SealedHandle {
   /** The game token to send back with the next call. */
   readonly token: SealedToken;
   /** What the token is bound to (game id, turn, step), in clear. */
@@ -99,6 +107,9 @@ export interface SealedResult {
    */
   readonly seatKeys: SeatKeys;
 }
+
+/** @deprecated The old name of `SealedGame`. */
+export type SealedResult = SealedGame;
 
 /** A server-side bot's move: the policy (see `EngineClient.botPolicies`) chooses the acting seat's action. */
 export interface BotMove {
@@ -337,13 +348,13 @@ export class EngineClient {
    * a seat (a spectator) the acting seat's are listed but the purchases of the cards it reserved blind
    * (they name the hidden card).
    */
-  async listLegalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
+  async listLegalActions(game: Game | SealedGameLike, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
     const request = { ...gameFields(game, options, false) };
     return this.call(() => this.service.listLegalActions(request, this.optionsFor(game)));
   }
 
   /** Every legal action of the seat that must act (the pending decision's answers while one is pending). */
-  async legalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<LegalAction[]> {
+  async legalActions(game: Game | SealedGameLike, options: SealedOptions = {}): Promise<LegalAction[]> {
     return (await this.listLegalActions(game, options)).actions;
   }
 
@@ -361,7 +372,7 @@ export class EngineClient {
   }
 
   /** The game (and `events`) as `seat` may see them; no seat for a spectator. */
-  async view(game: Game | SealedGame, options: ViewOptions = {}): Promise<ViewResult> {
+  async view(game: Game | SealedGameLike, options: ViewOptions = {}): Promise<ViewResult> {
     const request = { ...gameFields(game, options, false), events: [...(options.events ?? [])] };
     const response = await this.call(() => this.service.getPlayerView(request, this.optionsFor(game)));
     if (response.view === undefined) throw new TypeError("the engine's response carries no view");
@@ -385,7 +396,7 @@ export class EngineClient {
    * Play the game out on the server, `playouts` times, with server-side policies: each playout's
    * outcome and their aggregate (`summary`: wins per seat, mean length, playouts cut off).
    */
-  async simulate(game: Game | SealedGame, options: SimulateOptions): Promise<SimulateResponse> {
+  async simulate(game: Game | SealedGameLike, options: SimulateOptions): Promise<SimulateResponse> {
     const policies = "policy" in options.policies ? [options.policies] : options.policies;
     const request = {
       ...gameFields(game, options, false),
@@ -401,7 +412,7 @@ export class EngineClient {
    * Full states that `seat` cannot tell apart from the game: every card hidden from it dealt again
    * at random (samples for a search bot, never the truth), in the clear.
    */
-  async determinize(game: Game | SealedGame, options: DeterminizeOptions): Promise<GameState[]> {
+  async determinize(game: Game | SealedGameLike, options: DeterminizeOptions): Promise<GameState[]> {
     const request = {
       ...gameFields(game, options, false),
       seat: options.seat,
@@ -415,7 +426,7 @@ export class EngineClient {
    * Deal a sealed game: a token instead of the state, and `seat`'s view (a spectator's without
    * one). For games whose state goes to players or bots the platform does not trust.
    */
-  async createSealed(config: GameConfig, options: CreateSealedOptions = {}): Promise<SealedResult> {
+  async createSealed(config: GameConfig, options: CreateSealedOptions = {}): Promise<SealedGame> {
     const request = {
       config,
       sealed: true,
@@ -433,7 +444,7 @@ export class EngineClient {
    * token's `binding` is read from its header. Throws `PermissionDenied` when the key is not that
    * seat's.
    */
-  async join(game: SealedGame, options: { readonly seat: number; readonly seatKey?: string }): Promise<SealedResult> {
+  async join(game: SealedGameLike, options: { readonly seat: number; readonly seatKey?: string }): Promise<SealedGame> {
     const key = options.seatKey ?? keysOf(game).get(options.seat) ?? "";
     const request = {
       stateSource: stateSource(tokenOf(game)),
@@ -461,10 +472,10 @@ export class EngineClient {
    * `seat`'s legal actions when it must act next.
    */
   async applySealed(
-    game: SealedGame,
+    game: SealedGameLike,
     move: ActionLike | BotMove,
     options: SealedOptions & Omit<ApplyOptions, "seat"> & { readonly includeLegalActions?: boolean } = {},
-  ): Promise<SealedResult> {
+  ): Promise<SealedGame> {
     const bot = typeof move === "object" && "policy" in move;
     const request = {
       ...gameFields(game, options, true),
@@ -479,7 +490,7 @@ export class EngineClient {
   }
 
   /** A sealed game (and `events`) as `seat` may see them; no seat for a spectator. */
-  async viewSealed(game: SealedGame, options: ViewOptions = {}): Promise<ViewResult> {
+  async viewSealed(game: SealedGameLike, options: ViewOptions = {}): Promise<ViewResult> {
     return this.view(game, options);
   }
 
@@ -492,7 +503,7 @@ export class EngineClient {
     config: GameConfig,
     actions: Iterable<ActionLike>,
     options: Pick<SealedOptions, "seat"> & Pick<CreateSealedOptions, "expiresInSeconds"> = {},
-  ): Promise<SealedResult> {
+  ): Promise<SealedGame> {
     const request = {
       config,
       actions: Array.from(actions, asAction),
@@ -508,7 +519,7 @@ export class EngineClient {
    * The options of a call about `game`: a sealed handle's game id as the routing key, the header a
    * proxy can hash on to send a game's calls to one replica (see `ROUTING_KEY_HEADER`).
    */
-  private optionsFor(game: Game | SealedGame): CallOptions {
+  private optionsFor(game: Game | SealedGameLike): CallOptions {
     const gameId = game instanceof Uint8Array || !("token" in game) ? undefined : game.binding?.gameId;
     if (!this.routingKey || gameId === undefined || gameId === "") return this.callOptions;
     const headers = new Headers(this.callOptions.headers);
@@ -546,7 +557,7 @@ function moveChecks(options: Pick<ApplyOptions, "expectedTurn" | "expectedStep">
 }
 
 /** The number of seats of a sealed game, from its view (a bare token holds no key: a spectator's audience only). */
-function numPlayersOf(game: SealedGame): number {
+function numPlayersOf(game: SealedGameLike): number {
   return game instanceof Uint8Array ? 0 : game.view.numPlayers;
 }
 
@@ -564,7 +575,7 @@ function audiencesOf(
 
 /** The `state_source` of a request about `game`, and for a sealed game the seat it names and its key. */
 function gameFields(
-  game: Game | SealedGame,
+  game: Game | SealedGameLike,
   options: { readonly seat?: number | undefined; readonly seatKey?: string | undefined },
   acts: boolean,
 ) {
@@ -586,7 +597,7 @@ function sealedResult(
     readonly audienceViews?: AudienceView[];
   },
   seatKeys: SeatKeys,
-): SealedResult {
+): SealedGame {
   if (response.sealedState.length === 0) throw new TypeError("the engine's response carries no sealed state");
   if (response.view === undefined) throw new TypeError("the engine's response carries no view");
   return {

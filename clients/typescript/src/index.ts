@@ -35,6 +35,7 @@ export {
   type ReplayOptions,
   type ReplayResult,
   type SealedOptions,
+  type SealedGame,
   type SealedResult,
   type SimulateOptions,
   type ViewOptions,
@@ -55,11 +56,16 @@ export {
 export {
   codeName,
   DOMAIN,
+  EngineError,
   fromConnectError,
   InvalidRequest,
   PermissionDenied,
+  ReplayTooLong,
+  RequestUndecodable,
+  ResponseTooLarge,
   RuleRejected,
   SplendorError,
+  TokenRefused,
   type FieldViolation,
 } from "./errors.js";
 export { actingSeat, gameOf, isFinished, stateSource, type Game, type SealedToken, type StateSource } from "./game.js";
@@ -68,7 +74,7 @@ export {
   ownSeat,
   seatFields,
   tokenOf,
-  type SealedGame,
+  type SealedGameLike,
   type SealedHandle,
   type SeatFields,
   type SeatKeys,

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import type { EngineClient } from "../src/client.js";
 import { InvalidRequest, PermissionDenied } from "../src/errors.js";
 import type { Game } from "../src/game.js";
-import type { SealedGame } from "../src/seat_keys.js";
+import type { SealedGameLike } from "../src/seat_keys.js";
 import { RUNS, type Run } from "./support/runs.js";
 import { type EngineServer, startEngine } from "./support/server.js";
 
@@ -20,7 +20,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function dealt(client: EngineClient, run: Run): Promise<Game | SealedGame> {
+async function dealt(client: EngineClient, run: Run): Promise<Game | SealedGameLike> {
   if (run.holding === "sealed") return client.createSealed((await client.newGame()).game.config!, { publicDeal: true });
   return (await client.newGame({ numPlayers: 3, seed: 5 })).game;
 }

@@ -11,7 +11,7 @@ import {
   type GameView,
   isFinished,
   type LegalAction,
-  SplendorError,
+  EngineError,
   type TokenName,
 } from "splendor-engine-client";
 import { type CatalogIndex, plural } from "./catalog.js";
@@ -37,7 +37,7 @@ import { renderTable, type TableContext } from "./table.js";
  * gateway said UNAVAILABLE), as opposed to an answer that refused the request.
  */
 export function unreachable(error: unknown): boolean {
-  if (error instanceof SplendorError)
+  if (error instanceof EngineError)
     return error.codeName === "UNAVAILABLE" || (error.reason === "" && error.cause.cause instanceof TypeError);
   return error instanceof TypeError;
 }
@@ -57,7 +57,7 @@ function gameClasses(config: GameConfig, view: GameView): string {
 /** The engine's refusal (or any failure) in words. */
 export function errorText(error: unknown): string {
   if (unreachable(error)) return `The engine cannot be reached at ${location.origin}: no answer.`;
-  if (error instanceof SplendorError) {
+  if (error instanceof EngineError) {
     const reason = error.reason === "" ? "" : ` (${error.reason})`;
     return `The engine refused: ${error.rawMessage}${reason}`;
   }

@@ -30,4 +30,4 @@ def fill_catalog(out: catalog_pb2.Catalog) -> None:
         msg.same_color_excludes_listed = city.same_color_excludes_listed
 
 
-ADAPTER: Final = ModuleAdapter(read, write, fill_catalog)
+ADAPTER: Final[ModuleAdapter] = ModuleAdapter(read, write, fill_catalog)

@@ -30,4 +30,4 @@ def write(out: orient_pb2.OrientState, orient: OrientState) -> None:
         out.discarded.add().card_ids.extend(discarded)
 
 
-ADAPTER: Final = ModuleAdapter(read, write)
+ADAPTER: Final[ModuleAdapter] = ModuleAdapter(read, write)

@@ -20,4 +20,4 @@ def write(out: strongholds_pb2.StrongholdsState, strongholds: StrongholdsState) 
         out.placed.add().card_ids.extend(placed)
 
 
-ADAPTER: Final = ModuleAdapter(read, write)
+ADAPTER: Final[ModuleAdapter] = ModuleAdapter(read, write)

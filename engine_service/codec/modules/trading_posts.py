@@ -28,4 +28,4 @@ def fill_catalog(out: catalog_pb2.Catalog) -> None:
         fill_gems(msg.requirement, post.requirement)
 
 
-ADAPTER: Final = ModuleAdapter(read, write, fill_catalog)
+ADAPTER: Final[ModuleAdapter] = ModuleAdapter(read, write, fill_catalog)

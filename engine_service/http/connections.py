@@ -106,6 +106,10 @@ class CappedListener(socket.socket):
         if self._open.get(connection.peer) is connection:
             del self._open[connection.peer]
 
+    def open_connections(self) -> int:
+        """The connections taken in and not yet closed."""
+        return len(self._open)
+
     def progressed(self, peer: Peer | None) -> None:
         """The connection of ``peer`` made progress (a request, body bytes, an answer)."""
         connection = self._connection(peer)

@@ -139,9 +139,12 @@ def test_a_seat_out_of_range_is_invalid_before_any_key_is_asked_for() -> None:
 def test_keys_stay_valid_for_the_whole_game() -> None:
     created = game()
     token, keys = created.sealed_state, list(created.seat_keys)
-    for _ in range(6):
+    for step in range(1, 7):
         acting = call("ListLegalActions", pb.ListLegalActionsRequest(sealed_state=token)).seat
         bot = bots_pb2.BotChoice(policy="greedy", seed=1)
-        token = call(
-            "ApplyAction", pb.ApplyActionRequest(sealed_state=token, bot=bot, seat_key=keys[acting])
-        ).sealed_state
+        moved = call("ApplyAction", pb.ApplyActionRequest(sealed_state=token, bot=bot, seat_key=keys[acting]))
+        assert moved.sealed_state_binding.step == step  # each seat's first key moved the game on
+        token = moved.sealed_state
+    for seat, key in enumerate(keys):  # and still opens every seat's view, six moves later
+        request = pb.GetPlayerViewRequest(sealed_state=token, seat=seat, seat_key=key)
+        assert call("GetPlayerView", request).view.viewer_seat == seat

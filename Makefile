@@ -44,8 +44,7 @@ serve: install-serve compiled
 # tests/fleet runs the shipped nginx configuration in front of the replicas: Debian's nginx, installed here
 # when missing and running as root.
 test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test go-test test-compiled
-	scripts/ensure-debian-packages nginx:nginx
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PURE_TESTS)
 
 # The long fleet run: 3 replicas behind nginx, 216 sealed games in play at once over gRPC and Connect
 # (the TypeScript client's players need its dependencies), through a rolling restart, a kill and a key
@@ -222,17 +221,18 @@ $(COMPILED_STAMP): $(shell find engine_service build_support -type f -not -path 
 
 compiled: $(COMPILED_STAMP)
 
-# Part of `make test`: the test suite against the compiled core (SPLENDOR_CORE=compiled: no fallback),
-# after checking that it is the compiled core that runs. Left to the pure run, which covers them once:
-# tests/packaging (builds and installs wheels in subprocesses, whatever core this process runs),
-# tests/docs and tests/edge (documented sessions and attacks on a server's transport, minutes of wall time
-# that exercise the edge, not the rules; the rules under them are the same tests' in tests/rules and below),
-# and tests/fleet (replicas as processes of their own behind nginx: restarts, a kill and a key rotation).
+# Part of `make test`: the whole test suite against the compiled core, the one `make serve` and the wheels run
+# (SPLENDOR_CORE=compiled: no fallback), after checking that it is the compiled core that runs; then `make test`
+# runs PURE_TESTS in pure Python: the rules core's own tests (every rule, the bots, the sealed views' secrecy)
+# again, since the pure core is what a machine without a compiler runs and what mypyc compiles, and
+# tests/packaging once (it builds and installs wheels in subprocesses, whatever core this process runs).
+PURE_TESTS := tests/rules tests/bots tests/noninterference tests/architecture tests/packaging
+
 test-compiled: install
+	scripts/ensure-debian-packages nginx:nginx
 	SPLENDOR_CORE=compiled $(MAKE) --no-print-directory compiled
 	$(RUN_COMPILED) -c 'from engine_service.core_info import core_kind; import sys; sys.exit(core_kind() != "compiled")'
-	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging --ignore=tests/docs --ignore=tests/edge \
-		--ignore=tests/fleet
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging
 
 # The sdists and wheels of the contract's stubs, the engine (its rules core compiled when it can be, see above)
 # and the client, in dist/; tests/packaging installs such wheels into fresh venvs, together and apart.

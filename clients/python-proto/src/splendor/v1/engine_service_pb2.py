@@ -22,6 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 from splendor.v1 import actions_pb2 as splendor_dot_v1_dot_actions__pb2
 from splendor.v1 import bots_pb2 as splendor_dot_v1_dot_bots__pb2
 from splendor.v1 import catalog_pb2 as splendor_dot_v1_dot_catalog__pb2
@@ -33,45 +34,51 @@ from splendor.v1 import state_pb2 as splendor_dot_v1_dot_state__pb2
 from splendor.v1 import view_pb2 as splendor_dot_v1_dot_view__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n splendor/v1/engine_service.proto\x12\x0bsplendor.v1\x1a\x19splendor/v1/actions.proto\x1a\x16splendor/v1/bots.proto\x1a\x19splendor/v1/catalog.proto\x1a\x18splendor/v1/config.proto\x1a\x18splendor/v1/events.proto\x1a\x1dsplendor/v1/observation.proto\x1a\x19splendor/v1/sealing.proto\x1a\x17splendor/v1/state.proto\x1a\x16splendor/v1/view.proto\"\x13\n\x11GetCatalogRequest\";\n\x12GetCatalogResponse\x12%\n\x07\x63\x61talog\x18\x01 \x01(\x0b\x32\x14.splendor.v1.Catalog\"}\n\x11\x43reateGameRequest\x12\'\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x17.splendor.v1.GameConfig\x12\x0e\n\x06sealed\x18\x02 \x01(\x08\x12\x11\n\x04seat\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\x13\n\x0bpublic_deal\x18\x04 \x01(\x08\x42\x07\n\x05_seat\"\xec\x01\n\x12\x43reateGameResponse\x12%\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameState\x12\"\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x12.splendor.v1.Event\x12\x14\n\x0csealed_state\x18\x03 \x01(\x0c\x12=\n\x14sealed_state_binding\x18\x04 \x01(\x0b\x32\x1f.splendor.v1.SealedStateBinding\x12#\n\x04view\x18\x05 \x01(\x0b\x32\x15.splendor.v1.GameView\x12\x11\n\tseat_keys\x18\x06 \x03(\t\"\x98\x01\n\x17ListLegalActionsRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x02 \x01(\x0cH\x00\x12\x11\n\x04seat\x18\x03 \x01(\rH\x01\x88\x01\x01\x12\x10\n\x08seat_key\x18\x04 \x01(\tB\x0e\n\x0cstate_sourceB\x07\n\x05_seat\"S\n\x18ListLegalActionsResponse\x12)\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x18.splendor.v1.LegalAction\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\xde\x02\n\x12\x41pplyActionRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x06 \x01(\x0cH\x00\x12#\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x13.splendor.v1.Action\x12\x11\n\x04seat\x18\x03 \x01(\rH\x01\x88\x01\x01\x12\x15\n\rvalidate_only\x18\x04 \x01(\x08\x12\x1a\n\rexpected_turn\x18\x05 \x01(\rH\x02\x88\x01\x01\x12#\n\x03\x62ot\x18\x07 \x01(\x0b\x32\x16.splendor.v1.BotChoice\x12\x1d\n\x15include_legal_actions\x18\x08 \x01(\x08\x12\x1b\n\x13include_observation\x18\t \x01(\x08\x12\x10\n\x08seat_key\x18\n \x01(\tB\x0e\n\x0cstate_sourceB\x07\n\x05_seatB\x10\n\x0e_expected_turn\"\x8f\x03\n\x13\x41pplyActionResponse\x12%\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameState\x12\"\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x12.splendor.v1.Event\x12\x14\n\x0csealed_state\x18\x03 \x01(\x0c\x12=\n\x14sealed_state_binding\x18\x04 \x01(\x0b\x32\x1f.splendor.v1.SealedStateBinding\x12#\n\x04view\x18\x05 \x01(\x0b\x32\x15.splendor.v1.GameView\x12)\n\x07\x61pplied\x18\x06 \x01(\x0b\x32\x18.splendor.v1.LegalAction\x12/\n\rlegal_actions\x18\x07 \x03(\x0b\x32\x18.splendor.v1.LegalAction\x12\x18\n\x0b\x61\x63ting_seat\x18\x08 \x01(\rH\x00\x88\x01\x01\x12-\n\x0bobservation\x18\t \x01(\x0b\x32\x18.splendor.v1.ObservationB\x0e\n\x0c_acting_seat\"\xd6\x01\n\x14GetPlayerViewRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x04 \x01(\x0cH\x00\x12\x11\n\x04seat\x18\x02 \x01(\rH\x01\x88\x01\x01\x12\"\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x12.splendor.v1.Event\x12\x1b\n\x13include_observation\x18\x05 \x01(\x08\x12\x10\n\x08seat_key\x18\x06 \x01(\tB\x0e\n\x0cstate_sourceB\x07\n\x05_seat\"\x8f\x01\n\x15GetPlayerViewResponse\x12#\n\x04view\x18\x01 \x01(\x0b\x32\x15.splendor.v1.GameView\x12\"\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x12.splendor.v1.Event\x12-\n\x0bobservation\x18\x03 \x01(\x0b\x32\x18.splendor.v1.Observation\"\xbf\x01\n\x11ReplayGameRequest\x12\'\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x17.splendor.v1.GameConfig\x12$\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x13.splendor.v1.Action\x12\x0e\n\x06sealed\x18\x03 \x01(\x08\x12\x11\n\x04seat\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\x1a\n\x12skip_state_digests\x18\x05 \x01(\x08\x12\x13\n\x0bskip_events\x18\x06 \x01(\x08\x42\x07\n\x05_seat\"\x83\x02\n\x12ReplayGameResponse\x12%\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameState\x12\"\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x12.splendor.v1.Event\x12\x15\n\rstate_digests\x18\x03 \x03(\t\x12\x14\n\x0csealed_state\x18\x04 \x01(\x0c\x12=\n\x14sealed_state_binding\x18\x05 \x01(\x0b\x32\x1f.splendor.v1.SealedStateBinding\x12#\n\x04view\x18\x06 \x01(\x0b\x32\x15.splendor.v1.GameView\x12\x11\n\tseat_keys\x18\x07 \x03(\t\"\xef\x01\n\x0fSimulateRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x02 \x01(\x0cH\x00\x12(\n\x08policies\x18\x03 \x03(\x0b\x32\x16.splendor.v1.BotChoice\x12\x10\n\x08playouts\x18\x04 \x01(\r\x12\x13\n\x0bmax_actions\x18\x05 \x01(\r\x12\x0c\n\x04seed\x18\x06 \x01(\x04\x12\x11\n\x04seat\x18\x07 \x01(\rH\x01\x88\x01\x01\x12\x10\n\x08seat_key\x18\x08 \x01(\tB\x0e\n\x0cstate_sourceB\x07\n\x05_seat\"r\n\x10SimulateResponse\x12-\n\x08outcomes\x18\x01 \x03(\x0b\x32\x1b.splendor.v1.PlayoutOutcome\x12/\n\x07summary\x18\x02 \x01(\x0b\x32\x1e.splendor.v1.SimulationSummary\"\xa2\x01\n\x12\x44\x65terminizeRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x02 \x01(\x0cH\x00\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\r\n\x05\x63ount\x18\x04 \x01(\r\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x10\n\x08seat_key\x18\x06 \x01(\tB\x0e\n\x0cstate_source\"=\n\x13\x44\x65terminizeResponse\x12&\n\x06states\x18\x01 \x03(\x0b\x32\x16.splendor.v1.GameState2\xa2\x05\n\rEngineService\x12M\n\nGetCatalog\x12\x1e.splendor.v1.GetCatalogRequest\x1a\x1f.splendor.v1.GetCatalogResponse\x12M\n\nCreateGame\x12\x1e.splendor.v1.CreateGameRequest\x1a\x1f.splendor.v1.CreateGameResponse\x12_\n\x10ListLegalActions\x12$.splendor.v1.ListLegalActionsRequest\x1a%.splendor.v1.ListLegalActionsResponse\x12P\n\x0b\x41pplyAction\x12\x1f.splendor.v1.ApplyActionRequest\x1a .splendor.v1.ApplyActionResponse\x12V\n\rGetPlayerView\x12!.splendor.v1.GetPlayerViewRequest\x1a\".splendor.v1.GetPlayerViewResponse\x12M\n\nReplayGame\x12\x1e.splendor.v1.ReplayGameRequest\x1a\x1f.splendor.v1.ReplayGameResponse\x12G\n\x08Simulate\x12\x1c.splendor.v1.SimulateRequest\x1a\x1d.splendor.v1.SimulateResponse\x12P\n\x0b\x44\x65terminize\x12\x1f.splendor.v1.DeterminizeRequest\x1a .splendor.v1.DeterminizeResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n splendor/v1/engine_service.proto\x12\x0bsplendor.v1\x1a\x17google/rpc/status.proto\x1a\x19splendor/v1/actions.proto\x1a\x16splendor/v1/bots.proto\x1a\x19splendor/v1/catalog.proto\x1a\x18splendor/v1/config.proto\x1a\x18splendor/v1/events.proto\x1a\x1dsplendor/v1/observation.proto\x1a\x19splendor/v1/sealing.proto\x1a\x17splendor/v1/state.proto\x1a\x16splendor/v1/view.proto\"\x13\n\x11GetCatalogRequest\";\n\x12GetCatalogResponse\x12%\n\x07\x63\x61talog\x18\x01 \x01(\x0b\x32\x14.splendor.v1.Catalog\"}\n\x11\x43reateGameRequest\x12\'\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x17.splendor.v1.GameConfig\x12\x0e\n\x06sealed\x18\x02 \x01(\x08\x12\x11\n\x04seat\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\x13\n\x0bpublic_deal\x18\x04 \x01(\x08\x42\x07\n\x05_seat\"\xec\x01\n\x12\x43reateGameResponse\x12%\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameState\x12\"\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x12.splendor.v1.Event\x12\x14\n\x0csealed_state\x18\x03 \x01(\x0c\x12=\n\x14sealed_state_binding\x18\x04 \x01(\x0b\x32\x1f.splendor.v1.SealedStateBinding\x12#\n\x04view\x18\x05 \x01(\x0b\x32\x15.splendor.v1.GameView\x12\x11\n\tseat_keys\x18\x06 \x03(\t\"\x98\x01\n\x17ListLegalActionsRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x02 \x01(\x0cH\x00\x12\x11\n\x04seat\x18\x03 \x01(\rH\x01\x88\x01\x01\x12\x10\n\x08seat_key\x18\x04 \x01(\tB\x0e\n\x0cstate_sourceB\x07\n\x05_seat\"S\n\x18ListLegalActionsResponse\x12)\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x18.splendor.v1.LegalAction\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\xfd\x02\n\x12\x41pplyActionRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x06 \x01(\x0cH\x00\x12#\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x13.splendor.v1.Action\x12\x11\n\x04seat\x18\x03 \x01(\rH\x01\x88\x01\x01\x12\x15\n\rvalidate_only\x18\x04 \x01(\x08\x12\x1a\n\rexpected_turn\x18\x05 \x01(\rH\x02\x88\x01\x01\x12#\n\x03\x62ot\x18\x07 \x01(\x0b\x32\x16.splendor.v1.BotChoice\x12\x1d\n\x15include_legal_actions\x18\x08 \x01(\x08\x12\x1b\n\x13include_observation\x18\t \x01(\x08\x12\x10\n\x08seat_key\x18\n \x01(\t\x12\x1d\n\x15observation_legal_ids\x18\x0b \x01(\x08\x42\x0e\n\x0cstate_sourceB\x07\n\x05_seatB\x10\n\x0e_expected_turn\"\x8f\x03\n\x13\x41pplyActionResponse\x12%\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameState\x12\"\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x12.splendor.v1.Event\x12\x14\n\x0csealed_state\x18\x03 \x01(\x0c\x12=\n\x14sealed_state_binding\x18\x04 \x01(\x0b\x32\x1f.splendor.v1.SealedStateBinding\x12#\n\x04view\x18\x05 \x01(\x0b\x32\x15.splendor.v1.GameView\x12)\n\x07\x61pplied\x18\x06 \x01(\x0b\x32\x18.splendor.v1.LegalAction\x12/\n\rlegal_actions\x18\x07 \x03(\x0b\x32\x18.splendor.v1.LegalAction\x12\x18\n\x0b\x61\x63ting_seat\x18\x08 \x01(\rH\x00\x88\x01\x01\x12-\n\x0bobservation\x18\t \x01(\x0b\x32\x18.splendor.v1.ObservationB\x0e\n\x0c_acting_seat\"\xf5\x01\n\x14GetPlayerViewRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x04 \x01(\x0cH\x00\x12\x11\n\x04seat\x18\x02 \x01(\rH\x01\x88\x01\x01\x12\"\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x12.splendor.v1.Event\x12\x1b\n\x13include_observation\x18\x05 \x01(\x08\x12\x10\n\x08seat_key\x18\x06 \x01(\t\x12\x1d\n\x15observation_legal_ids\x18\x07 \x01(\x08\x42\x0e\n\x0cstate_sourceB\x07\n\x05_seat\"\x8f\x01\n\x15GetPlayerViewResponse\x12#\n\x04view\x18\x01 \x01(\x0b\x32\x15.splendor.v1.GameView\x12\"\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x12.splendor.v1.Event\x12-\n\x0bobservation\x18\x03 \x01(\x0b\x32\x18.splendor.v1.Observation\"\xbf\x01\n\x11ReplayGameRequest\x12\'\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x17.splendor.v1.GameConfig\x12$\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x13.splendor.v1.Action\x12\x0e\n\x06sealed\x18\x03 \x01(\x08\x12\x11\n\x04seat\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\x1a\n\x12skip_state_digests\x18\x05 \x01(\x08\x12\x13\n\x0bskip_events\x18\x06 \x01(\x08\x42\x07\n\x05_seat\"\x83\x02\n\x12ReplayGameResponse\x12%\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameState\x12\"\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x12.splendor.v1.Event\x12\x15\n\rstate_digests\x18\x03 \x03(\t\x12\x14\n\x0csealed_state\x18\x04 \x01(\x0c\x12=\n\x14sealed_state_binding\x18\x05 \x01(\x0b\x32\x1f.splendor.v1.SealedStateBinding\x12#\n\x04view\x18\x06 \x01(\x0b\x32\x15.splendor.v1.GameView\x12\x11\n\tseat_keys\x18\x07 \x03(\t\"\xef\x01\n\x0fSimulateRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x02 \x01(\x0cH\x00\x12(\n\x08policies\x18\x03 \x03(\x0b\x32\x16.splendor.v1.BotChoice\x12\x10\n\x08playouts\x18\x04 \x01(\r\x12\x13\n\x0bmax_actions\x18\x05 \x01(\r\x12\x0c\n\x04seed\x18\x06 \x01(\x04\x12\x11\n\x04seat\x18\x07 \x01(\rH\x01\x88\x01\x01\x12\x10\n\x08seat_key\x18\x08 \x01(\tB\x0e\n\x0cstate_sourceB\x07\n\x05_seat\"r\n\x10SimulateResponse\x12-\n\x08outcomes\x18\x01 \x03(\x0b\x32\x1b.splendor.v1.PlayoutOutcome\x12/\n\x07summary\x18\x02 \x01(\x0b\x32\x1e.splendor.v1.SimulationSummary\"\xa2\x01\n\x12\x44\x65terminizeRequest\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x16.splendor.v1.GameStateH\x00\x12\x16\n\x0csealed_state\x18\x02 \x01(\x0cH\x00\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\r\n\x05\x63ount\x18\x04 \x01(\r\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x10\n\x08seat_key\x18\x06 \x01(\tB\x0e\n\x0cstate_source\"=\n\x13\x44\x65terminizeResponse\x12&\n\x06states\x18\x01 \x03(\x0b\x32\x16.splendor.v1.GameState\"M\n\x18\x42\x61tchApplyActionsRequest\x12\x31\n\x08requests\x18\x01 \x03(\x0b\x32\x1f.splendor.v1.ApplyActionRequest\"R\n\x19\x42\x61tchApplyActionsResponse\x12\x35\n\x07results\x18\x01 \x03(\x0b\x32$.splendor.v1.BatchApplyActionsResult\"\x7f\n\x17\x42\x61tchApplyActionsResult\x12\x34\n\x08response\x18\x01 \x01(\x0b\x32 .splendor.v1.ApplyActionResponseH\x00\x12#\n\x05\x65rror\x18\x02 \x01(\x0b\x32\x12.google.rpc.StatusH\x00\x42\t\n\x07outcome2\x86\x06\n\rEngineService\x12M\n\nGetCatalog\x12\x1e.splendor.v1.GetCatalogRequest\x1a\x1f.splendor.v1.GetCatalogResponse\x12M\n\nCreateGame\x12\x1e.splendor.v1.CreateGameRequest\x1a\x1f.splendor.v1.CreateGameResponse\x12_\n\x10ListLegalActions\x12$.splendor.v1.ListLegalActionsRequest\x1a%.splendor.v1.ListLegalActionsResponse\x12P\n\x0b\x41pplyAction\x12\x1f.splendor.v1.ApplyActionRequest\x1a .splendor.v1.ApplyActionResponse\x12V\n\rGetPlayerView\x12!.splendor.v1.GetPlayerViewRequest\x1a\".splendor.v1.GetPlayerViewResponse\x12M\n\nReplayGame\x12\x1e.splendor.v1.ReplayGameRequest\x1a\x1f.splendor.v1.ReplayGameResponse\x12G\n\x08Simulate\x12\x1c.splendor.v1.SimulateRequest\x1a\x1d.splendor.v1.SimulateResponse\x12P\n\x0b\x44\x65terminize\x12\x1f.splendor.v1.DeterminizeRequest\x1a .splendor.v1.DeterminizeResponse\x12\x62\n\x11\x42\x61tchApplyActions\x12%.splendor.v1.BatchApplyActionsRequest\x1a&.splendor.v1.BatchApplyActionsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.engine_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GETCATALOGREQUEST']._serialized_start=286
-  _globals['_GETCATALOGREQUEST']._serialized_end=305
-  _globals['_GETCATALOGRESPONSE']._serialized_start=307
-  _globals['_GETCATALOGRESPONSE']._serialized_end=366
-  _globals['_CREATEGAMEREQUEST']._serialized_start=368
-  _globals['_CREATEGAMEREQUEST']._serialized_end=493
-  _globals['_CREATEGAMERESPONSE']._serialized_start=496
-  _globals['_CREATEGAMERESPONSE']._serialized_end=732
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=735
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=887
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=889
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=972
-  _globals['_APPLYACTIONREQUEST']._serialized_start=975
-  _globals['_APPLYACTIONREQUEST']._serialized_end=1325
-  _globals['_APPLYACTIONRESPONSE']._serialized_start=1328
-  _globals['_APPLYACTIONRESPONSE']._serialized_end=1727
-  _globals['_GETPLAYERVIEWREQUEST']._serialized_start=1730
-  _globals['_GETPLAYERVIEWREQUEST']._serialized_end=1944
-  _globals['_GETPLAYERVIEWRESPONSE']._serialized_start=1947
-  _globals['_GETPLAYERVIEWRESPONSE']._serialized_end=2090
-  _globals['_REPLAYGAMEREQUEST']._serialized_start=2093
-  _globals['_REPLAYGAMEREQUEST']._serialized_end=2284
-  _globals['_REPLAYGAMERESPONSE']._serialized_start=2287
-  _globals['_REPLAYGAMERESPONSE']._serialized_end=2546
-  _globals['_SIMULATEREQUEST']._serialized_start=2549
-  _globals['_SIMULATEREQUEST']._serialized_end=2788
-  _globals['_SIMULATERESPONSE']._serialized_start=2790
-  _globals['_SIMULATERESPONSE']._serialized_end=2904
-  _globals['_DETERMINIZEREQUEST']._serialized_start=2907
-  _globals['_DETERMINIZEREQUEST']._serialized_end=3069
-  _globals['_DETERMINIZERESPONSE']._serialized_start=3071
-  _globals['_DETERMINIZERESPONSE']._serialized_end=3132
-  _globals['_ENGINESERVICE']._serialized_start=3135
-  _globals['_ENGINESERVICE']._serialized_end=3809
+  _globals['_GETCATALOGREQUEST']._serialized_start=311
+  _globals['_GETCATALOGREQUEST']._serialized_end=330
+  _globals['_GETCATALOGRESPONSE']._serialized_start=332
+  _globals['_GETCATALOGRESPONSE']._serialized_end=391
+  _globals['_CREATEGAMEREQUEST']._serialized_start=393
+  _globals['_CREATEGAMEREQUEST']._serialized_end=518
+  _globals['_CREATEGAMERESPONSE']._serialized_start=521
+  _globals['_CREATEGAMERESPONSE']._serialized_end=757
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=760
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=912
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=914
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=997
+  _globals['_APPLYACTIONREQUEST']._serialized_start=1000
+  _globals['_APPLYACTIONREQUEST']._serialized_end=1381
+  _globals['_APPLYACTIONRESPONSE']._serialized_start=1384
+  _globals['_APPLYACTIONRESPONSE']._serialized_end=1783
+  _globals['_GETPLAYERVIEWREQUEST']._serialized_start=1786
+  _globals['_GETPLAYERVIEWREQUEST']._serialized_end=2031
+  _globals['_GETPLAYERVIEWRESPONSE']._serialized_start=2034
+  _globals['_GETPLAYERVIEWRESPONSE']._serialized_end=2177
+  _globals['_REPLAYGAMEREQUEST']._serialized_start=2180
+  _globals['_REPLAYGAMEREQUEST']._serialized_end=2371
+  _globals['_REPLAYGAMERESPONSE']._serialized_start=2374
+  _globals['_REPLAYGAMERESPONSE']._serialized_end=2633
+  _globals['_SIMULATEREQUEST']._serialized_start=2636
+  _globals['_SIMULATEREQUEST']._serialized_end=2875
+  _globals['_SIMULATERESPONSE']._serialized_start=2877
+  _globals['_SIMULATERESPONSE']._serialized_end=2991
+  _globals['_DETERMINIZEREQUEST']._serialized_start=2994
+  _globals['_DETERMINIZEREQUEST']._serialized_end=3156
+  _globals['_DETERMINIZERESPONSE']._serialized_start=3158
+  _globals['_DETERMINIZERESPONSE']._serialized_end=3219
+  _globals['_BATCHAPPLYACTIONSREQUEST']._serialized_start=3221
+  _globals['_BATCHAPPLYACTIONSREQUEST']._serialized_end=3298
+  _globals['_BATCHAPPLYACTIONSRESPONSE']._serialized_start=3300
+  _globals['_BATCHAPPLYACTIONSRESPONSE']._serialized_end=3382
+  _globals['_BATCHAPPLYACTIONSRESULT']._serialized_start=3384
+  _globals['_BATCHAPPLYACTIONSRESULT']._serialized_end=3511
+  _globals['_ENGINESERVICE']._serialized_start=3514
+  _globals['_ENGINESERVICE']._serialized_end=4288
 # @@protoc_insertion_point(module_scope)

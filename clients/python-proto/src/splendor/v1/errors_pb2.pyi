@@ -163,6 +163,10 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     """A sealed CreateGame sent a seed without public_deal: a sealed game's seed
     is drawn by the server. Send seed 0, or set public_deal.
     """
+    REJECTION_REASON_BATCH_TOO_LARGE: _RejectionReason.ValueType  # 54
+    """BatchApplyActions was sent more items than the server takes in one call
+    (Catalog.limits.max_batch_items): split the batch.
+    """
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -310,5 +314,9 @@ PERMISSION_DENIED.
 REJECTION_REASON_SEED_NOT_ALLOWED: RejectionReason.ValueType  # 53
 """A sealed CreateGame sent a seed without public_deal: a sealed game's seed
 is drawn by the server. Send seed 0, or set public_deal.
+"""
+REJECTION_REASON_BATCH_TOO_LARGE: RejectionReason.ValueType  # 54
+"""BatchApplyActions was sent more items than the server takes in one call
+(Catalog.limits.max_batch_items): split the batch.
 """
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Status } from "../../google/rpc/status_pb.js";
+import { file_google_rpc_status } from "../../google/rpc/status_pb.js";
 import type { Action, LegalAction } from "./actions_pb.js";
 import { file_splendor_v1_actions } from "./actions_pb.js";
 import type { BotChoice, PlayoutOutcome, SimulationSummary } from "./bots_pb.js";
@@ -28,7 +30,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/engine_service.proto.
  */
 export const file_splendor_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIn0KEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSDgoGc2VhbGVkGAIgASgIEhEKBHNlYXQYAyABKA1IAIgBARITCgtwdWJsaWNfZGVhbBgEIAEoCEIHCgVfc2VhdCLsAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSEQoJc2VhdF9rZXlzGAYgAygJIpgBChdMaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEhEKBHNlYXQYAyABKA1IAYgBARIQCghzZWF0X2tleRgEIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQiUwoYTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlEikKB2FjdGlvbnMYASADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIMCgRzZWF0GAIgASgNIt4CChJBcHBseUFjdGlvblJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBiABKAxIABIjCgZhY3Rpb24YAiABKAsyEy5zcGxlbmRvci52MS5BY3Rpb24SEQoEc2VhdBgDIAEoDUgBiAEBEhUKDXZhbGlkYXRlX29ubHkYBCABKAgSGgoNZXhwZWN0ZWRfdHVybhgFIAEoDUgCiAEBEiMKA2JvdBgHIAEoCzIWLnNwbGVuZG9yLnYxLkJvdENob2ljZRIdChVpbmNsdWRlX2xlZ2FsX2FjdGlvbnMYCCABKAgSGwoTaW5jbHVkZV9vYnNlcnZhdGlvbhgJIAEoCBIQCghzZWF0X2tleRgKIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXRCEAoOX2V4cGVjdGVkX3R1cm4ijwMKE0FwcGx5QWN0aW9uUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIpCgdhcHBsaWVkGAYgASgLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb24SLwoNbGVnYWxfYWN0aW9ucxgHIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEhgKC2FjdGluZ19zZWF0GAggASgNSACIAQESLQoLb2JzZXJ2YXRpb24YCSABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbkIOCgxfYWN0aW5nX3NlYXQi1gEKFEdldFBsYXllclZpZXdSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAQgASgMSAASEQoEc2VhdBgCIAEoDUgBiAEBEiIKBmV2ZW50cxgDIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhsKE2luY2x1ZGVfb2JzZXJ2YXRpb24YBSABKAgSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0Io8BChVHZXRQbGF5ZXJWaWV3UmVzcG9uc2USIwoEdmlldxgBIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50Ei0KC29ic2VydmF0aW9uGAMgASgLMhguc3BsZW5kb3IudjEuT2JzZXJ2YXRpb24ivwEKEVJlcGxheUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSJAoHYWN0aW9ucxgCIAMoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIOCgZzZWFsZWQYAyABKAgSEQoEc2VhdBgEIAEoDUgAiAEBEhoKEnNraXBfc3RhdGVfZGlnZXN0cxgFIAEoCBITCgtza2lwX2V2ZW50cxgGIAEoCEIHCgVfc2VhdCKDAgoSUmVwbGF5R2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhUKDXN0YXRlX2RpZ2VzdHMYAyADKAkSFAoMc2VhbGVkX3N0YXRlGAQgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAUgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBiABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYByADKAki7wEKD1NpbXVsYXRlUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEigKCHBvbGljaWVzGAMgAygLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEhAKCHBsYXlvdXRzGAQgASgNEhMKC21heF9hY3Rpb25zGAUgASgNEgwKBHNlZWQYBiABKAQSEQoEc2VhdBgHIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAggASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJyChBTaW11bGF0ZVJlc3BvbnNlEi0KCG91dGNvbWVzGAEgAygLMhsuc3BsZW5kb3IudjEuUGxheW91dE91dGNvbWUSLwoHc3VtbWFyeRgCIAEoCzIeLnNwbGVuZG9yLnYxLlNpbXVsYXRpb25TdW1tYXJ5IqIBChJEZXRlcm1pbml6ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIMCgRzZWF0GAMgASgNEg0KBWNvdW50GAQgASgNEgwKBHNlZWQYBSABKAQSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlIj0KE0RldGVybWluaXplUmVzcG9uc2USJgoGc3RhdGVzGAEgAygLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlMqIFCg1FbmdpbmVTZXJ2aWNlEk0KCkdldENhdGFsb2cSHi5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVxdWVzdBofLnNwbGVuZG9yLnYxLkdldENhdGFsb2dSZXNwb25zZRJNCgpDcmVhdGVHYW1lEh4uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5zcGxlbmRvci52MS5DcmVhdGVHYW1lUmVzcG9uc2USXwoQTGlzdExlZ2FsQWN0aW9ucxIkLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0GiUuc3BsZW5kb3IudjEuTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlElAKC0FwcGx5QWN0aW9uEh8uc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXF1ZXN0GiAuc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXNwb25zZRJWCg1HZXRQbGF5ZXJWaWV3EiEuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1JlcXVlc3QaIi5zcGxlbmRvci52MS5HZXRQbGF5ZXJWaWV3UmVzcG9uc2USTQoKUmVwbGF5R2FtZRIeLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuUmVwbGF5R2FtZVJlc3BvbnNlEkcKCFNpbXVsYXRlEhwuc3BsZW5kb3IudjEuU2ltdWxhdGVSZXF1ZXN0Gh0uc3BsZW5kb3IudjEuU2ltdWxhdGVSZXNwb25zZRJQCgtEZXRlcm1pbml6ZRIfLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVxdWVzdBogLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVzcG9uc2ViBnByb3RvMw", [file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
+  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIn0KEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSDgoGc2VhbGVkGAIgASgIEhEKBHNlYXQYAyABKA1IAIgBARITCgtwdWJsaWNfZGVhbBgEIAEoCEIHCgVfc2VhdCLsAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSEQoJc2VhdF9rZXlzGAYgAygJIpgBChdMaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEhEKBHNlYXQYAyABKA1IAYgBARIQCghzZWF0X2tleRgEIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQiUwoYTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlEikKB2FjdGlvbnMYASADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIMCgRzZWF0GAIgASgNIv0CChJBcHBseUFjdGlvblJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBiABKAxIABIjCgZhY3Rpb24YAiABKAsyEy5zcGxlbmRvci52MS5BY3Rpb24SEQoEc2VhdBgDIAEoDUgBiAEBEhUKDXZhbGlkYXRlX29ubHkYBCABKAgSGgoNZXhwZWN0ZWRfdHVybhgFIAEoDUgCiAEBEiMKA2JvdBgHIAEoCzIWLnNwbGVuZG9yLnYxLkJvdENob2ljZRIdChVpbmNsdWRlX2xlZ2FsX2FjdGlvbnMYCCABKAgSGwoTaW5jbHVkZV9vYnNlcnZhdGlvbhgJIAEoCBIQCghzZWF0X2tleRgKIAEoCRIdChVvYnNlcnZhdGlvbl9sZWdhbF9pZHMYCyABKAhCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0QhAKDl9leHBlY3RlZF90dXJuIo8DChNBcHBseUFjdGlvblJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSKQoHYXBwbGllZBgGIAEoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEi8KDWxlZ2FsX2FjdGlvbnMYByADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIYCgthY3Rpbmdfc2VhdBgIIAEoDUgAiAEBEi0KC29ic2VydmF0aW9uGAkgASgLMhguc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25CDgoMX2FjdGluZ19zZWF0IvUBChRHZXRQbGF5ZXJWaWV3UmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgEIAEoDEgAEhEKBHNlYXQYAiABKA1IAYgBARIiCgZldmVudHMYAyADKAsyEi5zcGxlbmRvci52MS5FdmVudBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAUgASgIEhAKCHNlYXRfa2V5GAYgASgJEh0KFW9ic2VydmF0aW9uX2xlZ2FsX2lkcxgHIAEoCEIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQijwEKFUdldFBsYXllclZpZXdSZXNwb25zZRIjCgR2aWV3GAEgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLQoLb2JzZXJ2YXRpb24YAyABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbiK/AQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQESGgoSc2tpcF9zdGF0ZV9kaWdlc3RzGAUgASgIEhMKC3NraXBfZXZlbnRzGAYgASgIQgcKBV9zZWF0IoMCChJSZXBsYXlHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFQoNc3RhdGVfZGlnZXN0cxgDIAMoCRIUCgxzZWFsZWRfc3RhdGUYBCABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBSABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgGIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EhEKCXNlYXRfa2V5cxgHIAMoCSLvAQoPU2ltdWxhdGVSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASKAoIcG9saWNpZXMYAyADKAsyFi5zcGxlbmRvci52MS5Cb3RDaG9pY2USEAoIcGxheW91dHMYBCABKA0SEwoLbWF4X2FjdGlvbnMYBSABKA0SDAoEc2VlZBgGIAEoBBIRCgRzZWF0GAcgASgNSAGIAQESEAoIc2VhdF9rZXkYCCABKAlCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0InIKEFNpbXVsYXRlUmVzcG9uc2USLQoIb3V0Y29tZXMYASADKAsyGy5zcGxlbmRvci52MS5QbGF5b3V0T3V0Y29tZRIvCgdzdW1tYXJ5GAIgASgLMh4uc3BsZW5kb3IudjEuU2ltdWxhdGlvblN1bW1hcnkiogEKEkRldGVybWluaXplUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEgwKBHNlYXQYAyABKA0SDQoFY291bnQYBCABKA0SDAoEc2VlZBgFIAEoBBIQCghzZWF0X2tleRgGIAEoCUIOCgxzdGF0ZV9zb3VyY2UiPQoTRGV0ZXJtaW5pemVSZXNwb25zZRImCgZzdGF0ZXMYASADKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUiTQoYQmF0Y2hBcHBseUFjdGlvbnNSZXF1ZXN0EjEKCHJlcXVlc3RzGAEgAygLMh8uc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXF1ZXN0IlIKGUJhdGNoQXBwbHlBY3Rpb25zUmVzcG9uc2USNQoHcmVzdWx0cxgBIAMoCzIkLnNwbGVuZG9yLnYxLkJhdGNoQXBwbHlBY3Rpb25zUmVzdWx0In8KF0JhdGNoQXBwbHlBY3Rpb25zUmVzdWx0EjQKCHJlc3BvbnNlGAEgASgLMiAuc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXNwb25zZUgAEiMKBWVycm9yGAIgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXNIAEIJCgdvdXRjb21lMoYGCg1FbmdpbmVTZXJ2aWNlEk0KCkdldENhdGFsb2cSHi5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVxdWVzdBofLnNwbGVuZG9yLnYxLkdldENhdGFsb2dSZXNwb25zZRJNCgpDcmVhdGVHYW1lEh4uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5zcGxlbmRvci52MS5DcmVhdGVHYW1lUmVzcG9uc2USXwoQTGlzdExlZ2FsQWN0aW9ucxIkLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0GiUuc3BsZW5kb3IudjEuTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlElAKC0FwcGx5QWN0aW9uEh8uc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXF1ZXN0GiAuc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXNwb25zZRJWCg1HZXRQbGF5ZXJWaWV3EiEuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1JlcXVlc3QaIi5zcGxlbmRvci52MS5HZXRQbGF5ZXJWaWV3UmVzcG9uc2USTQoKUmVwbGF5R2FtZRIeLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuUmVwbGF5R2FtZVJlc3BvbnNlEkcKCFNpbXVsYXRlEhwuc3BsZW5kb3IudjEuU2ltdWxhdGVSZXF1ZXN0Gh0uc3BsZW5kb3IudjEuU2ltdWxhdGVSZXNwb25zZRJQCgtEZXRlcm1pbml6ZRIfLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVxdWVzdBogLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVzcG9uc2USYgoRQmF0Y2hBcHBseUFjdGlvbnMSJS5zcGxlbmRvci52MS5CYXRjaEFwcGx5QWN0aW9uc1JlcXVlc3QaJi5zcGxlbmRvci52MS5CYXRjaEFwcGx5QWN0aW9uc1Jlc3BvbnNlYgZwcm90bzM", [file_google_rpc_status, file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
 
 /**
  * Request of GetCatalog.
@@ -371,6 +373,14 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
    * @generated from field: string seat_key = 10;
    */
   seatKey: string;
+
+  /**
+   * With include_observation: the observation lists the seat's legal actions
+   * as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
+   *
+   * @generated from field: bool observation_legal_ids = 11;
+   */
+  observationLegalIds: boolean;
 };
 
 /**
@@ -534,6 +544,14 @@ export type GetPlayerViewRequest = Message<"splendor.v1.GetPlayerViewRequest"> &
    * @generated from field: string seat_key = 6;
    */
   seatKey: string;
+
+  /**
+   * With include_observation: the observation lists the seat's legal actions
+   * as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
+   *
+   * @generated from field: bool observation_legal_ids = 7;
+   */
+  observationLegalIds: boolean;
 };
 
 /**
@@ -927,6 +945,96 @@ export const DeterminizeResponseSchema: GenMessage<DeterminizeResponse> = /*@__P
   messageDesc(file_splendor_v1_engine_service, 15);
 
 /**
+ * Request of BatchApplyActions.
+ *
+ * @generated from message splendor.v1.BatchApplyActionsRequest
+ */
+export type BatchApplyActionsRequest = Message<"splendor.v1.BatchApplyActionsRequest"> & {
+  /**
+   * The items, each exactly an ApplyAction request: one game (a plain state,
+   * or a sealed token with its seat key) and its move (an action, an action
+   * id or a server-side bot), with the same options. Items are independent:
+   * each is checked, applied and answered on its own, as ApplyAction would,
+   * and one item's game or key never opens another's. At most
+   * Catalog.limits.max_batch_items items (more: the call is INVALID_ARGUMENT,
+   * reason BATCH_TOO_LARGE, before any item is read); none gets no results.
+   *
+   * @generated from field: repeated splendor.v1.ApplyActionRequest requests = 1;
+   */
+  requests: ApplyActionRequest[];
+};
+
+/**
+ * Describes the message splendor.v1.BatchApplyActionsRequest.
+ * Use `create(BatchApplyActionsRequestSchema)` to create a new message.
+ */
+export const BatchApplyActionsRequestSchema: GenMessage<BatchApplyActionsRequest> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 16);
+
+/**
+ * Response of BatchApplyActions. The call itself fails only for what no item
+ * causes alone: too many items (BATCH_TOO_LARGE), a response over
+ * Catalog.limits.max_response_bytes (RESPONSE_TOO_LARGE: split the batch), a
+ * busy server, or a caller that stopped waiting (DEADLINE_EXCEEDED, CANCELLED).
+ *
+ * @generated from message splendor.v1.BatchApplyActionsResponse
+ */
+export type BatchApplyActionsResponse = Message<"splendor.v1.BatchApplyActionsResponse"> & {
+  /**
+   * One result per item, in the order of the requests.
+   *
+   * @generated from field: repeated splendor.v1.BatchApplyActionsResult results = 1;
+   */
+  results: BatchApplyActionsResult[];
+};
+
+/**
+ * Describes the message splendor.v1.BatchApplyActionsResponse.
+ * Use `create(BatchApplyActionsResponseSchema)` to create a new message.
+ */
+export const BatchApplyActionsResponseSchema: GenMessage<BatchApplyActionsResponse> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 17);
+
+/**
+ * What ApplyAction would have answered for one item of BatchApplyActions.
+ *
+ * @generated from message splendor.v1.BatchApplyActionsResult
+ */
+export type BatchApplyActionsResult = Message<"splendor.v1.BatchApplyActionsResult"> & {
+  /**
+   * Exactly one is set.
+   *
+   * @generated from oneof splendor.v1.BatchApplyActionsResult.outcome
+   */
+  outcome: {
+    /**
+     * The item's ApplyActionResponse.
+     *
+     * @generated from field: splendor.v1.ApplyActionResponse response = 1;
+     */
+    value: ApplyActionResponse;
+    case: "response";
+  } | {
+    /**
+     * The item's refusal: the google.rpc.Status ApplyAction would have failed
+     * with, code, message and details (ErrorInfo; BadRequest with the field
+     * paths of the item, e.g. "action.take_gems.colors").
+     *
+     * @generated from field: google.rpc.Status error = 2;
+     */
+    value: Status;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message splendor.v1.BatchApplyActionsResult.
+ * Use `create(BatchApplyActionsResultSchema)` to create a new message.
+ */
+export const BatchApplyActionsResultSchema: GenMessage<BatchApplyActionsResult> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 18);
+
+/**
  * A stateless Splendor rules engine. Every call carries the state it works on
  * and returns the new state: the service stores nothing, so any replica can
  * answer any call.
@@ -1051,6 +1159,20 @@ export const EngineService: GenService<{
     methodKind: "unary";
     input: typeof DeterminizeRequestSchema;
     output: typeof DeterminizeResponseSchema;
+  },
+  /**
+   * Apply many independent moves in one call, for callers that step many
+   * games at once (vectorised environments, tournaments, bot farms): each item
+   * is an ApplyAction request and gets what ApplyAction would answer, its
+   * response or its own refusal, so one bad item never fails the others. The
+   * cost of a call is shared by its items.
+   *
+   * @generated from rpc splendor.v1.EngineService.BatchApplyActions
+   */
+  batchApplyActions: {
+    methodKind: "unary";
+    input: typeof BatchApplyActionsRequestSchema;
+    output: typeof BatchApplyActionsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_splendor_v1_engine_service, 0);

@@ -16,7 +16,6 @@ from engine_service.rules import (
     GameState,
     action_id,
     legal_actions,
-    observe,
 )
 
 from .handlers import LEGAL_ACTIONS
@@ -40,8 +39,10 @@ def fill_next_move(
     observation: bool,
     sealed: bool = False,
     viewer: int | None = None,
+    ids: bool = False,
 ) -> None:
-    """Fill ``acting_seat`` and, as asked, ``legal_actions``, ``view`` and ``observation`` for ``state``.
+    """Fill ``acting_seat`` and, as asked, ``legal_actions``, ``view`` and ``observation`` for ``state`` (with
+    ``ids``, the observation's legal actions as ids, not flags).
 
     ``sealed``: the response is for ``viewer`` (a seat, or None for a spectator) and its
     view is filled by the caller; otherwise ``response.state`` already holds ``state``.
@@ -56,4 +57,4 @@ def fill_next_move(
     if not sealed and (legal or observation):
         fill_view_of_state(response.view, response.state, state, seat)
     if observation and seat is not None:
-        fill_observation(response.observation, observe(state, seat))
+        fill_observation(response.observation, state, seat, ids=ids)

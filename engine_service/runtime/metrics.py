@@ -8,7 +8,9 @@ dashboard in deploy/compose/grafana and any existing gRPC dashboards query:
   ``grpc_server_handling_seconds``, labelled ``grpc_type``, ``grpc_service``, ``grpc_method``;
 - ``splendor_games_created_total`` (``module``, ``players``), ``splendor_actions_applied_total``
   (``kind``), ``splendor_rejections_total`` (``reason``), ``splendor_games_finished_total``
-  (``end_reason``) and the histogram ``splendor_state_size_bytes``.
+  (``end_reason``), ``splendor_batch_items_total`` (``outcome``) and the histogram
+  ``splendor_state_size_bytes``. A BatchApplyActions call counts each of its items as an
+  ApplyAction would count (actions applied, games finished, state sizes, rejections by reason).
 
 Several worker processes: prometheus-client's multiprocess mode. Every process writes its
 values to files in ``PROMETHEUS_MULTIPROC_DIR``; the process serving /metrics sums them
@@ -34,7 +36,14 @@ import grpc
 import prometheus_client
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, values
 
-from engine_service.api.labels import ACTION_KINDS, END_REASONS, MODULES, PLAYER_COUNTS, REJECTION_REASONS
+from engine_service.api.labels import (
+    ACTION_KINDS,
+    BATCH_ITEM_OUTCOMES,
+    END_REASONS,
+    MODULES,
+    PLAYER_COUNTS,
+    REJECTION_REASONS,
+)
 from engine_service.core_info import core_kind, engine_version
 
 MULTIPROC_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
@@ -73,6 +82,7 @@ class Metrics:
     actions_applied: Counter
     rejections: Counter
     games_finished: Counter
+    batch_items: Counter
     state_size_bytes: Histogram
 
 
@@ -119,6 +129,12 @@ def create_metrics(registry: CollectorRegistry | None) -> Metrics:
             "splendor_games_finished_total",
             "Games ended by an ApplyAction, by end reason.",
             ("end_reason",),
+            registry=registry,
+        ),
+        batch_items=Counter(
+            "splendor_batch_items_total",
+            "Items of BatchApplyActions calls, by outcome: answered (the item's response) or refused (its own status).",
+            ("outcome",),
             registry=registry,
         ),
         state_size_bytes=Histogram(
@@ -172,6 +188,8 @@ def initialise_series(metrics: Metrics, methods: Iterable[tuple[str, str, str]])
         metrics.rejections.labels(reason)
     for end_reason in END_REASONS:
         metrics.games_finished.labels(end_reason)
+    for outcome in BATCH_ITEM_OUTCOMES:
+        metrics.batch_items.labels(outcome)
 
 
 _lock = threading.Lock()

@@ -91,6 +91,10 @@ def calls_of_every_kind(server: Server) -> None:
     engine.GetPlayerView(engine_service_pb2.GetPlayerViewRequest(state=state, seat=1), timeout=5)
     engine.GetPlayerView(engine_service_pb2.GetPlayerViewRequest(state=state), timeout=5)
     engine.ReplayGame(engine_service_pb2.ReplayGameRequest(config=config, actions=played), timeout=5)
+    batch = engine_service_pb2.BatchApplyActionsRequest()
+    batch.requests.add(state=state, action=first)  # the game is over: refused alone
+    batch.requests.add(action=first)
+    engine.BatchApplyActions(batch, timeout=5)  # items, items_refused
     health: Any = health_pb2_grpc.HealthStub(channel)
     health.Check(health_pb2.HealthCheckRequest(service=ENGINE), metadata=[("x-request-id", "last")], timeout=5)
     server.call_log("last")

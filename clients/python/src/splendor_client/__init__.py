@@ -26,9 +26,11 @@ from .client import (
     connect,
     game_config,
     module_value,
+    outcome,
     server_bot,
 )
 from .errors import (
+    BatchTooLarge,
     EngineError,
     InvalidRequest,
     PermissionDenied,
@@ -38,11 +40,13 @@ from .errors import (
     RuleRejected,
     TokenRefused,
     from_rpc_error,
+    from_status,
 )
 
 __all__ = [
     "DEFAULT_ADDRESS",
     "DEFAULT_TIMEOUT",
+    "BatchTooLarge",
     "EngineClient",
     "EngineError",
     "GameLike",
@@ -62,7 +66,9 @@ __all__ = [
     "actions",
     "connect",
     "from_rpc_error",
+    "from_status",
     "game_config",
     "module_value",
+    "outcome",
     "server_bot",
 ]

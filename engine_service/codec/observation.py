@@ -1,10 +1,9 @@
 """Observations and their layouts as protobuf (``splendor.v1.Observation``, ``ObservationLayout``).
 
-An observation's two vectors are written as their packed wire bytes and merged in one parse:
-set value by value (``extend``), a repeated field costs ~15 ns a value, and the mask alone has
-one flag per action id (8,920). Packed is how proto3 encodes every repeated number, so the
-message is the one the field-by-field writes of the core's ``observe`` would build
-(``tests/server/test_observation_codec.py``).
+An observation's two vectors are written as their packed wire bytes and merged in one parse
+(``wire.py``): set value by value, the mask alone has one flag per action id (8,920). Packed is
+how proto3 encodes every repeated number, so the message is the one the field-by-field writes of
+the core's ``observe`` would build (``tests/server/test_observation_codec.py``).
 """
 
 from __future__ import annotations
@@ -23,27 +22,11 @@ from engine_service.rules import (
 )
 
 from .common import MODULE_VALUES
+from .wire import entry, packed_varints, tag
 
-_LENGTH_DELIMITED: Final = 2
-_FIELDS: Final = observation_pb2.Observation.DESCRIPTOR.fields_by_name
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def _tag(name: str) -> bytes:
-    return _varint(_FIELDS[name].number << 3 | _LENGTH_DELIMITED)
-
-
-_VALUES: Final = _tag("values")
-_MASK: Final = _tag("legal_action_mask")
-_IDS: Final = _tag("legal_action_ids")
+_VALUES: Final = tag(observation_pb2.Observation, "values")
+_MASK: Final = tag(observation_pb2.Observation, "legal_action_mask")
+_IDS: Final = tag(observation_pb2.Observation, "legal_action_ids")
 
 
 def fill_observation(out: observation_pb2.Observation, state: GameState, seat: int, *, ids: bool = False) -> None:
@@ -54,19 +37,18 @@ def fill_observation(out: observation_pb2.Observation, state: GameState, seat: i
     out.layout = layout
     legal = legal_action_ids(state, seat)
     if ids:
-        listed = b"".join(map(_varint, legal))
-        tail = _IDS + _varint(len(listed)) + listed if listed else b""
+        tail = entry(_IDS, packed_varints(legal)) if legal else b""
     else:
         mask = bytearray(id_layout().count)
         for value in legal:
             mask[value] = 1
-        tail = _MASK + _varint(len(mask)) + mask
+        tail = entry(_MASK, mask)
     out.MergeFromString(_packed_values(values) + tail)
 
 
 def _packed_values(values: tuple[float, ...]) -> bytes:
     data = struct.pack(f"<{len(values)}f", *values)
-    return _VALUES + _varint(len(data)) + data if data else b""
+    return entry(_VALUES, data) if data else b""
 
 
 def fill_observation_layout(out: observation_pb2.ObservationLayout, layout: ObservationLayout) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final, Protocol
 
 import numpy as np
@@ -90,12 +91,14 @@ class Game(Protocol):
 class Move:
     """One move of the acting seat in ``game``: an action by its stable id, or the choice of the named policy
     seeded with ``seed``; with neither, a look: nothing is played, the acting seat's observation is fetched
-    (a remote game just dealt has none)."""
+    (a remote game just dealt has none). ``observe``: a remote game fetches the observation of the seat that
+    must act next with the move (without, reading it later costs a look)."""
 
     game: Game
     action_id: int | None = None
     policy: str | None = None
     seed: int = 0
+    observe: bool = True
 
 
 def play_moves(moves: Sequence[Move]) -> list[bool]:
@@ -267,12 +270,15 @@ class RemoteGame:
     def _fill(self, request: engine_service_pb2.ApplyActionRequest, move: Move) -> None:
         """``move`` as a request about this game (an empty one: a batch's item is filled in place)."""
         request.state.CopyFrom(self._state)
-        request.include_observation = True
-        request.observation_legal_ids = True
+        if move.observe or (move.action_id is None and move.policy is None):
+            request.include_observation = True
+            request.observation_legal_ids = True
         if move.action_id is not None:
             request.action.action_id = move.action_id
         else:
-            request.bot.CopyFrom(server_bot(move.policy or LOOK_POLICY, move.seed))
+            bot = request.bot
+            bot.policy, bot.iterations = _spelled(move.policy or LOOK_POLICY)
+            bot.seed = move.seed
             request.validate_only = move.policy is None
 
     def _absorb(self, response: engine_service_pb2.ApplyActionResponse, move: Move) -> None:
@@ -282,7 +288,7 @@ class RemoteGame:
             return  # a look: the game is where it was
         self._state = response.state
         self.acting_seat = response.acting_seat if response.HasField("acting_seat") else None
-        self.winners = tuple(response.view.winners)
+        self.winners = tuple(self._state.winners)
         self.applied += 1
 
     def _play(self, move: Move) -> bool:
@@ -360,6 +366,13 @@ class RemoteGame:
 
     def catalog(self) -> catalog_pb2.Catalog:
         return self._catalog
+
+
+@cache
+def _spelled(spec: str) -> tuple[str, int]:
+    """A bot spec's policy and iterations (``server_bot``'s reading, once per spec)."""
+    choice = server_bot(spec)
+    return choice.policy, choice.iterations
 
 
 def _playable(move: Move) -> bool:

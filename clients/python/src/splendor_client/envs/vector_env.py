@@ -158,7 +158,8 @@ class SplendorVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 raise RuntimeError(f"the episode of game {i} is over: call reset()")
             index = int(indices[i])
             if 0 <= index < self.actions.size:
-                moves.append(Move(lane.game, action_id=int(self.actions.stable_ids[index])))
+                # Without the next seat's observation: the opponents' moves that follow bring the learner's.
+                moves.append(Move(lane.game, action_id=int(self.actions.stable_ids[index]), observe=False))
                 movers.append(i)
             else:
                 illegal.append(i)
@@ -194,27 +195,29 @@ class SplendorVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
 
     def _opponents_move(self, lanes: Sequence[_Lane]) -> None:
         """Play the opponents of ``lanes`` until their learner must act or the game ends, one move of every game
-        that waits for one a round: a server's games in one call a round. A remote game just dealt is looked at
-        first when a seat that reads observations acts (its first observation rides in the first round, or in a
-        round of its own when an opponent's function must read it to choose). Then mark the games over."""
-        looks = [lane for lane in lanes if self._needs_look(lane)]
-        first = [Move(lane.game) for lane in looks if lane.game.acting_seat == self.seat]
-        before = [Move(lane.game) for lane in looks if lane.game.acting_seat != self.seat]
-        if before:
-            play_moves(before)
+        that waits for one a round: a server's games in one call a round. A remote game whose acting seat reads
+        its observation (the learner, an opponent's function) and has none is looked at in the round (a game
+        just dealt, a learner's own decision after its move). Then mark the games over."""
         waiting = list(lanes)
-        while waiting or first:
-            moves: list[Move] = first
-            seats: list[int | None] = [None] * len(first)
-            first = []
+        while waiting:
+            moves: list[Move] = []
+            seats: list[int | None] = []  # the opponent's seat of each move; None for a look
             still = []
             for lane in waiting:
                 seat = lane.game.acting_seat
-                move = lane.opponent_move(self.seat)
-                if move is not None:
+                if seat is None:
+                    continue
+                if self._needs_look(lane):
+                    moves.append(Move(lane.game))
+                    seats.append(None)
+                elif seat != self.seat:
+                    move = lane.opponent_move(self.seat)
+                    assert move is not None
                     moves.append(move)
                     seats.append(seat)
-                    still.append(lane)
+                else:
+                    continue  # the learner acts, its observation at hand
+                still.append(lane)
             for move, seat, played in zip(moves, seats, play_moves(moves)):
                 if seat is not None:
                     check_played(move, seat, played)

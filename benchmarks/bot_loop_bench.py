@@ -6,7 +6,7 @@
 - ``batch N``, for each N of ``--batch-sizes`` (1, 8, 64, 256): N games at once, each round one
   BatchApplyActions call carrying every game's move (the same ApplyAction request as ``one call``'s
   as an item); a game that ends is replaced by a new one (CreateGame and ListLegalActions, as the
-  other loops start each game).
+  other loops start each game). The N games carry over from round to round (dealt in the warm-up).
 
 The game-at-a-time loops play the same random games (same seeds, same choices); every loop plays at
 least ``--moves`` moves a round, against one server in its own process, interleaved round by round
@@ -92,10 +92,16 @@ def game_at_a_time(loop: Loop) -> Runner:
     return run
 
 
-def batched(size: int) -> Runner:
-    """``size`` games at once, one BatchApplyActions call a round; a game that ends is replaced."""
+class Batched:
+    """``size`` games at once, one BatchApplyActions call a round; a game that ends is replaced by a new one. The
+    games carry over from one measurement to the next, so a measurement pays for the games that end in it (their
+    replacement's deal), as a game-at-a-time loop pays for its games' deals, not for filling ``size`` slots."""
 
-    def run(client: EngineClient, seeds: Iterator[int], moves: int) -> int:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.games: list[tuple[state_pb2.GameState, list[actions_pb2.LegalAction]]] = []
+
+    def __call__(self, client: EngineClient, seeds: Iterator[int], moves: int) -> int:
         stub = client._stub
         rng = random.Random(next(seeds))
 
@@ -104,7 +110,9 @@ def batched(size: int) -> Runner:
             request = engine_service_pb2.ListLegalActionsRequest(state=state)
             return state, list(stub.ListLegalActions(request).actions)
 
-        games = [deal() for _ in range(size)]
+        games = self.games
+        while len(games) < self.size:
+            games.append(deal())
         played = 0
         while played < moves:
             batch = engine_service_pb2.BatchApplyActionsRequest()
@@ -115,10 +123,8 @@ def batched(size: int) -> Runner:
             for index, result in enumerate(stub.BatchApplyActions(batch).results):
                 response = result.response
                 games[index] = (response.state, list(response.legal_actions)) if response.legal_actions else deal()
-            played += size
+            played += self.size
         return played
-
-    return run
 
 
 def core_step_seconds(seeds: list[int]) -> float:
@@ -159,7 +165,7 @@ def main() -> None:
     parser.add_argument("--memo-off", action="store_true", help="also a server without the memo, interleaved")
     args = parser.parse_args()
     loops: dict[str, Runner] = {"three calls": game_at_a_time(three_calls), "one call": game_at_a_time(one_call)}
-    loops.update({f"batch {size}": batched(size) for size in args.batch_sizes})
+    loops.update({f"batch {size}": Batched(size) for size in args.batch_sizes})
     servers = {"": BenchServer()}
     if args.memo_off:
         servers[", memo off"] = BenchServer(options=("--state-memo-entries", "0"))
@@ -170,7 +176,7 @@ def main() -> None:
     try:
         for server in servers.values():
             for loop in loops.values():
-                measure(server, loop, itertools.count(10**6), 300)  # warm-up
+                measure(server, loop, itertools.count(10**6), 300)  # warm-up (and a batch's games dealt)
         for round_index in range(args.rounds):
             shift = round_index % len(runs)  # rotate which goes first
             for name, loop, server in runs[shift:] + runs[:shift]:

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Final
 
-import google.rpc.status_pb2  # type: ignore[import-untyped]
+import google.rpc.status_pb2
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 # Relative to the proto root: what the contract imports from googleapis.

@@ -9,32 +9,39 @@ SERVE_STAMP := $(VENV)/.serve-stamp
 STAMP  := $(VENV)/.installed-stamp
 # Extra flags for the server, e.g. `make serve ARGS="--address 0.0.0.0:50051"`.
 ARGS   ?=
+# A long pip install says what it is doing at least every 10 s (scripts/progress.py): silent for minutes
+# with --quiet, hundreds of lines without.
+PROGRESS = $(BIN)/python scripts/progress.py
+PIP      = $(BIN)/python -m pip install --disable-pip-version-check
 
-.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test bench bench-service fuzz compiler compiled test-compiled dist clean
+.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test go-packages go-generate go-test conformance conformance-generate bench bench-service fuzz compiler compiled test-compiled dist clean
 
 # Serving needs the engine and the contract's stubs (splendor-proto), not the client, and mypy (mypyc) to compile
 # the rules core. The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
 $(SERVE_STAMP): pyproject.toml clients/python-proto/pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python-proto -e . mypy setuptools
+	$(PROGRESS) "make: pip" -- $(PIP) --upgrade pip
+	$(PROGRESS) "make: the engine and its stubs" -- \
+		$(PIP) -c constraints.txt -e clients/python-proto -e . mypy setuptools
 	touch $(SERVE_STAMP)
 
 # Development (and every check): the client with all its optional extras and the dev tools, in the same venv.
 $(STAMP): $(SERVE_STAMP) clients/python/pyproject.toml
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e clients/python-proto \
-		-e 'clients/python[engine,tournament,rl,openspiel,train]' -e '.[dev]'
+	$(PROGRESS) "make install: the client and the dev tools" -- \
+		$(PIP) -c constraints.txt -e clients/python-proto -e 'clients/python[engine,tournament,rl,openspiel,train]' -e '.[dev]'
 	touch $(STAMP)
 
 install-serve: $(SERVE_STAMP)
 
 install: $(STAMP)
 
-# The server runs the compiled core when it could be built (its start-up log says which: rules_core).
+# The server runs the compiled core when it could be built (its start-up log says which: rules_core). Its
+# output is for people (console lines and a banner with the addresses) even when piped, unless
+# SPLENDOR_LOG_FORMAT or ARGS="--log-format json" says otherwise.
 serve: install-serve compiled
-	$(RUN_COMPILED_PATH) $(BIN)/splendor-engine serve $(ARGS)
+	$(RUN_COMPILED_PATH) SPLENDOR_LOG_FORMAT=$${SPLENDOR_LOG_FORMAT:-console} $(BIN)/splendor-engine serve $(ARGS)
 
-test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test test-compiled
+test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test go-test test-compiled
 	$(BIN)/python -m pytest
 
 lint: install
@@ -60,13 +67,17 @@ proto-breaking: install
 		echo "proto-breaking: main has no protos yet, nothing to compare against"; \
 	fi
 
-# Regenerate the Python stubs in clients/python-proto and the TypeScript code in clients/typescript from proto/.
+# Regenerate the Python stubs in clients/python-proto and the TypeScript code in clients/typescript from proto/,
+# then the Go stubs and the conformance vectors (written from the engine, so after the Python stubs).
 generate: install ts-generate
 	$(BIN)/python clients/python-proto/codegen.py
+	$(MAKE) --no-print-directory go-generate conformance-generate
 
-# Fail if the committed stubs differ from what the protos produce.
-generate-check: install
+# Fail if the committed stubs (Python, Go) or the conformance vectors differ from what the protos and the engine produce.
+generate-check: install go-packages
 	$(BIN)/python clients/python-proto/codegen.py --check
+	$(BIN)/python $(GO_DIR)/codegen.py --check
+	$(BIN)/python -m conformance.generator --check
 
 # Check and unit-test the SLO recording and alerting rules with promtool (from Debian's
 # prometheus package, installed here when missing and running as root).
@@ -113,6 +124,46 @@ web-test: install
 	cd $(WEB_DIR) && npm run --silent typecheck
 	cd $(WEB_DIR) && npm test --silent
 	cd $(WEB_DIR) && npm run --silent test:browser
+
+# The Go client (clients/go), built offline from Debian's packages (installed here when missing and running as
+# root): the Go toolchain, protoc with the Go plugins, and the Go libraries as source (grpc-go, protobuf-go,
+# genproto; golang/protobuf 1.5, without which Debian's grpc-go decodes with the old API). `make go-test` checks
+# the stubs are current, links a vendor/ of Debian's sources (checking their versions are go.mod's), runs go vet,
+# then the Go tests, which start the engine from .venv on loopback ports: sealed games of every module played
+# to their end by the Go bot with seat keys, refusals read from ErrorInfo, and every conformance vector.
+GO_DIR    := clients/go
+GOCODE    := /usr/share/gocode/src
+GO_DEBIAN := go:golang-go protoc:protobuf-compiler protoc-gen-go:protoc-gen-go protoc-gen-go-grpc:protoc-gen-go-grpc \
+	$(GOCODE)/google.golang.org/grpc:golang-google-grpc-dev \
+	$(GOCODE)/google.golang.org/protobuf:golang-google-protobuf-dev \
+	$(GOCODE)/google.golang.org/genproto:golang-google-genproto-dev \
+	$(GOCODE)/github.com/golang/protobuf/internal/gengogrpc:golang-github-golang-protobuf-1-5-dev
+GO_ENV    := GO111MODULE=on GOFLAGS=-mod=vendor GOPROXY=off
+
+go-packages:
+	scripts/ensure-debian-packages $(GO_DEBIAN)
+
+# Regenerate clients/go/splendorv1 from proto/ (commit the result; `make generate-check` fails when it is stale).
+go-generate: install go-packages
+	$(BIN)/python $(GO_DIR)/codegen.py
+
+go-test: install go-packages
+	$(BIN)/python $(GO_DIR)/codegen.py --check
+	$(BIN)/python $(GO_DIR)/debian_vendor.py
+	cd $(GO_DIR) && $(GO_ENV) go vet ./...
+	cd $(GO_DIR) && $(GO_ENV) go test -count=1 ./...
+
+# Rewrite the conformance vectors (conformance/) from this engine (commit the result; `make generate-check`
+# fails when they are stale).
+conformance-generate: install
+	$(BIN)/python -m conformance.generator
+
+# Run the conformance vectors against a server: `make conformance ADDRESS=host:port` (gRPC), or with
+# PROTOCOL=connect and the HTTP address. Default: the gRPC port of `make serve`.
+ADDRESS  ?= localhost:50051
+PROTOCOL ?= grpc
+conformance: install
+	$(BIN)/splendor-conformance --address $(ADDRESS) --protocol $(PROTOCOL)
 
 # The benchmarks measure the core the server runs: the compiled one when it could be built.
 bench: install compiled
@@ -173,4 +224,4 @@ dist: install
 
 clean:
 	rm -rf $(VENV) $(COMPILED) build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis $(TS_DIR)/node_modules $(TS_DIR)/dist \
-		$(WEB_DIR)/node_modules tests/web/artefacts
+		$(WEB_DIR)/node_modules tests/web/artefacts $(GO_DIR)/vendor

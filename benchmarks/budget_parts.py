@@ -202,7 +202,7 @@ def handler_parts(plain: list[bytes], sealed: list[bytes], ring: KeyRing) -> dic
     def sealing(index: int) -> object:
         binding = opened[index].binding
         item = opened[index]
-        return seal_message(item.msg, item.state, binding._replace(step=binding.step + 1), new_call())
+        return seal_message(item.msg, item.state, binding._replace(step=binding.step + 1), item.game_secret, new_call())
 
     def sealed_out(index: int) -> object:  # view, events and the token written into a response
         response = engine_service_pb2.ApplyActionResponse()
@@ -212,7 +212,7 @@ def handler_parts(plain: list[bytes], sealed: list[bytes], ring: KeyRing) -> dic
 
     def seat_key(index: int) -> None:
         request = sealed_requests[index]
-        check_seat_key(ring, opened[index].binding.game_id, request.seat, request.seat_key)
+        check_seat_key(ring, opened[index].binding.game_id, opened[index].game_secret, request.seat, request.seat_key)
 
     def spans(_index: int) -> None:  # the handler's three child spans while tracing is off
         for name in (tracing.CONVERT_REQUEST, tracing.RULES, tracing.BUILD_RESPONSE):

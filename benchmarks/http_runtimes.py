@@ -1,37 +1,39 @@
-"""Which HTTP runtime serves Connect fastest in-process: calls/s of Connect-binary ApplyAction.
+"""Which HTTP server runs the service's Connect application best: calls/s of Connect JSON ApplyAction.
 
-Every candidate serves the same ``connectrpc`` application (the official Connect runtime,
-``google.protobuf`` codecs, the service's own ApplyAction handler) in a server process of
-its own, inside the process the way the product runs it (a thread beside the gRPC
-server, not a process manager). The client sends the same pre-serialized requests over
-keep-alive HTTP/1.1 connections from several threads, the candidates interleaved, and
-reports the median, min and max calls/s and the server CPU per call.
+Every candidate serves the service's own HTTP application (``engine_service.http.server.HttpApp``:
+the edge, the Connect runtime, the endpoints on their threads, metrics and logs) in a server process
+of its own, beside the gRPC server, the way the product runs it; the baseline is the HTTP listener of
+an earlier commit (``--baseline``, by default the last one with waitress and its hand-written edge),
+exported with ``git archive`` and served from its own tree. The client sends the same pre-serialized
+mid-game requests over keep-alive HTTP/1.1 connections from several threads; the candidates are
+interleaved (the order alternating each repeat), and each reports its median, min and max calls/s and
+the server's CPU per call. Ratios are against the baseline.
 
-Candidates (those not installed are skipped; only the chosen one is a project dependency):
+- ``baseline``: waitress (threads) with the hand-written edge, WSGI (``--baseline``'s tree);
+- ``hypercorn``: hypercorn (asyncio, h11/h2), the product's server (``HttpServer``);
+- ``uvicorn``: uvicorn (asyncio, httptools) with the same capped listener;
+- ``granian``: granian's embedded server (Rust I/O), which binds its own socket.
 
-- ``waitress``: connectrpc WSGI app, waitress (pure Python, a thread pool);
-- ``cheroot``: connectrpc WSGI app, cheroot (pure Python, a thread pool); not in the default
-  list: with 8 keep-alive connections on 2 threads it stalled (calls waited past the timeout);
-- ``uvicorn``: connectrpc ASGI app, uvicorn with httptools, an event loop on one thread;
-- ``granian``: connectrpc ASGI app, granian's embedded server (Rust I/O, an event loop).
+Candidates that are not installed are skipped (only hypercorn is a dependency)::
 
-    pip install waitress cheroot uvicorn httptools granian   # the candidates, in the venv
-    python benchmarks/http_runtimes.py [--duration 3] [--repeats 3] [--concurrency 8]
+    pip install waitress uvicorn httptools granian   # the baseline's server and the other candidates
+    python benchmarks/http_runtimes.py [--duration 3] [--repeats 5] [--concurrency 8] [--codec json]
+
+The attack suite of the same candidates: ``benchmarks/edge_attacks.py``.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import http.client
 import importlib.util
+import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,129 +41,95 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from google.protobuf import json_format
 from load_phase import process_cpu_seconds, run_load
 from service_bench import sample_requests
 from splendor.v1 import engine_service_pb2
 
-RUNTIMES = ("waitress", "cheroot", "uvicorn", "granian")
-DEFAULT_RUNTIMES = ("waitress", "uvicorn", "granian")
-MODULES = {"waitress": "waitress", "cheroot": "cheroot", "uvicorn": "uvicorn", "granian": "granian"}
+ROOT = Path(__file__).resolve().parent.parent
+CANDIDATES = ("baseline", "hypercorn", "uvicorn", "granian")
+MODULES = {"baseline": "waitress", "hypercorn": "hypercorn", "uvicorn": "uvicorn", "granian": "granian"}
+# The last commit whose HTTP listener was waitress with the hand-written edge.
+DEFAULT_BASELINE = "26d4551"
 PATH = "/splendor.v1.EngineService/ApplyAction"
-HANDLER_THREADS = 2  # the gRPC side's default (--threads)
+CONTENT_TYPES = {"json": "application/json", "proto": "application/proto"}
 
 
-def _method() -> Any:
-    from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
+def serve(candidate: str) -> None:
+    """Child process: gRPC and the candidate's HTTP on free loopback ports, print both, stop when stdin closes."""
+    from engine_service.runtime.admission import process_admission
+    from engine_service.runtime.settings import Settings
+    from engine_service.sealing import KeyRing
+    from engine_service.server.app import build_server, start
 
-    return MethodInfo(
-        name="ApplyAction",
-        service_name="splendor.v1.EngineService",
-        input=engine_service_pb2.ApplyActionRequest,
-        output=engine_service_pb2.ApplyActionResponse,
-        idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
-        stream_type=StreamType.UNARY,
-    )
-
-
-def _apply() -> Callable[[Any], Any]:
-    from engine_service.api import METHODS_BY_NAME, Call, invoke
-
-    method = METHODS_BY_NAME["ApplyAction"]
-    return lambda request: invoke(method, request, Call(method.name))
+    settings = Settings(address="127.0.0.1:0", http_address="127.0.0.1:0")
+    key_ring = KeyRing.generate()
+    admission = process_admission(settings)
+    server, grpc_port, health = build_server(settings, key_ring=key_ring, admission=admission)
+    start(server, health)
+    http_port = _start_http(candidate, settings, key_ring, admission)
+    print(grpc_port, http_port, flush=True)
+    sys.stdin.read()
+    os._exit(0)  # the candidates' threads are daemons; nothing to flush
 
 
-def wsgi_app() -> Any:
-    from connectrpc.compat import google_protobuf_codecs
-    from connectrpc.server import ConnectWSGIApplication, EndpointSync
+def _start_http(candidate: str, settings: Any, key_ring: Any, admission: Any) -> int:
+    if candidate in ("baseline", "hypercorn"):  # each tree's own HttpServer
+        from engine_service.http import HttpServer
 
-    apply = _apply()
+        http_server = HttpServer(settings, key_ring, admission=admission)
+        http_server.start()
+        return int(http_server.port)
+    import asyncio
 
-    class App(ConnectWSGIApplication):
-        @property
-        def path(self) -> str:
-            return "/splendor.v1.EngineService"
+    from engine_service.http.connections import CONNECTION_LIMIT, CappedListener
+    from engine_service.http.server import HEADER_SECONDS, HttpApp, bind_socket
 
-    endpoint = EndpointSync.unary(method=_method(), function=lambda request, ctx: apply(request))
-    return App(endpoints={PATH: endpoint}, codecs=google_protobuf_codecs())
-
-
-def asgi_app() -> Any:
-    from connectrpc.compat import google_protobuf_codecs
-    from connectrpc.server import ConnectASGIApplication, Endpoint
-
-    apply = _apply()
-
-    class App(ConnectASGIApplication):
-        @property
-        def path(self) -> str:
-            return "/splendor.v1.EngineService"
-
-    async def function(request: Any, ctx: Any) -> Any:
-        return apply(request)  # CPU-bound and GIL-bound: run it on the loop, no thread hop
-
-    endpoints = {PATH: Endpoint.unary(_method(), function)}
-    return App(service=None, endpoints=lambda _service: endpoints, codecs=google_protobuf_codecs())
-
-
-def _listening_socket() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    # Accepted sockets inherit it: without it a response written in two parts (head, body)
-    # waits for the client's delayed ACK (~40 ms).
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(1024)
-    return sock
-
-
-def serve(runtime: str) -> None:
-    """Child process: serve on a free loopback port, print it, stop when stdin closes."""
-    sock = _listening_socket()
-    port = sock.getsockname()[1]
-    if runtime == "waitress":
-        import logging
-
-        from waitress.server import create_server
-
-        logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # a line per queued request otherwise
-
-        server: Any = create_server(wsgi_app(), sockets=[sock], threads=HANDLER_THREADS, ident=None)
-        threading.Thread(target=server.run, daemon=True).start()
-    elif runtime == "cheroot":
-        from cheroot.wsgi import Server
-
-        sock.close()
-        server = Server(("127.0.0.1", port), wsgi_app(), numthreads=HANDLER_THREADS)
-        server.prepare()
-        threading.Thread(target=server.serve, daemon=True).start()
-    elif runtime == "uvicorn":
+    if candidate == "uvicorn":
         import uvicorn
 
-        config = uvicorn.Config(
-            asgi_app(), http="httptools", loop="asyncio", lifespan="off", access_log=False, log_level="warning"
+        listener = CappedListener.listen_on(
+            bind_socket("127.0.0.1:0", reuse_port=False), CONNECTION_LIMIT, HEADER_SECONDS
         )
-        server = uvicorn.Server(config)
-        threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
-    elif runtime == "granian":
-        sock.close()
+        app = HttpApp(settings, key_ring, access_log=False, admission=admission, memo=None, listener=listener)
+        config = uvicorn.Config(
+            app.asgi, http="httptools", loop="asyncio", lifespan="off", access_log=False, log_level="warning"
+        )
+        threading.Thread(target=uvicorn.Server(config).run, kwargs={"sockets": [listener]}, daemon=True).start()
+        app.serving = True
+        return int(listener.getsockname()[1])
+    if candidate == "granian":
         from granian.constants import Interfaces
         from granian.server.embed import Server as Granian
 
-        server = Granian(asgi_app(), address="127.0.0.1", port=port, interface=Interfaces.ASGI)
+        probe = bind_socket("127.0.0.1:0", reuse_port=False)  # a free port for granian to bind
+        port = int(probe.getsockname()[1])
+        probe.close()
+        app = HttpApp(settings, key_ring, access_log=False, admission=admission, memo=None, listener=None)
+        granian = Granian(app.asgi, address="127.0.0.1", port=port, interface=Interfaces.ASGI, log_enabled=False)
+        threading.Thread(target=lambda: asyncio.run(granian.serve()), daemon=True).start()
+        app.serving = True
+        _wait_for_port(port)
+        return port
+    raise SystemExit(f"unknown candidate {candidate}")
 
-        def run() -> None:
-            asyncio.run(server.serve())
 
-        threading.Thread(target=run, daemon=True).start()
-    else:
-        raise SystemExit(f"unknown runtime {runtime}")
-    time.sleep(0.5)  # after any banner the runtime prints
-    print(port, flush=True)
-    sys.stdin.read()
+def _wait_for_port(port: int) -> None:
+    import socket
+    import time
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on {port}")
 
 
-def _post(conn: http.client.HTTPConnection, body: bytes) -> bytes:
-    conn.request("POST", PATH, body, {"Content-Type": "application/proto"})
+def _post(conn: http.client.HTTPConnection, body: bytes, content_type: str) -> bytes:
+    conn.request("POST", PATH, body, {"Content-Type": content_type})
     response = conn.getresponse()
     data = response.read()
     if response.status != 200:
@@ -169,10 +137,14 @@ def _post(conn: http.client.HTTPConnection, body: bytes) -> bytes:
     return data
 
 
-def run_phase(port: int, pid: int, requests: list[bytes], concurrency: int, duration: float) -> tuple[float, float]:
+def run_phase(
+    port: int, pid: int, requests: list[bytes], content_type: str, *, concurrency: int, duration: float
+) -> tuple[float, float]:
     """calls/s and server CPU µs per call for ``concurrency`` threads calling back to back."""
-    conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(concurrency)]
-    senders = [lambda position, conn=conn: _post(conn, requests[position % len(requests)]) for conn in conns]
+    conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(concurrency)]
+    senders: list[Callable[[int], object]] = [
+        lambda position, conn=conn: _post(conn, requests[position % len(requests)], content_type) for conn in conns
+    ]
     try:
         phase = run_load(senders, duration, lambda: process_cpu_seconds(pid))
     finally:
@@ -181,62 +153,105 @@ def run_phase(port: int, pid: int, requests: list[bytes], concurrency: int, dura
     return phase.calls_per_second, phase.server_cpu_us
 
 
+def start_child(candidate: str, baseline_tree: Path | None) -> tuple[subprocess.Popen[str], int, int]:
+    """A server process for ``candidate`` (the baseline runs from its own tree), its gRPC and its HTTP port."""
+    env = dict(os.environ)
+    if candidate == "baseline":
+        assert baseline_tree is not None
+        env["PYTHONPATH"] = str(baseline_tree)
+        script = baseline_tree / "benchmarks" / "bench_http_child.py"
+    else:
+        script = Path(__file__)
+    child = subprocess.Popen(
+        [sys.executable, "-P", str(script), "--serve", candidate],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=str(ROOT if candidate != "baseline" else baseline_tree),
+    )
+    assert child.stdout is not None
+    for line in child.stdout:  # a candidate may print a banner first
+        words = line.split()
+        if len(words) == 2 and all(word.isdigit() for word in words):
+            return child, int(words[0]), int(words[1])
+    raise RuntimeError(f"the {candidate} server exited before listening")
+
+
+def export_baseline(commit: str, folder: Path) -> Path:
+    """``commit``'s tree in ``folder``, with this script beside it (run there against that tree's engine)."""
+    archive = subprocess.run(["git", "archive", commit], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    (folder / "benchmarks" / "bench_http_child.py").write_text(Path(__file__).read_text())
+    return folder
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=3.0, help="seconds per phase")
-    parser.add_argument("--repeats", type=int, default=3, help="phases per runtime, interleaved")
+    parser.add_argument("--repeats", type=int, default=5, help="phases per candidate, interleaved")
     parser.add_argument("--concurrency", type=int, default=8, help="client threads, one connection each")
-    parser.add_argument("--runtimes", nargs="*", default=list(DEFAULT_RUNTIMES), choices=RUNTIMES)
-    parser.add_argument("--serve", choices=RUNTIMES, help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--codec", choices=sorted(CONTENT_TYPES), default="json")
+    parser.add_argument("--candidates", nargs="*", default=list(CANDIDATES), choices=CANDIDATES)
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="the commit whose HTTP listener is the baseline")
+    parser.add_argument("--serve", choices=CANDIDATES, help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.serve:
         serve(args.serve)
         return 0
-    runtimes = [name for name in args.runtimes if importlib.util.find_spec(MODULES[name]) is not None]
-    skipped = sorted(set(args.runtimes) - set(runtimes))
-    requests, _ = sample_requests(24)  # plain requests (no tokens)
+    candidates = [name for name in args.candidates if name not in MODULES or importlib.util.find_spec(MODULES[name])]
+    skipped = sorted(set(args.candidates) - set(candidates))
+    plain, _ = sample_requests(24)
+    if args.codec == "json":
+        requests = [
+            json.dumps(json_format.MessageToDict(engine_service_pb2.ApplyActionRequest.FromString(raw))).encode()
+            for raw in plain
+        ]
+    else:
+        requests = plain
+    content_type = CONTENT_TYPES[args.codec]
     children: dict[str, subprocess.Popen[str]] = {}
     ports: dict[str, int] = {}
-    try:
-        for name in runtimes:
-            child = subprocess.Popen(
-                [sys.executable, __file__, "--serve", name], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-            )
-            children[name] = child
-            assert child.stdout is not None
-            line = child.stdout.readline()
-            while line and not line.strip().isdigit():  # a runtime may print a banner first
-                line = child.stdout.readline()
-            ports[name] = int(line)
-        for name in runtimes:
-            conn = http.client.HTTPConnection("127.0.0.1", ports[name], timeout=10)
-            for request in requests:  # every request must succeed before timing: a failure would look fast
-                engine_service_pb2.ApplyActionResponse.FromString(_post(conn, request))
-            conn.close()
-            run_phase(ports[name], children[name].pid, requests, args.concurrency, 1.0)  # warm-up
-        results: dict[str, list[tuple[float, float]]] = {name: [] for name in runtimes}
-        for repeat in range(args.repeats):
-            order = runtimes if repeat % 2 == 0 else runtimes[::-1]
-            for name in order:
-                results[name].append(
-                    run_phase(ports[name], children[name].pid, requests, args.concurrency, args.duration)
-                )
-    finally:
-        for child in children.values():
-            if child.stdin is not None:
-                child.stdin.close()
-        for child in children.values():
-            child.wait(timeout=30)
+    with tempfile.TemporaryDirectory(prefix="http-runtimes-") as scratch:
+        baseline_tree = export_baseline(args.baseline, Path(scratch)) if "baseline" in candidates else None
+        try:
+            for name in candidates:
+                children[name], _, ports[name] = start_child(name, baseline_tree)
+            for name in candidates:
+                conn = http.client.HTTPConnection("127.0.0.1", ports[name], timeout=30)
+                for request in requests:  # every request must succeed before timing: a failure would look fast
+                    _post(conn, request, content_type)
+                conn.close()
+                run_phase(
+                    ports[name], children[name].pid, requests, content_type, concurrency=args.concurrency, duration=1.0
+                )  # warm-up
+            results: dict[str, list[tuple[float, float]]] = {name: [] for name in candidates}
+            for repeat in range(args.repeats):
+                order = candidates if repeat % 2 == 0 else candidates[::-1]
+                for name in order:
+                    pid = children[name].pid
+                    phase = run_phase(
+                        ports[name], pid, requests, content_type, concurrency=args.concurrency, duration=args.duration
+                    )
+                    results[name].append(phase)
+        finally:
+            for child in children.values():
+                if child.stdin is not None:
+                    child.stdin.close()
+            for child in children.values():
+                child.wait(timeout=30)
     print(
-        f"Connect binary ApplyAction, {args.concurrency} client threads (keep-alive HTTP/1.1), "
-        f"{args.repeats} x {args.duration:g} s per runtime, interleaved; server: one process, "
-        f"{HANDLER_THREADS} handler threads for the thread-pool servers"
+        f"Connect {args.codec} ApplyAction, {args.concurrency} client threads (keep-alive HTTP/1.1), "
+        f"{args.repeats} x {args.duration:g} s per candidate, interleaved; one server process each "
+        f"(gRPC beside it), 2 handler threads; baseline: {args.baseline}"
     )
-    print(f"{'runtime':<10}{'median calls/s':>15}{'min':>8}{'max':>8}{'server CPU us/call':>20}")
+    print(f"{'server':<10}{'calls/s median':>15}{'min':>8}{'max':>8}{'CPU us/call':>13}{'x baseline':>12}")
+    base = statistics.median(rate for rate, _ in results["baseline"]) if "baseline" in results else None
     for name, phases in results.items():
         rates = [rate for rate, _ in phases]
         cpu = statistics.median(cpu for _, cpu in phases)
-        print(f"{name:<10}{statistics.median(rates):>15.0f}{min(rates):>8.0f}{max(rates):>8.0f}{cpu:>20.0f}")
+        ratio = f"{statistics.median(rates) / base:.2f}" if base else "-"
+        print(f"{name:<10}{statistics.median(rates):>15.0f}{min(rates):>8.0f}{max(rates):>8.0f}{cpu:>13.0f}{ratio:>12}")
     if skipped:
         print(f"not installed, skipped: {', '.join(skipped)}")
     print(f"load average (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

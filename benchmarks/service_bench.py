@@ -48,10 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_phase import Phase, Send, run_load
 from splendor.v1 import engine_service_pb2
 
+from engine_service.api.sealed import binding_of
 from engine_service.codec import action_to_proto, state_to_proto
 from engine_service.rules import Action, GameConfig, GameState, apply, legal_actions, new_game
 from engine_service.runtime.settings import Settings
-from engine_service.sealing import Binding, issue_seat_keys, new_game_id, parse_key_ring, seal
+from engine_service.sealing import issue_seat_keys, new_game_id, new_game_secret, parse_key_ring, seal
 
 ECHO_SERVICE = "splendor.bench.Echo"
 ECHO_METHOD = f"/{ECHO_SERVICE}/EchoApplyAction"
@@ -116,13 +117,15 @@ def sample_requests(count: int = 24, seed: int = 11) -> tuple[list[bytes], list[
             if turn in points and state.pending is None:
                 requests.append(_request(state, action))
                 game_id = new_game_id()
-                token = seal(ring, state_to_proto(state).SerializeToString(), Binding(game_id, state.turn, turn))
+                binding = binding_of(state, game_id, turn, public_deal=False, expires_at=0)
+                secret = new_game_secret()
+                token = seal(ring, state_to_proto(state).SerializeToString(), binding, secret)
                 seat = state.acting_seat
                 sealed_request = engine_service_pb2.ApplyActionRequest(
                     sealed_state=token,
                     action=action_to_proto(action),
                     seat=seat,
-                    seat_key=issue_seat_keys(ring, game_id, players)[seat],
+                    seat_key=issue_seat_keys(secret, game_id, players)[seat],
                 )
                 sealed.append(sealed_request.SerializeToString())
             state, _ = apply(state, action)

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from splendor.v1 import config_pb2, engine_service_pb2, engine_service_pb2_grpc
 
-from engine_service.sealing import Binding, KeyRing, new_game_id, seal
+from engine_service.sealing import Binding, KeyRing, new_game_id, new_game_secret, seal
 from tests.fuzz.corpus import MODULES
 from tests.fuzz.server import FuzzTarget
 
@@ -31,10 +31,11 @@ def sizes_of_game(
 ) -> list[tuple[int, int, int]]:
     """(state, zlib, token) bytes after the deal and after each action."""
     state = stub.CreateGame(engine_service_pb2.CreateGameRequest(config=config)).state
-    game_id, out = new_game_id(), []
+    game_id, secret, out = new_game_id(), new_game_secret(), []
     for step in range(steps + 1):
         data = state.SerializeToString()
-        out.append((len(data), len(zlib.compress(data, 6)), len(seal(ring, data, Binding(game_id, state.turn, step)))))
+        token = seal(ring, data, Binding(game_id, state.turn, step, acting_seat=0), secret)
+        out.append((len(data), len(zlib.compress(data, 6)), len(token)))
         listed = stub.ListLegalActions(engine_service_pb2.ListLegalActionsRequest(state=state))
         if not listed.actions:
             break

@@ -18,6 +18,8 @@ One place decides which core an installation gets (``plan_core``), what it compi
 - The build is quick: every module is its own C file (mypyc's multi-file mode), compiled in
   parallel, at ``DEFAULT_OPT_LEVEL`` (``SPLENDOR_CORE_OPT_LEVEL`` overrides). mypy runs with
   ``MYPY_CONFIG`` wherever the build runs, so a wheel and ``make compiled`` compile the same code.
+  Cold, it still takes minutes on a small machine: it says what it is doing at least every 10 s
+  (``build_support/progress.py``) on standard error.
 - The result is cached, keyed on the sources of the packages compiled from (``HASHED_PACKAGES``),
   this file, mypyc's version and the interpreter: a rebuild of unchanged sources copies the
   cached extensions (directory: ``SPLENDOR_CORE_CACHE``, else
@@ -35,6 +37,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -44,6 +47,8 @@ from typing import Any
 
 from setuptools import Extension  # type: ignore[import-untyped]
 from setuptools.command.build_ext import build_ext  # type: ignore[import-untyped]
+
+from .progress import Progress
 
 CORE_VARIABLE = "SPLENDOR_CORE"
 CACHE_VARIABLE = "SPLENDOR_CORE_CACHE"
@@ -105,6 +110,9 @@ PLACEHOLDER = Extension("engine_service.rules._compiled_core", sources=[])
 MANIFEST = "extensions.json"
 # The name of the one shared library (a top-level extension) holding the compiled modules.
 SHARED_LIBRARY = "splendor_engine_rules"
+PROGRESS_LABEL = "splendor-engine rules core"
+# A compiled file gets a line of its own when none came for this long (else it waits for the next beat).
+PROGRESS_LINE_SECONDS = 3.0
 
 
 class CoreBuildError(RuntimeError):
@@ -216,21 +224,43 @@ def cache_root(environ: Mapping[str, str]) -> Path:
     return base / "splendor-engine" / "compiled-core"
 
 
-def _in_parallel(compile_sources: Callable[..., list[str]], jobs: int) -> Callable[..., list[str]]:
-    """A compiler's ``compile`` that runs one compiler process per source file, ``jobs`` at a time."""
+def _in_parallel(
+    compile_sources: Callable[..., list[str]], jobs: int, progress: Progress, total: int
+) -> Callable[..., list[str]]:
+    """A compiler's ``compile`` that runs one compiler process per source file, ``jobs`` at a time, and
+    says each file it finished (of ``total``, over every call)."""
+    finished: list[str] = []
+    lock = threading.Lock()
+
+    def compile_one(source: str, *args: Any, **kwargs: Any) -> list[str]:
+        objects = compile_sources([source], *args, **kwargs)
+        with lock:
+            finished.append(source)
+            status = f"C compiler: {len(finished)} of {total} files done ({_module_of(source)})"
+            # A line for a slow file at once; quick ones (the modules' small shims) only in the beats.
+            (progress.say if progress.quiet_for() >= PROGRESS_LINE_SECONDS else progress.update)(status)
+        return objects
 
     def compile_each(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
         with ThreadPoolExecutor(jobs) as pool:
-            objects = pool.map(lambda source: compile_sources([source], *args, **kwargs), sources)
+            objects = pool.map(lambda source: compile_one(source, *args, **kwargs), sources)
             return [obj for batch in objects for obj in batch]
 
     return compile_each
 
 
+def _module_of(source: str) -> str:
+    """The module a C file of mypyc's compiles: ``__native_engine_service___rules___gems.c`` (its code) or
+    ``.../mypyc/engine_service/rules/gems.c`` (its shim) is ``engine_service.rules.gems``."""
+    parts = Path(source).with_suffix("").parts
+    parts = parts[parts.index("mypyc") + 1 :] if "mypyc" in parts else parts[-1:]
+    return ".".join(parts).removeprefix("__native_").replace("___", ".")
+
+
 @contextmanager
-def _parallel_compiler(compiler: Any, jobs: int) -> Iterator[None]:
+def _parallel_compiler(compiler: Any, jobs: int, progress: Progress, total: int) -> Iterator[None]:
     original = compiler.compile
-    compiler.compile = _in_parallel(original, jobs)
+    compiler.compile = _in_parallel(original, jobs, progress, total)
     try:
         yield
     finally:
@@ -265,13 +295,16 @@ class BuildCompiledCore(build_ext):  # type: ignore[misc]
         target_dir.mkdir(parents=True, exist_ok=True)
         config = target_dir / "mypy.ini"
         config.write_text(MYPY_CONFIG)
-        extensions: list[Extension] = mypycify(
-            ["--config-file", str(config), *compiled_sources(root)],
-            opt_level=opt_level(os.environ),
-            multi_file=True,
-            group_name=SHARED_LIBRARY,
-            target_dir=str(target_dir),
-        )
+        sources = compiled_sources(root)
+        with Progress(PROGRESS_LABEL) as progress:
+            progress.say(f"mypyc: type-checking {len(sources)} modules and writing their C")
+            extensions: list[Extension] = mypycify(
+                ["--config-file", str(config), *sources],
+                opt_level=opt_level(os.environ),
+                multi_file=True,
+                group_name=SHARED_LIBRARY,
+                target_dir=str(target_dir),
+            )
         return extensions
 
     def build_extensions(self) -> None:
@@ -281,8 +314,11 @@ class BuildCompiledCore(build_ext):  # type: ignore[misc]
             self._restore(self.cache_entry)
             print(f"splendor-engine rules core: reused the compiled extensions cached in {self.cache_entry}")
         else:
-            with _parallel_compiler(self.compiler, os.cpu_count() or 1):
-                super().build_extensions()
+            total = sum(len(extension.sources) for extension in self.extensions)
+            with Progress(PROGRESS_LABEL) as progress:
+                progress.say(f"C compiler: {total} files, {os.cpu_count() or 1} at a time")
+                with _parallel_compiler(self.compiler, os.cpu_count() or 1, progress, total):
+                    super().build_extensions()
             self._store(self.cache_entry)
 
     def _built_path(self, name: str) -> Path:

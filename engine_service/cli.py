@@ -87,6 +87,12 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
     )
     add("--expensive-calls", "expensive_calls", "expensive calls (Simulate, ReplayGame, searches) at once", type=int)
     add(
+        "--expensive-queue",
+        "expensive_queue",
+        "expensive calls that may wait for a slot; beyond, refused at once (RESOURCE_EXHAUSTED)",
+        type=int,
+    )
+    add(
         "--state-memo-entries",
         "state_memo_entries",
         "states, tokens and seat keys already checked that a process remembers, of each kind; 0: check every call's "
@@ -216,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_batch_items=args.max_batch_items,
             max_call_seconds=args.max_call_seconds,
             expensive_calls=args.expensive_calls,
+            expensive_queue=args.expensive_queue,
             state_memo_entries=args.state_memo_entries,
             workers=args.workers,
             grace_seconds=args.grace_seconds,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from importlib import machinery, metadata
+from pathlib import Path
 from types import ModuleType
 from typing import Final, Literal
 
@@ -45,6 +46,34 @@ def engine_version() -> str:
         return "unknown"
 
 
+def running_from_a_checkout() -> bool:
+    """Whether the engine is imported from a checkout of its repository (an editable install, PYTHONPATH),
+    not from an installed wheel: the checkout has the Makefile that builds the compiled core beside it."""
+    root = Path(engine_service.rules.engine.__file__).resolve().parents[2]
+    return (root / "Makefile").is_file() and (root / "build_support").is_dir()
+
+
+def compiled_core_hint() -> str | None:
+    """How to get the compiled core (the faster one), when this process runs the pure one; None when
+    it runs the compiled core."""
+    if core_kind() == "compiled":
+        return None
+    if running_from_a_checkout():
+        return (
+            "the checkout's sources run as they are; `make serve` builds the compiled core and serves it "
+            "(or `make compiled`, then PYTHONPATH=build/compiled-core)"
+        )
+    return (
+        "this installation was built without a C compiler; with one and the Python headers (Debian: gcc "
+        "python3-dev), reinstall the splendor-engine wheel or package: it compiles the core when it can"
+    )
+
+
 def log_rules_core() -> None:
-    """The start-up line saying which core serves (``make serve``'s log says ``compiled`` or ``pure``)."""
-    structlog.get_logger(__name__).info("rules_core", core=core_kind(), version=engine_version(), pid=os.getpid())
+    """The start-up line saying which core serves (``make serve``'s log says ``compiled`` or ``pure``), and
+    for the pure core a second one saying how to get the compiled one."""
+    log = structlog.get_logger(__name__)
+    log.info("rules_core", core=core_kind(), version=engine_version(), pid=os.getpid())
+    hint = compiled_core_hint()
+    if hint is not None:
+        log.info("rules_core_hint", hint=hint, pid=os.getpid())

@@ -11,14 +11,14 @@ from splendor.v1 import engine_service_pb2
 from engine_service.codec import fill_events, update_state
 from engine_service.codec.action_cache import ACTIONS
 from engine_service.rules import Action, Event, GameState, Reason, RuleViolation, apply
-from engine_service.sealing import Binding
 
+from .audiences import audiences_of, fill_audience_views
 from .bot_choice import bot_action
 from .call import Call
-from .errors import STALE_STATE, refusal, rejection
+from .errors import STALE_STATE, STEP_MISMATCH, refusal, rejection
 from .handlers import action_kind, class_kind
 from .next_move import fill_applied, fill_next_move
-from .sealed import fill_sealed, seal_message
+from .sealed import binding_of, fill_sealed, seal_message
 from .seat_access import require_seat_key
 from .source import Game, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
@@ -47,7 +47,9 @@ def answer(
         call.seat = state.acting_seat
         seat = request.seat if request.HasField("seat") else None
         require_seat_key(game, state.acting_seat if seat is None else seat, request.seat_key, call)
+        audiences = audiences_of(request, game, call)
         check_expected_turn(request, state)
+        check_expected_step(request, game)
         if by_bot:
             action = bot_action(request, game, call)
             kind = call.action = class_kind(action)
@@ -62,6 +64,8 @@ def answer(
             sealed_response(response, game, new_state, events, viewer=seat, call=call, applied=not validate_only)
         else:
             plain_response(response, game, new_state, events, call)
+        if audiences:  # the opened token's message, patched; or the response's new state
+            fill_audience_views(response, audiences, new_state, game.msg if game.sealed else response.state, events)
         # A choice not applied shows no event: in sealed mode only the acting seat may see it (a blind purchase).
         if not (game.sealed and validate_only and seat != state.acting_seat):
             fill_applied(response.applied, action, None if by_bot else request.action)
@@ -85,6 +89,22 @@ def check_expected_turn(request: engine_service_pb2.ApplyActionRequest, state: G
         metadata = {"expected_turn": str(request.expected_turn), "turn": str(state.turn)}
         metadata["acting_seat"] = str(state.acting_seat)
         raise refusal(STALE_STATE, message, field="expected_turn", metadata=metadata)
+
+
+def check_expected_step(request: engine_service_pb2.ApplyActionRequest, game: Game) -> None:
+    """STEP_MISMATCH when the request expects another step than the token's (or sends one with a plain state)."""
+    if not request.HasField("expected_step"):
+        return
+    expected = request.expected_step
+    if game.binding is None:
+        message = "a plain state carries no step: expected_step applies to sealed states (use expected_turn)"
+        raise refusal(STEP_MISMATCH, message, field="expected_step", metadata={"expected_step": str(expected)})
+    step = game.binding.step
+    if expected != step:
+        message = f"the token is at step {step}, not {expected}: a rewound token, or a move already made on it"
+        metadata = {"expected_step": str(expected), "step": str(step)}
+        metadata |= {"acting_seat": str(game.state.acting_seat), "turn": str(game.state.turn)}
+        raise refusal(STEP_MISMATCH, message, field="expected_step", metadata=metadata)
 
 
 def action_of(request: engine_service_pb2.ApplyActionRequest, state: GameState) -> Action:
@@ -144,8 +164,10 @@ def sealed_response(
     msg = game.msg  # the opened token's message: the handler's own, patched in place
     if applied:
         update_state(msg, game.state, new_state, has_unknown=False)  # an opened token's: see open_state
-        binding = Binding(binding.game_id, new_state.turn, binding.step + 1, binding.public_deal)
-        token = seal_message(msg, new_state, binding, call)
+        binding = binding_of(
+            new_state, binding.game_id, binding.step + 1, public_deal=binding.public_deal, expires_at=binding.expires_at
+        )
+        token = seal_message(msg, new_state, binding, game.game_secret, call)
     fill_sealed(response, token, binding, new_state, msg, viewer=viewer, events=events)
 
 

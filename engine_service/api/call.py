@@ -19,6 +19,9 @@ from typing import Final
 
 from .config import ApiConfig, default_config
 
+# A deadline at least this long that passes while a call queues is the server's fault (runtime/deadlines.py).
+MIN_BLAMED_DEADLINE_SECONDS: Final = 1.0
+
 
 def _always_active() -> bool:
     return True
@@ -74,13 +77,18 @@ class Call:
         is_active: Callable[[], bool] = _always_active,
         time_remaining: Callable[[], float | None] = _no_deadline,
         budget_seconds: float | None = None,
+        budget_from: float | None = None,
     ) -> None:
         self.method = method
         # Is the caller still waiting, and how long it will wait (None: no deadline)?
         self._caller_active = is_active
         self._caller_remaining = time_remaining
-        # The server's own limit on the call's work (--max-call-seconds), whatever the caller allows.
-        self._budget_ends: float | None = None if budget_seconds is None else time.monotonic() + budget_seconds
+        # The server's own limit on the call's work (--max-call-seconds), whatever the caller allows, counted
+        # from ``budget_from`` (``time.monotonic()``; by default now): the time it queued in the server is its.
+        start = time.monotonic() if budget_from is None else budget_from
+        self._created = start
+        self._budget_ends: float | None = None if budget_seconds is None else start + budget_seconds
+        self._running = False
         self._cancelled = False
 
     def is_active(self) -> bool:
@@ -105,6 +113,23 @@ class Call:
         item = Call(method, is_active=self.is_active, time_remaining=self.time_remaining)
         item.config = self.config
         return item
+
+    def running(self) -> None:
+        """Its handler starts (it no longer waits in the server's queues)."""
+        self._running = True
+
+    def deadline_cause(self) -> str:
+        """For a call that ran out of time, whose time it was: ``server_budget`` (the server's budget ended
+        first), ``server_queue`` (the caller allowed ``MIN_BLAMED_DEADLINE_SECONDS`` or more and it passed
+        before the handler started) or ``caller`` (``engine_service/runtime/deadlines.py``)."""
+        now = time.monotonic()
+        caller = self._caller_remaining()
+        caller_ends = None if caller is None else now + caller
+        if self._budget_ends is not None and (caller_ends is None or self._budget_ends <= caller_ends):
+            return "server_budget"
+        if caller_ends is not None and not self._running and caller_ends - self._created >= MIN_BLAMED_DEADLINE_SECONDS:
+            return "server_queue"
+        return "caller"
 
     def cancel(self) -> None:
         """The caller went away (a transport noticed): the handler stops at its next check."""

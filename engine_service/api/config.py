@@ -1,5 +1,5 @@
 """What a transport configures in the API for its calls: the key ring, the size bounds, the bots' search bound,
-whether sealed requests must carry seat keys, and the memo of states already checked.
+whether sealed requests must carry seat keys, the memo of states already checked, and the clock tokens expire by.
 
 A transport builds one ``ApiConfig`` at start-up and attaches it to every ``Call``
 (``Call.config``); a call without one (a library user calling a handler directly) gets the
@@ -9,6 +9,8 @@ process's default: a generated key ring and the default bounds.
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -54,6 +56,8 @@ class ApiConfig:
     seat_keys: bool = True
     # States and tokens already checked (state_memo.py): one per process, shared by its transports.
     memo: StateMemo = field(default_factory=StateMemo, compare=False, repr=False)
+    # Unix time in seconds, for token expiry (tests move it).
+    clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
     max_batch_items: int = DEFAULT_MAX_BATCH_ITEMS
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES  # published only: the transport enforces it
 

@@ -24,9 +24,11 @@ paths of the request, e.g. ``state.players[1].tokens`` or ``action.take_gems.col
 |                     | SEED_NOT_ALLOWED (a sealed CreateGame with a seed and without public_deal); |
 |                     | BATCH_TOO_LARGE (more BatchApplyActions items than the server takes) |
 | PERMISSION_DENIED   | SEAT_KEY_MISSING, SEAT_KEY_INVALID (a sealed request names or acts as a seat without |
-|                     | that seat's key) |
+|                     | that seat's key), SEAT_KEY_RETIRED (a key of a game begun before token version 3, whose |
+|                     | ring key was retired) |
 | FAILED_PRECONDITION | every other reason: a well-formed move the rules refuse in this position (GAME_OVER, |
-|                     | NOT_YOUR_TURN, PILE_BELOW_FOUR, ...), and STALE_STATE (expected_turn differs from the turn) |
+|                     | NOT_YOUR_TURN, PILE_BELOW_FOUR, ...), STALE_STATE (expected_turn differs from the turn) and |
+|                     | STEP_MISMATCH (expected_step differs from the token's step, or came with a plain state) |
 | DEADLINE_EXCEEDED,  | a long call (ReplayGame) stopped because its caller stopped waiting; no reason |
 | CANCELLED           |         |
 | INTERNAL            | a bug in the service; logged, no details |
@@ -57,6 +59,8 @@ RESPONSE_TOO_LARGE: Final = "RESPONSE_TOO_LARGE"
 SEED_NOT_ALLOWED: Final = "SEED_NOT_ALLOWED"
 SEAT_KEY_MISSING: Final = "SEAT_KEY_MISSING"
 SEAT_KEY_INVALID: Final = "SEAT_KEY_INVALID"
+SEAT_KEY_RETIRED: Final = "SEAT_KEY_RETIRED"
+STEP_MISMATCH: Final = "STEP_MISMATCH"
 BATCH_TOO_LARGE: Final = "BATCH_TOO_LARGE"
 # Why a sealed_state did not open (engine_service.sealing's errors carry these names).
 SEALED_STATE_REASONS: Final = frozenset(
@@ -67,6 +71,7 @@ SEALED_STATE_REASONS: Final = frozenset(
         "SEALED_STATE_KEY_UNKNOWN",
         "SEALED_STATE_KEY_RETIRED",
         "SEALED_STATE_INVALID",
+        "SEALED_STATE_EXPIRED",
     }
 )
 
@@ -140,7 +145,7 @@ INVALID_ARGUMENT_REASONS: Final = frozenset(
         *SEALED_STATE_REASONS,
     }
 )
-PERMISSION_DENIED_REASONS: Final = frozenset({SEAT_KEY_MISSING, SEAT_KEY_INVALID})
+PERMISSION_DENIED_REASONS: Final = frozenset({SEAT_KEY_MISSING, SEAT_KEY_INVALID, SEAT_KEY_RETIRED})
 
 # Config refusals carry no field in the core; these are relative to the message holding ``config``.
 _CONFIG_FIELDS: Final[dict[Reason, str]] = {

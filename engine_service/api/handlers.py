@@ -30,6 +30,7 @@ from engine_service.codec import (
 from engine_service.rules import (
     Action,
     GameConfig,
+    GameState,
     Reason,
     RuleViolation,
     action_from_id,
@@ -40,14 +41,14 @@ from engine_service.rules import (
     new_game,
     view_for,
 )
-from engine_service.sealing import Binding, new_game_id
+from engine_service.sealing import new_game_id, new_game_secret
 
 from .call import Call
 from .config import ApiConfig
 from .entropy import SEED_BITS
 from .errors import INVALID_SEAT, SEED_NOT_ALLOWED, refusal, rejection
 from .limits import check_size
-from .sealed import fill_sealed, seal_message
+from .sealed import acting_seat_of, binding_of, expiry_after, fill_sealed, seal_message
 from .seat_access import require_seat_key, seat_keys_of
 from .source import check_seat, game_of
 from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
@@ -90,15 +91,23 @@ def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> en
         if request.sealed:
             viewer = request.seat if request.HasField("seat") else None
             check_seat(viewer, core_config.num_players)
-            binding = Binding(new_game_id(), state.turn, 0, public_deal=request.public_deal)
+            binding = binding_of(
+                state,
+                new_game_id(),
+                0,
+                public_deal=request.public_deal,
+                expires_at=expiry_after(request.expires_in_seconds, call),
+            )
+            secret = new_game_secret()
             msg = state_to_proto(state)
-            token = seal_message(msg, state, binding, call)
+            token = seal_message(msg, state, binding, secret, call)
             fill_sealed(response, token, binding, state, msg, viewer=viewer, events=events)
-            response.seat_keys.extend(seat_keys_of(binding.game_id, core_config.num_players, call))
+            response.seat_keys.extend(seat_keys_of(binding.game_id, secret, core_config.num_players, call))
         else:
             fill_state(response.state, state)
             fill_events(response.events, events)
             call.state_bytes = response.state.ByteSize()
+        fill_acting_seat(response, state)
     call.game_created = True
     return response
 
@@ -124,7 +133,11 @@ def list_legal_actions(
             require_seat_key(game, seat, request.seat_key, call)
     try:
         with span(RULES):
-            legal: Sequence[Action] = legal_actions(state)
+            legal: Sequence[Action] = ()
+            # In sealed mode another seat's options are not the asking seat's to see (a spectator sees them
+            # without the purchases that would name a blind reserve).
+            if not (game.sealed and seat is not None and seat != state.acting_seat):
+                legal = legal_actions(state)
             if game.sealed:
                 legal = actions_seen_by(legal, state, seat)
             listed = [LEGAL_ACTIONS[action_id(action)] for action in legal]
@@ -134,6 +147,7 @@ def list_legal_actions(
     with span(BUILD_RESPONSE):
         response = engine_service_pb2.ListLegalActionsResponse(seat=state.acting_seat)
         response.actions.extend(listed)
+        fill_acting_seat(response, state)
     return response
 
 
@@ -164,8 +178,21 @@ def get_player_view(
         fill_events(response.events, seen)
         if viewer is not None and request.include_observation:
             fill_observation(response.observation, state, viewer, ids=request.observation_legal_ids)
+        fill_acting_seat(response, state)
         check_size(response, call, "events")
     return response
+
+
+def fill_acting_seat(
+    response: engine_service_pb2.CreateGameResponse
+    | engine_service_pb2.ListLegalActionsResponse
+    | engine_service_pb2.GetPlayerViewResponse,
+    state: GameState,
+) -> None:
+    """The seat that must act, unless the game is over."""
+    acting = acting_seat_of(state)
+    if acting is not None:
+        response.acting_seat = acting
 
 
 def module_label(modules: Iterable[config_pb2.Module.ValueType]) -> str:

@@ -22,6 +22,7 @@ from engine_service.rules import (
 )
 
 from .handlers import LEGAL_ACTIONS
+from .sealed import acting_seat_of
 
 # Every legal action as its entry of ApplyActionResponse.legal_actions, in wire bytes: a position's list is
 # one merge (codec/wire.py), not a copy of each message.
@@ -57,8 +58,7 @@ def fill_next_move(
     ``sealed``: the response is for ``viewer`` (a seat, or None for a spectator) and its
     view is filled by the caller; otherwise ``response.state`` already holds ``state``.
     """
-    over = state.end_reason is not None
-    acting = None if over else state.acting_seat
+    acting = acting_seat_of(state)
     if acting is not None:
         response.acting_seat = acting
     seat = viewer if sealed else acting

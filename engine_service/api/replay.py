@@ -15,13 +15,13 @@ from splendor.v1 import actions_pb2, engine_service_pb2
 from engine_service.codec import config_from_proto, fill_events, fill_state, state_to_proto
 from engine_service.codec.action_cache import ACTIONS
 from engine_service.rules import Action, Event, GameState, IncrementalDigest, RuleViolation, apply, events_for, new_game
-from engine_service.sealing import Binding, new_game_id
+from engine_service.sealing import new_game_id, new_game_secret
 
 from .call import Call
 from .errors import ApiError, abandoned, rejection
 from .handlers import module_label
 from .limits import check_length, check_size
-from .sealed import fill_sealed, seal_message
+from .sealed import binding_of, expiry_after, fill_sealed, seal_message
 from .seat_access import seat_keys_of
 from .source import check_seat
 from .tracing import BUILD_RESPONSE, RULES, span
@@ -45,11 +45,18 @@ def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> en
         response.state_digests.extend(digests)
         if request.sealed:
             # The deal came from the request's seed: public.
-            binding = Binding(new_game_id(), state.turn, len(request.actions), public_deal=True)
+            binding = binding_of(
+                state,
+                new_game_id(),
+                len(request.actions),
+                public_deal=True,
+                expires_at=expiry_after(request.expires_in_seconds, call),
+            )
+            secret = new_game_secret()
             msg = state_to_proto(state)
-            token = seal_message(msg, state, binding, call)
+            token = seal_message(msg, state, binding, secret, call)
             fill_sealed(response, token, binding, state, msg, viewer=viewer)
-            response.seat_keys.extend(seat_keys_of(binding.game_id, state.config.num_players, call))
+            response.seat_keys.extend(seat_keys_of(binding.game_id, secret, state.config.num_players, call))
         else:
             fill_state(response.state, state)
             call.state_bytes = response.state.ByteSize()

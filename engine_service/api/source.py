@@ -31,12 +31,14 @@ StateRequest = (
 
 
 class Game(NamedTuple):
-    """A request's game: its state message and core state, and for a token its binding and bytes."""
+    """A request's game: its state message and core state, and for a token its binding, bytes and the game's
+    seat-key secret (empty for a game begun before token version 3)."""
 
     msg: state_pb2.GameState  # the request's state, or the opened token's (the handler's own copy)
     state: GameState
     binding: Binding | None  # None in plain mode
     token: bytes = b""
+    game_secret: bytes = b""
 
     @property
     def sealed(self) -> bool:
@@ -52,7 +54,7 @@ def game_of(request: StateRequest, call: Call) -> Game:
     if source == "sealed_state":
         token = request.sealed_state
         opened = open_state(token, call)
-        return Game(opened.msg, opened.state, opened.binding, token)
+        return Game(opened.msg, opened.state, opened.binding, token, opened.game_secret)
     if source is None:
         violation = RuleViolation(Reason.INVALID_STATE, "the request carries no state", field="")
         raise rejection(violation, prefix="state")

@@ -9,7 +9,9 @@ so bytes already checked get the answer the check gave. Remembered, per process:
   token that opened;
 - what a call wrote: a plain ApplyAction's new state, every token a call sealed, since the next
   call of a game usually brings it back (to this replica, when the platform pins a game to one);
-- the seat keys a call checked and found valid, and those a new game handed out.
+- the seat keys a call checked and found valid, and those a new game handed out, with what they were
+  checked under: the game's seat-key secret (from its token), or for a game begun before token
+  version 3 (no secret) the ring, whose key the seat key names.
 
 Only the same bytes match: an altered state, a forged token or a wrong seat key is another key, checked
 in full, and nothing that failed a check is remembered. An entry answers exactly as the check would
@@ -24,6 +26,7 @@ fields costs a check, never memory.
 
 from __future__ import annotations
 
+import hmac
 import threading
 from collections import OrderedDict
 from typing import Final, Generic, NamedTuple, TypeVar
@@ -82,12 +85,13 @@ class Remembered(Generic[Value]):
 
 class OpenedToken(NamedTuple):
     """A token that opened (or was sealed here): its state's bytes (without fields this version does not know:
-    ``sealed.open_state``) and core state, its binding, the ring."""
+    ``sealed.open_state``) and core state, its binding, the ring, the game's seat-key secret."""
 
     state_bytes: bytes
     state: GameState
     binding: Binding
     ring: KeyRing
+    game_secret: bytes = b""
 
 
 class StateMemo:
@@ -99,8 +103,9 @@ class StateMemo:
         self.entries = entries
         self.plain: Remembered[GameState] = Remembered(entries)
         self.tokens: Remembered[OpenedToken] = Remembered(entries)
-        # A seat key found valid (or issued here) for a game and seat, with the ring that checked it.
-        self.seat_keys: Remembered[KeyRing] = Remembered(entries)
+        # A seat key found valid (or issued here) for a game and seat, with the game's secret it was checked
+        # under, or the ring for a game without one.
+        self.seat_keys: Remembered[KeyRing | bytes] = Remembered(entries)
 
     @property
     def enabled(self) -> bool:
@@ -111,12 +116,16 @@ class StateMemo:
         opened = self.tokens.get(token)
         return opened if opened is not None and opened.ring is ring else None
 
-    def seat_key_known(self, ring: KeyRing, game_id: str, seat: int, key: str) -> bool:
-        """Was ``key`` found valid under ``ring`` for ``seat`` of ``game_id`` (or issued for it) before?"""
-        return self.seat_keys.get(_seat_key_entry(game_id, seat, key)) is ring
+    def seat_key_known(self, ring: KeyRing, game_id: str, game_secret: bytes, seat: int, key: str) -> bool:
+        """Was ``key`` found valid for ``seat`` of ``game_id`` (or issued for it) before, under the game's
+        ``game_secret`` (under ``ring`` for a game without one)?"""
+        checked_under = self.seat_keys.get(_seat_key_entry(game_id, seat, key))
+        if not game_secret:
+            return checked_under is ring
+        return isinstance(checked_under, bytes) and hmac.compare_digest(checked_under, game_secret)
 
-    def remember_seat_key(self, ring: KeyRing, game_id: str, seat: int, key: str) -> None:
-        self.seat_keys.put(_seat_key_entry(game_id, seat, key), ring)
+    def remember_seat_key(self, ring: KeyRing, game_id: str, game_secret: bytes, seat: int, key: str) -> None:
+        self.seat_keys.put(_seat_key_entry(game_id, seat, key), game_secret or ring)
 
 
 def _seat_key_entry(game_id: str, seat: int, key: str) -> bytes:

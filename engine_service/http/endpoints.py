@@ -1,30 +1,71 @@
-"""The API's method table as Connect endpoints, with the message-size limit on responses.
+"""The API's method table as Connect endpoints, run on threads of their own, with the response size limit.
 
-Each endpoint runs the API handler with the ``Call`` the observer bound (``observe.py``), an
-expensive call in one of the process's expensive slots, and turns an ``ApiError`` into a
-Connect error (a ``HandlerError``: the observer tells the handler's errors from the runtime's).
- Requests are parsed by the runtime with the
-``google.protobuf`` codecs (binary and JSON, unknown JSON fields refused), so a message
-means the same over every transport.
+The Connect runtime parses a request on the event loop and awaits its endpoint; the endpoint runs
+the API handler with the ``Call`` the observer bound (``observe.py``) on a thread, so the event loop
+stays free for health checks, other connections and refusals:
+
+- a cheap call takes one of the process's ``--max-concurrent-rpcs`` places (shared with gRPC) and
+  runs on one of ``--threads`` threads; none free: RESOURCE_EXHAUSTED at once;
+- an expensive call (by name or by content: ``engine_service.api.limits.is_expensive``) takes a
+  place among the expensive calls instead (shared with gRPC: ``--expensive-calls`` running,
+  ``--expensive-queue`` waiting) and runs on threads of its own, where it waits for a slot; no place
+  free: RESOURCE_EXHAUSTED at once;
+- the place is given back when the thread's work ends, however it ends; a call whose caller left
+  (or whose deadline passed) is told to stop at its next check (``Call.cancel``), and one still
+  waiting for a thread never runs (counted: ``cancelled_in_queue``, ``expired_in_queue``).
+
+An ``ApiError`` becomes a Connect error (a ``HandlerError``: the observer tells the handler's errors
+from the runtime's). Requests are parsed with the ``google.protobuf`` codecs (binary and JSON, unknown
+JSON fields refused), so a message means the same over every transport.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import contextvars
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Final
 
-from connectrpc._server_shared import EndpointUnarySync  # the type EndpointSync.unary returns
 from connectrpc.code import Code as ConnectCode
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
-from connectrpc.server import EndpointSync
+from connectrpc.server import Endpoint
 
 from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call
-from engine_service.runtime.admission import Admission, invoke_admitted
+from engine_service.api.errors import abandoned
+from engine_service.api.limits import is_expensive
+from engine_service.runtime.admission import (
+    EXPENSIVE_CALLS,
+    REFUSAL_MESSAGE,
+    Admission,
+    expensive_busy,
+    invoke_admitted,
+)
+from engine_service.runtime.not_served import record_not_served
 
 from .errors import HandlerError, connect_error
+from .guard import current_exchange
 
 SERVICE_PATH: Final = f"/{SERVICE}"
+MAX_CONCURRENT_RPCS: Final = "MAX_CONCURRENT_RPCS"
+
+Handler = Callable[[Any, RequestContext[Any, Any]], Awaitable[Any]]
+
+
+class Lanes:
+    """Where HTTP calls run: ``threads`` threads for cheap calls, one per expensive place for expensive ones."""
+
+    def __init__(self, admission: Admission, threads: int) -> None:
+        self.admission = admission
+        self.cheap = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="http")
+        places = admission.expensive + admission.expensive_queue
+        self.expensive = ThreadPoolExecutor(max_workers=places, thread_name_prefix="http-expensive")
+
+    def shutdown(self) -> None:
+        """Stop the threads; work not yet started is dropped (its places given back)."""
+        self.cheap.shutdown(wait=True, cancel_futures=True)
+        self.expensive.shutdown(wait=True, cancel_futures=True)
 
 
 def method_info(method: Method[Any, Any]) -> MethodInfo[Any, Any]:
@@ -38,29 +79,68 @@ def method_info(method: Method[Any, Any]) -> MethodInfo[Any, Any]:
     )
 
 
-def endpoints(
-    max_message_bytes: int, config: ApiConfig, admission: Admission | None = None
-) -> dict[str, EndpointUnarySync[Any, Any]]:
+# The runtime's unary endpoint (``Endpoint.unary`` returns it; its class lives in a private module).
+UnaryEndpoint = Any
+
+
+def endpoints(max_response_bytes: int, config: ApiConfig, lanes: Lanes) -> dict[str, UnaryEndpoint]:
     """``/splendor.v1.EngineService/ApplyAction`` -> its endpoint, for every method, with the server's config
-    and the process's admission (its expensive slots, shared with gRPC)."""
-    admission = admission or Admission(None)
-    return {method.full_name: _endpoint(method, max_message_bytes, config, admission) for method in METHODS}
+    and the process's lanes."""
+    return {method.full_name: _endpoint(method, max_response_bytes, config, lanes) for method in METHODS}
 
 
-def _endpoint(
-    method: Method[Any, Any], max_message_bytes: int, config: ApiConfig, admission: Admission
-) -> EndpointUnarySync[Any, Any]:
-    def function(request: Any, ctx: RequestContext[Any, Any]) -> Any:
-        call = current_call() or Call(method.name)
-        call.config = config  # the key ring and bounds the gRPC side uses too
-        try:
-            response = invoke_admitted(method, request, call, admission, queue=False)
-        except ApiError as error:
-            raise connect_error(error) from None
-        if response.ByteSize() > max_message_bytes:  # gRPC's max_send_message_length
-            message = f"the response is larger than the server's limit of {max_message_bytes} bytes"
-            raise HandlerError(ConnectCode.RESOURCE_EXHAUSTED, message)
+def _endpoint(method: Method[Any, Any], max_response_bytes: int, config: ApiConfig, lanes: Lanes) -> UnaryEndpoint:
+    admission = lanes.admission
+
+    def run(request: Any, call: Call, expensive: bool) -> Any:
+        if not call.is_active():  # its caller left, or its deadline passed, while it waited for a thread
+            expired = call.deadline_passed()
+            record_not_served("http", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
+            raise abandoned(expired)
+        response = invoke_admitted(method, request, call, admission, entered=expensive)
+        if response.ByteSize() > max_response_bytes:
+            message = f"the response is larger than the server's limit of {max_response_bytes} bytes"
+            raise _TooLarge(message)
         return response
 
-    handler: Callable[[Any, RequestContext[Any, Any]], Any] = function
-    return EndpointSync.unary(method=method_info(method), function=handler)
+    async def function(request: Any, ctx: RequestContext[Any, Any]) -> Any:
+        call = current_call() or Call(method.name)
+        call.config = config  # the key ring and bounds the gRPC side uses too
+        expensive = is_expensive(method.name, request)
+        if expensive:
+            if not admission.try_enter_expensive():
+                raise connect_error(expensive_busy(admission, call)) from None
+            release: Callable[[object], None] = admission.leave_expensive
+            pool = lanes.expensive
+            exchange = current_exchange.get()
+            if exchange is not None:
+                exchange.cancel_on_hang_up()  # worth cancelling on a hang-up: its CPU is saved
+        else:
+            if not admission.try_admit():
+                call.reason = MAX_CONCURRENT_RPCS
+                raise HandlerError(ConnectCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
+            release = admission.release
+            pool = lanes.cheap
+        work: Future[Any] = pool.submit(contextvars.copy_context().run, run, request, call, expensive)
+        work.add_done_callback(release)
+        try:
+            return await asyncio.wrap_future(work)
+        except asyncio.CancelledError:
+            call.cancel()  # running: it stops at its next check; not yet running: it never will
+            if work.cancel():
+                record_not_served("http", method.name, "cancelled_in_queue")
+            raise
+        except ApiError as error:
+            raise connect_error(error) from None
+        except _TooLarge as error:
+            raise HandlerError(ConnectCode.RESOURCE_EXHAUSTED, str(error)) from None
+
+    handler: Handler = function
+    return Endpoint.unary(method_info(method), handler)
+
+
+class _TooLarge(Exception):
+    """A response over the server's limit (gRPC's max_send_message_length)."""
+
+
+__all__ = ["EXPENSIVE_CALLS", "SERVICE_PATH", "Lanes", "endpoints", "method_info"]

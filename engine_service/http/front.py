@@ -1,7 +1,8 @@
-"""The WSGI application in front of the Connect runtime: health, CORS and the HTTP refusals.
+"""The ASGI application the HTTP server runs: health, the web front end, CORS, refusals, then the engine calls.
 
 - ``GET /healthz``: 200 ``SERVING`` while the server serves, 503 ``NOT_SERVING`` once it
-  drains, 503 ``STUCK`` when it makes no progress (the orchestrator's liveness probe);
+  drains, 503 ``STUCK`` when it makes no progress (the orchestrator's liveness probe); answered
+  on the event loop at once, never counted, never queued behind engine calls;
 - any other ``GET``/``HEAD`` outside the service: the web front end's files
   (``engine_service.web``: ``/`` is its page);
 - ``OPTIONS``: CORS preflight (``cors.py``);
@@ -9,31 +10,25 @@
   Connect unary (``application/json``, ``application/proto``) nor gRPC-Web
   (``application/grpc-web``, ``+proto``, ``+json``): 415 (plain gRPC belongs on the gRPC
   port; the service has no streaming method);
-- everything else goes to the Connect application, with the CORS headers added.
+- an engine call goes through the edge (``guard.py``: its body read, or refused) to the Connect
+  application, with the CORS headers added to its answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from contextvars import ContextVar
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine_service.web import static_site
 
 from .cors import CorsPolicy
-
-if TYPE_CHECKING:
-    from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
+from .guard import App, Guard, Message, Receive, Scope, Send, peer_of
 
 HEALTH_PATH: Final = "/healthz"
 ACCEPTED: Final = "application/json, application/proto, application/grpc-web+proto, application/grpc-web+json"
 _CONNECT_TYPES: Final = frozenset({"application/json", "application/proto"})
 _GRPC_WEB_TYPES: Final = frozenset({"application/grpc-web", "application/grpc-web+proto", "application/grpc-web+json"})
-_DISCONNECTED_KEY: Final = "waitress.client_disconnected"
-
-# Has the caller of the request this thread serves hung up? (waitress tells, reading ahead on the
-# connection while the call runs); the observer hands it to the call's ``Call``.
-client_disconnected: ContextVar[Callable[[], bool] | None] = ContextVar("splendor_http_disconnected", default=None)
+_TEXT: Final = (b"content-type", b"text/plain; charset=utf-8")
 
 
 def media_type(content_type: str) -> str:
@@ -46,62 +41,120 @@ def accepted(content_type: str) -> bool:
 
 
 def front(
-    connect_app: WSGIApplication,
+    connect_app: App,
     paths: Iterable[str],
     cors: CorsPolicy,
+    guard: Guard,
+    *,
     serving: Callable[[], bool],
     stuck: Callable[[], bool] = lambda: False,
-) -> WSGIApplication:
-    """The server's WSGI application around ``connect_app``, which serves ``paths``."""
+) -> App:
+    """The server's ASGI application around ``connect_app``, which serves ``paths``."""
     known = frozenset(paths)
 
-    def plain(start_response: StartResponse, status: str, text: str, headers: list[tuple[str, str]]) -> list[bytes]:
-        body = text.encode()
-        start_response(status, [("Content-Type", "text/plain; charset=utf-8"), *headers])
-        return [body]
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if kind != "http":  # websockets: not served
+            return
+        listener = guard.listener
+        peer = peer_of(scope)
+        if listener is None:
+            await answer(scope, receive, send)
+            return
+        listener.request_started(peer)
+        try:
+            await answer(scope, receive, send)
+        finally:
+            listener.request_ended(peer)
 
-    def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO") or "/"
-        method = environ["REQUEST_METHOD"]
-        origin = environ.get("HTTP_ORIGIN")
+    async def answer(scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path") or "/"
+        method = scope["method"]
+        headers = {name.lower(): value for name, value in scope.get("headers", ())}
+        origin = _text(headers.get(b"origin"))
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
             if not serving():
-                return plain(start_response, "503 Service Unavailable", "NOT_SERVING\n", [])
-            if stuck():
-                return plain(start_response, "503 Service Unavailable", "STUCK\n", [])
-            return plain(start_response, "200 OK", "SERVING\n", [])
+                await _plain(send, 503, "NOT_SERVING\n")
+            elif stuck():
+                await _plain(send, 503, "STUCK\n")
+            else:
+                await _plain(send, 200, "SERVING\n")
+            return
         if method in ("GET", "HEAD") and path not in known:
-            return static_site().wsgi(environ, start_response)  # the web front end (engine_service.web)
+            found = static_site().respond(method, path, _text(headers.get(b"if-none-match")))
+            await _send(send, found.status, [(name.encode(), value.encode()) for name, value in found.headers])
+            await send({"type": "http.response.body", "body": found.body})
+            return
         if method == "OPTIONS":
-            if origin is None or "HTTP_ACCESS_CONTROL_REQUEST_METHOD" not in environ:
-                start_response("204 No Content", [("Allow", "POST, OPTIONS")])
-                return []
-            headers = cors.preflight_headers(origin)
-            if headers is None:
-                return plain(start_response, "403 Forbidden", f"origin {origin} is not allowed\n", [])
-            start_response("204 No Content", headers)
-            return []
+            await _preflight(send, cors, origin, b"access-control-request-method" in headers)
+            return
         extra = cors.response_headers(origin)
         if path not in known:
-            return plain(start_response, "404 Not Found", f"no such method: {path}\n", extra)
+            await _plain(send, 404, f"no such method: {path}\n", extra)
+            return
         if method != "POST":
-            return plain(start_response, "405 Method Not Allowed", "use POST\n", [("Allow", "POST"), *extra])
-        content_type = environ.get("CONTENT_TYPE", "")
+            await _plain(send, 405, "use POST\n", [("Allow", "POST"), *extra])
+            return
+        content_type = _text(headers.get(b"content-type")) or ""
         if not accepted(content_type):
             text = f"unsupported content type {content_type!r}; use one of: {ACCEPTED} (gRPC: the gRPC port)\n"
-            return plain(start_response, "415 Unsupported Media Type", text, [("Accept-Post", ACCEPTED), *extra])
-        token = client_disconnected.set(environ.get(_DISCONNECTED_KEY))
-        try:
-            if not extra:
-                return connect_app(environ, start_response)
-
-            def with_cors(
-                status: str, headers: list[tuple[str, str]], exc_info: object = None
-            ) -> Callable[..., object]:
-                return start_response(status, headers + extra, exc_info)  # type: ignore[arg-type]
-
-            return connect_app(environ, with_cors)
-        finally:
-            client_disconnected.reset(token)
+            await _plain(send, 415, text, [("Accept-Post", ACCEPTED), *extra])
+            return
+        await guard.serve(scope, receive, _with_headers(send, _encoded(extra)) if extra else send, connect_app)
 
     return app
+
+
+async def _preflight(send: Send, cors: CorsPolicy, origin: str | None, asks_method: bool) -> None:
+    """An ``OPTIONS``: a CORS preflight from an allowed origin, 403 from another; without one, what is allowed."""
+    if origin is None or not asks_method:
+        await _send(send, 204, [(b"allow", b"POST, OPTIONS")])
+        await send({"type": "http.response.body", "body": b""})
+        return
+    preflight = cors.preflight_headers(origin)
+    if preflight is None:
+        await _plain(send, 403, f"origin {origin} is not allowed\n")
+        return
+    await _send(send, 204, _encoded(preflight))
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    """Nothing to set up or tear down: the server's life is ``HttpServer``'s."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def _with_headers(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), *extra]}
+        await send(message)
+
+    return sending
+
+
+async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]]) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+
+
+async def _plain(send: Send, status: int, text: str, headers: Iterable[tuple[str, str]] = ()) -> None:
+    body = text.encode()
+    await _send(send, status, [_TEXT, (b"content-length", str(len(body)).encode()), *_encoded(headers)])
+    await send({"type": "http.response.body", "body": body})
+
+
+def _encoded(headers: Iterable[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
+    return [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers]
+
+
+def _text(value: bytes | None) -> str | None:
+    return None if value is None else value.decode("latin-1")

@@ -1,18 +1,16 @@
-"""Admission, metrics, traces and the per-call log line for HTTP calls, as a Connect interceptor.
+"""Metrics, traces and the per-call log line for HTTP calls, as a Connect interceptor.
 
-A metadata interceptor at the front of the chain: the runtime calls ``on_start_sync`` once it
-knows the method, before it reads or parses the request, and ``on_end_sync`` with the call's
-error, if any, parse errors included. So an HTTP call is observed exactly like a gRPC one
-(``engine_service/server/interceptors.py``):
+A metadata interceptor at the front of the chain: the runtime calls ``on_start`` once it knows the
+method, before it parses the request (its body already read by the edge, ``guard.py``), and
+``on_end`` with the call's error, if any, parse errors included. So an HTTP call is observed exactly
+like a gRPC one (``engine_service/server/interceptors.py``):
 
-- admission: the same ``--max-concurrent-rpcs`` per process, counting the calls running and
-  those waitress queues for a thread; the rest are refused ``resource_exhausted`` unparsed
-  (the edge, ``edge.py``, refuses most of them before their body is even read);
+- admission is the endpoint's (``endpoints.py``): a cheap or an expensive place, refused
+  ``resource_exhausted`` with the reason in the log line;
 - deadlines and cancellation: the call's ``Call`` carries the caller's deadline
-  (``Connect-Timeout-Ms``, gRPC-Web's ``grpc-timeout``), the server's budget
-  (``--max-call-seconds``) and whether the caller hung up; a call whose deadline passed or
-  whose caller left while it queued is answered at once, never run, and counted like gRPC's
-  (``expired_in_queue``, ``cancelled_in_queue``: not in ``grpc_server_*``);
+  (``Connect-Timeout-Ms``, gRPC-Web's ``grpc-timeout``) and the server's budget
+  (``--max-call-seconds``, counted from here: the time the call waits for a thread is the
+  server's); the endpoint cancels it when its caller leaves;
 - framing: an error of the runtime before the handler ran (a gRPC-Web body that is no frame,
   an unknown compression) is the caller's: ``invalid_argument``, reason ``MALFORMED_FRAMING``;
 - metrics: the same ``grpc_server_*`` series and labels (an HTTP call is the same RPC, so the
@@ -27,7 +25,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
 from contextvars import Token
 from dataclasses import dataclass
 from typing import Any, Final
@@ -39,15 +36,13 @@ from connectrpc.request import RequestContext
 from prometheus_client import Counter
 
 from engine_service.api import METHODS, SERVICE, Call, bind, tracing, unbind
-from engine_service.api.errors import abandoned
-from engine_service.runtime.admission import REFUSAL_MESSAGE, Admission
 from engine_service.runtime.call_outcome import LEVELS, OK, GameMetrics, level_for
+from engine_service.runtime.deadlines import record_deadline_exceeded
 from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlation_ids
 from engine_service.runtime.metrics import Metrics
 from engine_service.runtime.not_served import record_not_served
 
 from .errors import HandlerError, connect_code, grpc_name
-from .front import client_disconnected
 
 PROTOCOLS: Final = ("connect", "grpc_web")
 CODECS: Final = ("json", "proto")
@@ -112,18 +107,12 @@ class _Started:
 
 
 class HttpObserver:
-    """The interceptor (``connectrpc`` ``MetadataInterceptorSync``).
-
-    ``admission``: the process's limit on concurrent engine calls, shared with its gRPC server.
-    ``waiting``: how many requests wait for a handler thread (waitress's queue).
-    """
+    """The interceptor (``connectrpc`` ``MetadataInterceptor``)."""
 
     def __init__(
         self,
         metrics: Metrics,
         *,
-        admission: Admission,
-        waiting: Callable[[], int],
         access_log: bool,
         log_level: str,
         max_call_seconds: float = 0.0,
@@ -134,33 +123,18 @@ class HttpObserver:
         self._running_lock = threading.Lock()
         self._methods = {method.name: _Method(method.name, metrics) for method in METHODS}
         self._calls = http_calls()
-        self._admission = admission
-        self._waiting = waiting
         self._min_level = LEVELS[log_level] if access_log else 100
         self._log: Any = structlog.get_logger(ACCESS_LOGGER).bind() if access_log else None
         self._pid = os.getpid()
 
-    def _admit(self) -> bool:
-        limit = self._admission.limit
-        if limit is None:
-            return True
-        return self._admission.active + self._waiting() < limit and self._admission.try_admit()
-
-    def on_start_sync(self, ctx: RequestContext[Any, Any]) -> _Started:
+    async def on_start(self, ctx: RequestContext[Any, Any]) -> _Started:
         dispatched = time.perf_counter()
         method = self._methods[ctx.method.name]
         headers = ctx.request_headers
         protocol, codec = protocol_and_codec(headers.get("content-type", ""))
         self._calls.labels(protocol, codec).inc()
         call = _call(method.name, ctx, self._budget)
-        if not call.is_active():  # its deadline passed, or its caller left, while it waited for a thread
-            expired = call.deadline_passed()
-            record_not_served("http", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
-            raise connect_error_of(abandoned(expired))
         method.started.inc()
-        if not self._admit():
-            self._refused(method, ctx, protocol, codec)
-            raise ConnectError(ConnectCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
         method.received.inc()
         span = None
         if tracing.enabled():
@@ -171,9 +145,8 @@ class HttpObserver:
             method=method, dispatched=dispatched, call=call, token=bind(call), protocol=protocol, codec=codec, span=span
         )
 
-    def on_end_sync(self, started: _Started, ctx: RequestContext[Any, Any], error: Exception | None) -> None:
+    async def on_end(self, started: _Started, ctx: RequestContext[Any, Any], error: Exception | None) -> None:
         unbind(started.token)
-        self._admission.release()
         with self._running_lock:
             self._running.discard(started.call)
         replacement = None
@@ -210,6 +183,10 @@ class HttpObserver:
         method.histogram.observe(duration)
         call = started.call
         self._game.record(call, code)
+        cause = None
+        if code == "DEADLINE_EXCEEDED":
+            cause = call.deadline_cause()
+            record_deadline_exceeded("http", method.name, cause)
         if code == OK:
             method.sent.inc()
         request_id, trace_id = self._echo_request_id(ctx)
@@ -234,6 +211,8 @@ class HttpObserver:
             fields.update(call.log_fields())
             if started.framing_error:
                 fields["reason"] = MALFORMED_FRAMING
+            if cause is not None:
+                fields["deadline_cause"] = cause
             getattr(self._log, level)("rpc", **fields)
 
     def _echo_request_id(self, ctx: RequestContext[Any, Any]) -> tuple[str, str | None]:
@@ -241,31 +220,9 @@ class HttpObserver:
         ctx.response_headers[REQUEST_ID_KEY] = request_id
         return request_id, trace_id
 
-    def _refused(self, method: _Method, ctx: RequestContext[Any, Any], protocol: str, codec: str) -> None:
-        code = "RESOURCE_EXHAUSTED"
-        reason = "MAX_CONCURRENT_RPCS"
-        method.handled[code].inc()
-        request_id, trace_id = self._echo_request_id(ctx)
-        if LEVELS["warning"] >= self._min_level:
-            fields: dict[str, object] = {
-                "pid": self._pid,
-                "method": method.name,
-                "service": SERVICE,
-                "code": code,
-                "duration_ms": 0.0,
-                "request_id": request_id,
-                "reason": reason,
-                "protocol": protocol,
-                "codec": codec,
-            }
-            if trace_id is not None:
-                fields["trace_id"] = trace_id
-            self._log.warning("rpc", **fields)
-
 
 def _call(method: str, ctx: RequestContext[Any, Any], budget: float | None) -> Call:
-    """The call's ``Call``: the caller's deadline from its protocol's header, whether it hung up, the budget."""
-    gone = client_disconnected.get()
+    """The call's ``Call``: the caller's deadline from its protocol's header, the server's budget."""
 
     def remaining() -> float | None:
         milliseconds = ctx.timeout_ms
@@ -273,7 +230,7 @@ def _call(method: str, ctx: RequestContext[Any, Any], budget: float | None) -> C
 
     def active() -> bool:
         milliseconds = ctx.timeout_ms
-        return (milliseconds is None or milliseconds > 0) and not (gone is not None and gone())
+        return milliseconds is None or milliseconds > 0
 
     return Call(method, is_active=active, time_remaining=remaining, budget_seconds=budget)
 

@@ -1,65 +1,95 @@
-"""The HTTP listener: the Connect application under waitress, on a thread beside the gRPC server.
+"""The HTTP listener: the Connect application under hypercorn, on an event loop of its own beside the gRPC server.
 
-waitress (a threaded WSGI server) was chosen by ``benchmarks/http_runtimes.py``: against
-uvicorn (ASGI) it served more Connect-binary ApplyAction calls/s on the 2-core machine; the
-faster granian serves ASGI in-process only through an embedded mode its authors call
-experimental, and binds its own sockets. waitress serves a socket bound here, so worker
-processes share the port with SO_REUSEPORT as the gRPC side does, and drains cleanly.
+hypercorn (an ASGI server on asyncio) was chosen by ``benchmarks/http_runtimes.py``, against
+waitress with the former hand-written edge, uvicorn and granian: the attack suite
+(``tests/edge``) held on each of the asyncio servers, and of those hypercorn alone answers a
+request whose client half-closed its connection after sending it, serves HTTP/2 without TLS
+(h2c), and closes a connection whose headers do not arrive within its keep-alive time. Its
+calls/s, side by side: ``docs/performance.md``. Its documented settings hold what it owns:
 
-The edge (``edge.py``) decides on waitress's event-loop thread what must not wait for a
-handler thread: ``/healthz``, refusals before the body is read (over the concurrency limit,
-or a ``Content-Length`` over ``--max-request-bytes``), slow header and body reads, the
-connection cap. Handler threads: ``--threads`` for cheap calls plus one per expensive slot.
-Keep-alive connections idle for ``IDLE_SECONDS`` are closed.
+- headers: at most ``HEADER_BYTES`` (HTTP/1.1 and HTTP/2), complete within ``HEADER_SECONDS``
+  of the connection's idle start (``keep_alive_timeout``: an idle keep-alive connection closes
+  then too);
+- connections: the listening socket caps them (``connections.py``);
+- HTTP/2: at most ``H2_STREAMS`` requests at once on a connection.
+
+The edge (``guard.py``) owns engine calls' bodies; the endpoints (``endpoints.py``) run calls on
+threads of their own, so the event loop never waits on an engine call: ``/healthz`` answers at
+once whatever the load. With ``--processes``, every worker serves HTTP on the shared port
+(``SO_REUSEPORT``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import threading
-import time
 from typing import Any, Final
 
 import structlog
-from connectrpc.server import ConnectWSGIApplication
-from waitress import wasyncore
-from waitress.adjustments import Adjustments
-from waitress.task import ThreadedTaskDispatcher
+from connectrpc.server import ConnectASGIApplication
+from hypercorn.asyncio import serve as hypercorn_serve
+from hypercorn.config import Config, Sockets
 
 from engine_service.api.state_memo import StateMemo
-from engine_service.runtime.admission import Admission
+from engine_service.runtime.admission import Admission, process_admission
 from engine_service.runtime.metrics import get_metrics
 from engine_service.runtime.settings import Settings
 from engine_service.sealing import KeyRing, load_key_ring
 
 from .codecs import codecs
+from .connections import CONNECTION_LIMIT, CappedListener
 from .cors import CorsPolicy
-from .edge import GRPC_WEB_ENVELOPE_BYTES, EdgePolicy, EdgeServer
-from .endpoints import SERVICE_PATH, endpoints
+from .endpoints import SERVICE_PATH, Lanes, endpoints
 from .front import front
+from .guard import Guard
 from .observe import HttpObserver
 
 log = structlog.get_logger(__name__)
 
-IDLE_SECONDS: Final = 120
-# Open connections per process; at the cap the oldest idle one is closed, else the new one is refused.
-CONNECTION_LIMIT: Final = 1000
 BACKLOG: Final = 1024
+HEADER_BYTES: Final = 16 * 1024  # a Connect or gRPC-Web request's headers take a few hundred bytes
+HEADER_SECONDS: Final = 10.0  # a request's headers must arrive within this of the connection's idle start
+H2_STREAMS: Final = 64  # concurrent requests on one HTTP/2 connection
 # Liveness fails when calls are admitted and none has ended for this long: far above --max-call-seconds.
 STUCK_SECONDS: Final = 60.0
-HEADER_SECONDS: Final = 10.0  # a request's headers must arrive within this of its first byte
-BODY_SECONDS: Final = 30.0  # and its body within this (1 MiB at ~35 KB/s)
-_DRAIN_POLL_SECONDS: Final = 0.02
-_LOOP_TIMEOUT_SECONDS: Final = 0.5
 # After the drain, calls still running are cancelled and given this long to notice before the sockets close.
 _STOP_SECONDS: Final = 5.0
+_JOIN_SECONDS: Final = 10.0
 
 
-class _EngineServiceApp(ConnectWSGIApplication):
+class _EngineServiceApp(ConnectASGIApplication[None]):
     @property
     def path(self) -> str:
         return SERVICE_PATH
+
+
+class _ServerConfig(Config):
+    """hypercorn's settings, serving the socket bound here (``create_sockets``: its documented hook)."""
+
+    def __init__(self, listener: socket.socket) -> None:
+        super().__init__()
+        self._listener = listener
+
+    def create_sockets(self) -> Sockets:
+        return Sockets(secure_sockets=[], insecure_sockets=[self._listener], quic_sockets=[])
+
+
+class _ToStructlog(logging.Handler):
+    """hypercorn's error lines (an application error, a protocol failure) as the server's own log lines."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        log.error("http_server_error", message=record.getMessage(), exc_info=record.exc_info or False)
+
+
+def _loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """An error no task handled, as a log line; a connection's task cancelled when the server stops is no error
+    (asyncio reports one for each, from its stream callback)."""
+    error = context.get("exception")
+    if isinstance(error, asyncio.CancelledError):
+        return
+    log.error("http_loop_error", message=context.get("message", ""), exc_info=error or False)
 
 
 def parse_address(address: str) -> tuple[str, int]:
@@ -88,13 +118,81 @@ def bind_socket(address: str, *, reuse_port: bool) -> socket.socket:
     return sock
 
 
+def server_config(listener: socket.socket, settings: Settings) -> Config:
+    """hypercorn's settings for ``listener`` (see the module's docstring)."""
+    config = _ServerConfig(listener)
+    config.backlog = BACKLOG
+    config.h11_max_incomplete_size = HEADER_BYTES
+    config.h2_max_header_list_size = HEADER_BYTES
+    config.h2_max_concurrent_streams = H2_STREAMS
+    config.keep_alive_timeout = HEADER_SECONDS
+    config.graceful_timeout = settings.grace_seconds
+    config.include_server_header = False
+    config.accesslog = None  # the per-call line is the server's own (observe.py)
+    errors = logging.getLogger("splendor.http.server")
+    errors.propagate = False
+    if not errors.handlers:
+        errors.addHandler(_ToStructlog(logging.WARNING))
+    config.errorlog = errors
+    return config
+
+
+class HttpApp:
+    """The ASGI application of one process's HTTP listener and what it runs on: the edge, the Connect runtime,
+    the threads of the endpoints. ``serving``: what /healthz says (False once the server drains).
+
+    ``listener``: the listening socket whose connections the edge reports progress of (None: not capped).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        key_ring: KeyRing,
+        *,
+        access_log: bool,
+        admission: Admission,
+        memo: StateMemo | None,
+        listener: CappedListener | None,
+    ) -> None:
+        self.serving = False
+        self.observer = HttpObserver(
+            get_metrics(),
+            access_log=access_log,
+            log_level=settings.log_level,
+            max_call_seconds=settings.max_call_seconds,
+        )
+        self.lanes = Lanes(admission, settings.workers)
+        table = endpoints(settings.max_message_bytes, settings.api_config(key_ring, memo), self.lanes)
+        connect_app = _EngineServiceApp(
+            service=None,
+            endpoints=lambda _service: table,
+            interceptors=[self.observer],
+            read_max_bytes=settings.max_request_bytes,
+            codecs=codecs(),
+        )
+        self.guard = Guard(admission, max_request_bytes=settings.max_request_bytes, listener=listener)
+        self.asgi = front(
+            connect_app,
+            table,
+            CorsPolicy(settings.http_cors_origins),
+            self.guard,
+            serving=lambda: self.serving,
+            stuck=lambda: admission.stuck(STUCK_SECONDS),
+        )
+
+    def close(self) -> None:
+        """Tell the calls still running to stop, then stop the endpoints' threads."""
+        self.observer.cancel_all()
+        self.lanes.shutdown()
+
+
 class HttpServer:
     """The HTTP server for ``settings.http_address``, bound, not yet started, sealing with ``key_ring``:
     ``start`` it, then ``drain`` it.
 
-    ``admission``: the limit on concurrent engine calls, shared with the gRPC server of the same
-    process (``serve`` passes one); by default one of its own, of ``settings.max_concurrent_rpcs``.
-    ``memo``: the states already checked, likewise shared (``api/state_memo.py``); by default one of its own.
+    ``admission``: the limits on engine calls, shared with the gRPC server of the same process (``serve``
+    passes one); by default one of its own. ``memo``: the states already checked, likewise shared
+    (``api/state_memo.py``); by default one of its own.
     """
 
     def __init__(
@@ -109,105 +207,65 @@ class HttpServer:
     ) -> None:
         if key_ring is None:  # the gRPC side must share it: pass the one the server loaded
             key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
-        config = settings.api_config(key_ring, memo)
-        if access_log is None:
-            access_log = structlog.is_configured()
-        self._serving = False
-        self._socket = bind_socket(settings.http_address, reuse_port=reuse_port)
-        self.port: int = self._socket.getsockname()[1]
-        if admission is None:
-            admission = Admission(settings.max_concurrent_rpcs or None, settings.expensive_calls)
-        self._observer = observer = HttpObserver(
-            get_metrics(),
-            admission=admission,
-            waiting=self._waiting,
-            access_log=access_log,
-            log_level=settings.log_level,
-            max_call_seconds=settings.max_call_seconds,
+        self.listener = CappedListener.listen_on(
+            bind_socket(settings.http_address, reuse_port=reuse_port), CONNECTION_LIMIT, HEADER_SECONDS
         )
-        table = endpoints(settings.max_message_bytes, config, admission)
-        connect_app = _EngineServiceApp(
-            endpoints=table, interceptors=[observer], read_max_bytes=settings.max_request_bytes, codecs=codecs()
+        self.port: int = self.listener.getsockname()[1]
+        self.app = HttpApp(
+            settings,
+            key_ring,
+            access_log=structlog.is_configured() if access_log is None else access_log,
+            admission=admission or process_admission(settings),
+            memo=memo,
+            listener=self.listener,
         )
-        cors = CorsPolicy(settings.http_cors_origins)
-        app = front(connect_app, table, cors, lambda: self._serving, lambda: admission.stuck(STUCK_SECONDS))
-        logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # queueing is normal under load
-        max_body = settings.max_request_bytes + GRPC_WEB_ENVELOPE_BYTES
-        adjustments = Adjustments(
-            threads=settings.workers + settings.expensive_calls,
-            connection_limit=CONNECTION_LIMIT,
-            channel_timeout=IDLE_SECONDS,
-            cleanup_interval=1,  # the header and body timeouts are checked this often
-            max_request_body_size=max_body,
-            inbuf_overflow=max_body,  # bodies stay in memory (bounded by the limit), never on disk
-            channel_request_lookahead=1,  # keeps reading while a call runs, so a disconnect is seen
-            asyncore_use_poll=True,  # select() cannot watch more than 1,024 sockets
-            asyncore_loop_timeout=_LOOP_TIMEOUT_SECONDS,
-            expose_tracebacks=False,
-            ident="splendor-engine",
-        )
-        dispatcher = ThreadedTaskDispatcher()
-        dispatcher.set_thread_count(adjustments.threads)
-        policy = EdgePolicy(
-            admission,
-            self._waiting,
-            cors,
-            max_message_bytes=settings.max_request_bytes,
-            header_seconds=HEADER_SECONDS,
-            body_seconds=BODY_SECONDS,
-        )
-        sock = self._socket
-        self._server: Any = EdgeServer(
-            app,
-            policy,
-            map={},
-            _sock=sock,
-            dispatcher=dispatcher,
-            adj=adjustments,
-            bind_socket=False,
-            sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
-        )
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="http", daemon=True)
+        self._config = server_config(self.listener, settings)
+        self._loop = asyncio.new_event_loop()
+        self._shutdown: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="http", daemon=True)
 
-    def _loop(self) -> None:
-        """waitress's event loop, until ``stop``: the sockets are closed only once it has ended."""
-        server = self._server
-        server.loop_thread = threading.get_ident()
-        while not self._stopping.is_set():
-            wasyncore.loop(timeout=_LOOP_TIMEOUT_SECONDS, map=server._map, use_poll=True, count=1)
+    @property
+    def guard(self) -> Guard:
+        return self.app.guard
 
-    def _waiting(self) -> int:
-        return len(self._server.task_dispatcher.queue)
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.set_exception_handler(_loop_error)
+        try:
+            self._loop.run_until_complete(self._serve())
+        finally:
+            self._ready.set()  # a start() waiting on a server that failed to start returns
+            self._loop.close()
 
-    def _in_flight(self) -> int:
-        dispatcher = self._server.task_dispatcher
-        return len(dispatcher.queue) + int(dispatcher.active_count)
+    async def _serve(self) -> None:
+        shutdown = self._shutdown = asyncio.Event()
+        self._loop.call_soon(self._ready.set)  # once hypercorn listens: it starts before the loop runs again
+        app: Any = self.app.asgi
+        await hypercorn_serve(app, self._config, shutdown_trigger=shutdown.wait, mode="asgi")
 
     def start(self) -> None:
         self._thread.start()
-        self._serving = True
+        self._ready.wait(_JOIN_SECONDS)
+        self.app.serving = True
 
     def drain(self, grace_seconds: float) -> None:
-        """Turn /healthz NOT_SERVING, stop accepting connections, give requests in flight
-        ``grace_seconds`` to finish, then close every connection."""
-        self._serving = False
-        self._server.accepting = False
-        self._server.pull_trigger()  # the loop notices at once
-        deadline = time.monotonic() + grace_seconds
-        while self._in_flight() and time.monotonic() < deadline:
-            time.sleep(_DRAIN_POLL_SECONDS)
-        self.stop()
+        """Turn /healthz NOT_SERVING, stop accepting connections, give requests in flight ``grace_seconds``
+        to finish, then close every connection."""
+        self.app.serving = False
+        self._stop(grace_seconds)
 
     def stop(self) -> None:
-        """Stop the loop, cancel the calls still running, wait for the handler threads, then close the sockets:
-        in that order, so no thread touches a socket or the loop's wake-up pipe after it is closed."""
-        self._serving = False
-        self._stopping.set()
-        self._server.pull_trigger()
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
-        self._observer.cancel_all()
-        self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=_STOP_SECONDS)
-        self._server.close()
-        wasyncore.close_all(self._server._map)
+        """Cancel the calls still running, give them a moment to notice, close every connection."""
+        self.app.serving = False
+        self.app.observer.cancel_all()
+        self._stop(_STOP_SECONDS)
+
+    def _stop(self, grace_seconds: float) -> None:
+        self._config.graceful_timeout = grace_seconds
+        shutdown = self._shutdown
+        if shutdown is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(shutdown.set)
+            self._thread.join(grace_seconds + _JOIN_SECONDS)
+        self.app.close()  # what the grace did not see end stops at its next check
+        self.listener.close()

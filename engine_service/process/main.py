@@ -35,6 +35,7 @@ from engine_service.runtime.telemetry import otlp_endpoint, start_tracing
 from engine_service.sealing import EXAMPLE_KEYS, KeyRing, load_key_ring
 from engine_service.server.app import build_server, drain, start
 
+from .banner import GRPC, HTTP, METRICS, print_banner, report_bind_failure
 from .workers import supervise
 
 log = structlog.get_logger(__name__)
@@ -85,8 +86,7 @@ def serve(settings: Settings, key_ring: KeyRing | None = None) -> int:
         try:
             metrics_server = MetricsServer(metrics_host(settings.address), settings.metrics_port, exposition_registry())
         except OSError as error:
-            log.error("metrics_bind_failed", port=settings.metrics_port, error=str(error))
-            return 1
+            return report_bind_failure(METRICS, f"{metrics_host(settings.address)}:{settings.metrics_port}", error)
     try:
         return run_server(settings, key_ring)
     finally:
@@ -120,8 +120,7 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
             settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission, memo=memo
         )
     except RuntimeError as error:  # grpc raises RuntimeError when the address cannot be bound
-        log.error("bind_failed", address=settings.address, error=str(error), pid=os.getpid())
-        return 1
+        return report_bind_failure(GRPC, settings.address, error, pid=os.getpid())
     http_server = None
     if settings.http_address:  # Connect and gRPC-Web on their own listener (engine_service/http)
         try:
@@ -129,9 +128,8 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
                 settings, key_ring, reuse_port=reuse_port, access_log=True, admission=admission, memo=memo
             )
         except (OSError, ValueError) as error:
-            log.error("bind_failed", address=settings.http_address, error=str(error), pid=os.getpid())
             server.stop(0)
-            return 1
+            return report_bind_failure(HTTP, settings.http_address, error, pid=os.getpid())
     stop_tracing = start_tracing(settings)
     if stop_tracing is not None:
         log.info("tracing_enabled", otlp_endpoint=otlp_endpoint(settings), pid=os.getpid())
@@ -164,6 +162,8 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
         else:
             started["worker"] = worker
         log.info("server_started", **started)
+        if worker in (None, 0):  # for a person at a terminal: where to go, which core, which key
+            print_banner(settings, str(started["address"]), started.get("http_address"), key_ring.generated)
         while not stop_requested.wait(PARENT_CHECK_SECONDS if parent_pid is not None else None):
             if parent_pid is not None and os.getppid() != parent_pid:
                 received.append("parent_exited")

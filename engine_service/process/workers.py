@@ -50,6 +50,8 @@ from engine_service.runtime.metrics import (
 )
 from engine_service.runtime.settings import Settings
 
+from .banner import GRPC, HTTP, METRICS, report_bind_failure
+
 log = structlog.get_logger(__name__)
 
 # A worker still running this long after the drain should have ended is killed.
@@ -101,17 +103,15 @@ def supervise(settings: Settings, worker: Worker) -> int:
         host, port = split_address(settings.address)
         reservation, port = reserve_port(host, port)
     except (OSError, ValueError) as error:
-        log.error("bind_failed", address=settings.address, error=str(error))
-        return 1
+        return report_bind_failure(GRPC, settings.address, error)
     http_reservation = None
     if settings.http_address:  # the HTTP port too: resolved once, shared by the workers
         try:
             http_host, http_port = split_address(settings.http_address)
             http_reservation, http_port = reserve_port(http_host, http_port)
         except (OSError, ValueError) as error:
-            log.error("bind_failed", address=settings.http_address, error=str(error))
             reservation.close()
-            return 1
+            return report_bind_failure(HTTP, settings.http_address, error)
         settings = replace(settings, http_address=f"{http_host}:{http_port}")
     temp_dir: str | None = None
     metrics_dir = multiprocess_dir()
@@ -173,8 +173,8 @@ class _Supervisor:
                 registry = exposition_registry()
                 metrics_server = MetricsServer(metrics_host(settings.address), settings.metrics_port, registry)
             except OSError as error:
-                log.error("metrics_bind_failed", port=settings.metrics_port, error=str(error))
-                self.exit_status = 1
+                address = f"{metrics_host(settings.address)}:{settings.metrics_port}"
+                self.exit_status = report_bind_failure(METRICS, address, error)
                 self.stop()
         log.info(
             "supervisor_started",

@@ -6,10 +6,12 @@ the others, which would otherwise leave no trace:
 - ``expired_in_queue``: the caller's deadline passed while the call waited for a thread;
   ``cancelled_in_queue``: it hung up first (or gRPC refused its message, over
   ``--max-request-bytes``, before reading it);
-- refused before the request was read: ``max_concurrent_rpcs``, ``request_too_large``,
-  ``bodies_in_flight`` (the bytes being read at once are at their budget);
-- a connection closed for reading too slowly (``header_timeout``, ``body_timeout``) or over the
-  connection cap (``connection_limit``);
+- refused before the request was read: ``max_concurrent_rpcs``, ``request_too_large``;
+- a connection closed for reading too slowly (``header_timeout``, ``body_timeout``), with a request's
+  headers unfinished otherwise (``headers_incomplete``: too large, malformed, or the client left), or
+  over the connection cap (``connection_limit``); a body dropped to make room for others
+  (``bodies_in_flight``: the bytes being read are at their budget; ``readers_limit``: so are the
+  bodies), or whose client left before it was whole (``client_closed``);
 - ``malformed_framing``: a body that is not a request of the transport's framing, a client error
   (INVALID_ARGUMENT) kept out of the availability objective.
 
@@ -34,7 +36,10 @@ REASONS: Final = (
     "request_too_large",
     "bodies_in_flight",
     "header_timeout",
+    "headers_incomplete",
     "body_timeout",
+    "readers_limit",
+    "client_closed",
     "connection_limit",
     "malformed_framing",
 )

@@ -20,6 +20,9 @@ from engine_service.api.config import (
 from engine_service.api.state_memo import DEFAULT_STATE_MEMO_ENTRIES, StateMemo
 from engine_service.sealing import KeyRing
 
+# Expensive calls that may wait for a slot (--expensive-queue): a few, so that a burst of them is queued
+# briefly while a flood is refused at once instead of holding its callers (and their places) for minutes.
+DEFAULT_EXPENSIVE_QUEUE: Final = 4
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")
 # auto: console when stdout is a terminal, JSON lines otherwise.
 LOG_FORMATS: Final = ("auto", "json", "console")
@@ -49,6 +52,7 @@ ENV: Final = {
     "http_cors_origins": "SPLENDOR_HTTP_CORS_ORIGINS",
     "max_call_seconds": "SPLENDOR_MAX_CALL_SECONDS",
     "expensive_calls": "SPLENDOR_EXPENSIVE_CALLS",
+    "expensive_queue": "SPLENDOR_EXPENSIVE_QUEUE",
     "sealing_keys_file": "SPLENDOR_SEALING_KEYS_FILE",
     "sealing_keys": "SPLENDOR_SEALING_KEYS",
     "seat_keys": "SPLENDOR_SEAT_KEYS",
@@ -95,8 +99,10 @@ class Settings:
     # ReplayGame, a server-side bot's search) stop there with DEADLINE_EXCEEDED. 0: the caller's deadline only.
     max_call_seconds: float = 5.0
     # Expensive calls (Simulate, ReplayGame, server-side bot moves, views of many events) running at once per
-    # process, on threads of their own, so cheap calls keep the --threads pool; the rest wait their turn.
+    # process, on threads of their own, so cheap calls keep the --threads pool and their --max-concurrent-rpcs.
     expensive_calls: int = 1
+    # Expensive calls that may wait for one of those slots; beyond, they are refused at once (RESOURCE_EXHAUSTED).
+    expensive_queue: int = DEFAULT_EXPENSIVE_QUEUE
     # The key ring that seals game tokens (format: engine_service/sealing/keyring.py): a file, or the
     # ring itself in the environment variable (no flag: a command line is visible to every user). At
     # most one; with neither, the server generates a key at start-up that only its own processes share.
@@ -164,6 +170,8 @@ class Settings:
             raise ValueError("max_call_seconds must not be negative (0: no budget)")
         if self.expensive_calls <= 0:
             raise ValueError("expensive_calls must be positive")
+        if self.expensive_queue < 0:
+            raise ValueError("expensive_queue must not be negative (0: refuse an expensive call when no slot is free)")
         if self.state_memo_entries < 0:
             raise ValueError("state_memo_entries must not be negative (0: no memo)")
         if self.keepalive_time_seconds <= 0 or self.keepalive_timeout_seconds <= 0:
@@ -218,6 +226,7 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
         http_cors_origins=tuple(origin for origin in get("http_cors_origins", "").split(",") if origin),
         max_call_seconds=float(get("max_call_seconds", base.max_call_seconds)),
         expensive_calls=int(get("expensive_calls", base.expensive_calls)),
+        expensive_queue=int(get("expensive_queue", base.expensive_queue)),
         sealing_keys_file=get("sealing_keys_file", base.sealing_keys_file),
         sealing_keys=get("sealing_keys", base.sealing_keys),
         seat_keys=flag("seat_keys", base.seat_keys),

@@ -46,6 +46,12 @@ class KeyRetired(SealingError):
     reason = "SEALED_STATE_KEY_RETIRED"
 
 
+class TokenExpired(SealingError):
+    """Authentic, but past the expiry its game was given at CreateGame (``token.check_expiry``)."""
+
+    reason = "SEALED_STATE_EXPIRED"
+
+
 class TokenInvalid(SealingError):
     """Fails authentication: altered, or sealed with another key under the same id."""
 

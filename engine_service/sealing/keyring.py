@@ -15,8 +15,11 @@ starting with ``#`` are ignored::
   (removing the line instead refuses them as SEALED_STATE_KEY_UNKNOWN).
 - The first entry must be a key: it seals every new token.
 
-Rotation: add the new key as the first line on every replica, wait until every replica has
-it, then retire the old key once the games sealed with it may end (or leave it listed).
+Rotation: add the new key as the second line on every replica, then move it first once every
+replica has it, then retire the old key. Every move re-seals a game's token under the first key,
+and a game's seat keys depend on no ring key (``seat_keys.py``), so a game that moved since the
+new key became first plays on after the old key is retired; a token left unplayed since is
+refused as retired, as are the seat keys of games dealt before token version 3.
 """
 
 from __future__ import annotations

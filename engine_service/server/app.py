@@ -25,6 +25,7 @@ from splendor.v1 import engine_service_pb2
 
 from engine_service.api.state_memo import StateMemo
 from engine_service.runtime.admission import Admission, LaneExecutor, process_admission
+from engine_service.runtime.deadlines import deadline_exceeded
 from engine_service.runtime.metrics import get_metrics, initialise_series, method_labels
 from engine_service.runtime.not_served import not_served
 from engine_service.runtime.settings import Settings, grpc_server_options
@@ -72,6 +73,7 @@ def build_server(
     metrics = get_metrics()
     initialise_series(metrics, method_labels(SERVED_SERVICES))
     not_served()  # its series at zero from start-up, like every other
+    deadline_exceeded()
     # The concurrency limit is the interceptor's, not gRPC's: gRPC's would count health checks too.
     if admission is None:
         admission = process_admission(settings)

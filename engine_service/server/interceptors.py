@@ -28,13 +28,25 @@ import structlog
 
 from engine_service.api import SERVICE, Call, bind, tracing, unbind
 from engine_service.api.limits import EXPENSIVE_METHODS
-from engine_service.runtime.admission import ADMITTED, EXPENSIVE, LIGHT, REFUSAL_MESSAGE, Admission, Behavior, on_lane
+from engine_service.runtime.admission import (
+    ADMITTED,
+    EXPENSIVE,
+    EXPENSIVE_BUSY_MESSAGE,
+    EXPENSIVE_CALLS,
+    LIGHT,
+    REFUSAL_MESSAGE,
+    Admission,
+    Behavior,
+    on_lane,
+)
 from engine_service.runtime.call_outcome import LEVELS, OK, GameMetrics, level_for
+from engine_service.runtime.deadlines import CALLER, queue_cause, record_deadline_exceeded
 from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, access_line, correlation_ids
 from engine_service.runtime.metrics import Metrics, grpc_type
 from engine_service.runtime.not_served import record_not_served
 
 # Methods logged at debug level when they succeed: probes and tooling, not game traffic.
+DEADLINE_EXCEEDED: Final = "DEADLINE_EXCEEDED"
 QUIET_SERVICES: Final = frozenset({"grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"})
 
 Fields = dict[str, object]
@@ -129,17 +141,30 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             self._methods[full_name] = method
         if method.quiet:  # health and reflection: never refused; unary probes on the light lane
             return self._wrap(method, handler, dispatched, LIGHT if method.grpc_type == "unary" else None)
-        if not self._admission.try_admit():
-            self._refused(method, handler_call_details)
-            return _refusal(handler)
+        # Expensive by name: a place among the expensive calls, never a cheap call's place.
+        expensive = method.name in EXPENSIVE_METHODS and method.service == SERVICE
+        if expensive and not self._admission.try_enter_expensive():
+            message = EXPENSIVE_BUSY_MESSAGE.format(
+                slots=self._admission.expensive, queue=self._admission.expensive_queue
+            )
+            self._refused(method, handler_call_details, EXPENSIVE_CALLS)
+            return _refusal(handler, message)
+        if not expensive and not self._admission.try_admit():
+            self._refused(method, handler_call_details, "MAX_CONCURRENT_RPCS")
+            return _refusal(handler, REFUSAL_MESSAGE)
         ran = [False]
+
+        arrived = time.time()
 
         def unserved(deadline: float | None) -> None:  # gRPC dropped the call before its behaviour ran
             if not ran[0]:
                 expired = deadline is not None and time.time() >= deadline
                 record_not_served("grpc", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
+                if expired:
+                    allowed = None if deadline is None else deadline - arrived
+                    record_deadline_exceeded("grpc", method.name, queue_cause(allowed))
 
-        lane = EXPENSIVE if method.name in EXPENSIVE_METHODS and method.service == SERVICE else ADMITTED
+        lane = EXPENSIVE if expensive else ADMITTED
         return self._wrap(method, handler, dispatched, lane, ran=ran, unserved=unserved)
 
     def _wrap(
@@ -213,6 +238,8 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
             is_active=context.is_active,
             time_remaining=context.time_remaining,
             budget_seconds=None if method.quiet else self._budget,
+            # The budget counts from dispatch: the time a call queued for a thread or a slot is the server's.
+            budget_from=time.monotonic() - (time.perf_counter() - dispatched),
         )
         span = (
             tracing.server_span(method.service, method.name, context.invocation_metadata())
@@ -299,6 +326,10 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
         call = outcome.call
         if call is not None:
             self._game.record(call, code)
+        cause = None
+        if code == DEADLINE_EXCEEDED and not method.quiet:
+            cause = call.deadline_cause() if call is not None else CALLER
+            record_deadline_exceeded("grpc", method.name, cause)
 
         level = level_for(code, method.quiet)
         if LEVELS[level] >= self._min_level:
@@ -316,10 +347,12 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
                 fields["peer"] = context.peer()
             if call is not None:
                 fields.update(call.log_fields())
+            if cause is not None:
+                fields["deadline_cause"] = cause
             self._write_line(level, fields)
 
-    def _refused(self, method: _Method, details: grpc.HandlerCallDetails) -> None:
-        """A call refused (RESOURCE_EXHAUSTED) for the concurrency limit: its handler never runs."""
+    def _refused(self, method: _Method, details: grpc.HandlerCallDetails, reason: str) -> None:
+        """A call refused (RESOURCE_EXHAUSTED) for a limit (``reason``): its handler never runs."""
         code = "RESOURCE_EXHAUSTED"
         method.started.inc()
         handled = method.handled.get(code)
@@ -340,7 +373,7 @@ class ObservabilityInterceptor(grpc.ServerInterceptor):
                 "code": code,
                 "duration_ms": 0.0,
                 "request_id": request_id,
-                "reason": "MAX_CONCURRENT_RPCS",
+                "reason": reason,
             }
             if trace_id is not None:
                 fields["trace_id"] = trace_id
@@ -362,15 +395,15 @@ def _laned(behavior: Behavior, lane: str | None, unserved: Callable[[float | Non
     return on_lane(behavior, lane, unserved=unserved) if lane is not None else behavior
 
 
-def _refusal(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
-    """A handler of the same shape that answers RESOURCE_EXHAUSTED on the light lane, the request unread
-    (no deserializer: a refused call costs no parsing)."""
+def _refusal(handler: grpc.RpcMethodHandler[Any, Any], message: str) -> grpc.RpcMethodHandler[Any, Any]:
+    """A handler of the same shape that answers RESOURCE_EXHAUSTED (``message``) on the light lane, the request
+    unread (no deserializer: a refused call costs no parsing)."""
 
     def refuse(request: Any, context: grpc.ServicerContext) -> Any:
-        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
+        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 
     def refuse_streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
+        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
         yield  # a generator, as a streaming handler must be
 
     behavior = on_lane(refuse_streaming if handler.response_streaming else refuse, LIGHT)

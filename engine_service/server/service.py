@@ -15,6 +15,7 @@ from typing import Any
 import grpc
 
 from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call
+from engine_service.api.limits import EXPENSIVE_METHODS
 from engine_service.runtime.admission import Admission, invoke_admitted
 
 from .errors import grpc_status
@@ -34,13 +35,17 @@ def _grpc_handler(
 ) -> grpc.RpcMethodHandler[Any, Any]:
     slots = admission or Admission(None)
 
+    # The interceptor gives a method expensive by name a place among the expensive calls at dispatch.
+    expensive_by_name = method.name in EXPENSIVE_METHODS
+
     def behavior(request: Any, context: grpc.ServicerContext) -> Any:
         call = current_call()
+        entered = expensive_by_name and call is not None
         if call is None:  # served without the observability interceptor
             call = Call(method.name, is_active=context.is_active, time_remaining=context.time_remaining)
         call.config = config
         try:
-            return invoke_admitted(method, request, call, slots, queue=True)
+            return invoke_admitted(method, request, call, slots, entered=entered)
         except ApiError as error:
             context.abort_with_status(grpc_status(error))
 

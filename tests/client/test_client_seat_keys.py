@@ -21,7 +21,9 @@ from tests.client.client_fakes import FakeChannel, rich_error
 
 SERVICE = "/splendor.v1.EngineService/"
 KEYS = ["key-of-seat-0", "key-of-seat-1", "key-of-seat-2"]
-BINDING = sealing_pb2.SealedStateBinding(game_id="ab" * 16, turn=0, step=0)
+BINDING = sealing_pb2.SealedStateBinding(game_id="ab" * 16, turn=0, step=0, acting_seat=1)
+# A version-3 header for BINDING (key id "k"), then a nonce and 48 bytes: all the client reads of a token.
+TOKEN = bytes((3, 1)) + b"k" + bytes.fromhex(BINDING.game_id) + bytes(12) + bytes((0, 1)) + bytes(8) + bytes(60)
 
 
 def client_with(handlers: dict[str, Callable[[Any], Any]]) -> tuple[EngineClient, FakeChannel]:
@@ -39,7 +41,7 @@ def view_of(request: Any, *, seat_to_play: int = 1) -> view_pb2.GameView:
 
 def create(request: engine_service_pb2.CreateGameRequest) -> engine_service_pb2.CreateGameResponse:
     return engine_service_pb2.CreateGameResponse(
-        sealed_state=b"token-0", sealed_state_binding=BINDING, view=view_of(request), seat_keys=KEYS
+        sealed_state=TOKEN, sealed_state_binding=BINDING, view=view_of(request), seat_keys=KEYS
     )
 
 
@@ -119,7 +121,7 @@ def test_the_keys_travel_with_the_game_from_call_to_call() -> None:
     client, channel = client_with(HANDLERS)
     game = client.new_game(num_players=3, sealed=True)
     after = client.apply(game, actions.pass_turn(), seat=1)
-    assert after.token == b"token-0+" and after.binding.step == 1 and after.seat_keys == game.seat_keys
+    assert after.token == TOKEN + b"+" and after.binding.step == 1 and after.seat_keys == game.seat_keys
     client.apply(after, actions.pass_turn())  # seat 2 must act now
     assert sent(channel).seat_key == KEYS[2]
 
@@ -130,7 +132,7 @@ def test_a_given_seat_key_overrides_the_one_held_and_a_bare_token_sends_only_a_g
     client.view(game, seat=1, seat_key="another")
     assert sent(channel).seat_key == "another"
     client.apply(game.token, actions.pass_turn(), seat=1)
-    assert sent(channel).seat_key == "" and sent(channel).sealed_state == b"token-0"
+    assert sent(channel).seat_key == "" and sent(channel).sealed_state == TOKEN
     result = client.apply(game.token, actions.pass_turn(), seat=1, seat_key=KEYS[1])
     assert sent(channel).seat_key == KEYS[1] and isinstance(result, SealedGame) and result.seat_keys == {}
 
@@ -145,11 +147,11 @@ def test_a_plain_state_sends_no_key() -> None:
 
 def test_join_makes_a_one_seat_handle_from_a_token_and_one_key() -> None:
     client, channel = client_with(HANDLERS)
-    mine = client.join(b"token-0", seat=2, seat_key=KEYS[2])
+    mine = client.join(TOKEN, seat=2, seat_key=KEYS[2])
     request = sent(channel)
-    assert request.sealed_state == b"token-0" and request.seat == 2 and request.seat_key == KEYS[2]
+    assert request.sealed_state == TOKEN and request.seat == 2 and request.seat_key == KEYS[2]
     assert mine.seat_keys == {2: KEYS[2]} and mine.own_seat == 2 and mine.view.viewer_seat == 2
-    assert mine.binding == sealing_pb2.SealedStateBinding()  # a bare token's binding: unknown until a move
+    assert mine.binding == BINDING  # a bare token's binding, read from its header
     # Its calls name its seat, with its key, unless told otherwise.
     client.legal_actions(mine)
     assert sent(channel).seat == 2 and sent(channel).seat_key == KEYS[2]

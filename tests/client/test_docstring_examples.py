@@ -8,12 +8,14 @@ from types import ModuleType
 
 import pytest
 import splendor_client
-from splendor_client import actions, client
+from splendor_client import actions, client, conformance, tokens
 
 from tests.client.conftest import DOC_ADDRESS
 
 
-@pytest.mark.parametrize("module", [splendor_client, client, actions], ids=lambda module: module.__name__)
+@pytest.mark.parametrize(
+    "module", [splendor_client, client, actions, tokens, conformance], ids=lambda module: module.__name__
+)
 def test_the_module_docstrings_examples_run(module: ModuleType, loopback_address: str) -> None:
     text = (module.__doc__ or "").replace(DOC_ADDRESS, loopback_address)
     test = doctest.DocTestParser().get_doctest(text, {}, module.__name__, module.__file__, 0)

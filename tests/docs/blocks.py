@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*illustration\s*:\s*(?P<why>\S.*?)\s*-->\s*$")
+# ``illustration``: shown, never run. ``needs-engine``: run, but it plays on the engine in the reader's Python,
+# so a client installed alone (tests/docs/test_client_only.py) must refuse it saying what to install.
+MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*(?P<kind>illustration|needs-engine)\s*:\s*(?P<why>\S.*?)\s*-->\s*$")
 ANY_MARKER = re.compile(r"<!--\s*doc-test")
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+)(?P<info>[^`]*)$")
 
@@ -27,6 +29,7 @@ class Block:
     language: str
     text: str
     illustration: str | None
+    needs_engine: str | None = None
 
     @property
     def name(self) -> str:
@@ -34,8 +37,14 @@ class Block:
 
 
 def documents(root: Path = ROOT) -> list[Path]:
-    """The Markdown files whose blocks are checked: the README, docs/ and each client's README."""
-    return [root / "README.md", *sorted((root / "docs").glob("*.md")), *sorted(root.glob("clients/*/README.md"))]
+    """The Markdown files whose blocks are checked: the README, docs/, each client's README and the conformance
+    vectors' README."""
+    return [
+        root / "README.md",
+        *sorted((root / "docs").glob("*.md")),
+        *sorted(root.glob("clients/*/README.md")),
+        root / "conformance" / "README.md",
+    ]
 
 
 def blocks_of(path: Path) -> list[Block]:
@@ -56,13 +65,15 @@ def blocks_of(path: Path) -> list[Block]:
             end += 1
         body = [line.removeprefix(indent) for line in lines[index + 1 : end]]
         marked = _marker_before(lines, index)
+        kind = marked["kind"] if marked else None
         found.append(
             Block(
                 path,
                 index + 1,
                 opening["info"].strip().split(" ")[0].lower(),
                 "\n".join(body) + "\n",
-                marked["why"] if marked else None,
+                marked["why"] if marked and kind == "illustration" else None,
+                marked["why"] if marked and kind == "needs-engine" else None,
             )
         )
         index = end + 1

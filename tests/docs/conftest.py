@@ -11,6 +11,7 @@ import pytest
 from tests.docs.blocks import all_blocks
 from tests.docs.run import scratch_directory
 from tests.docs.server import DocServer, running_server
+from tests.docs.typescript import Project, built_package, file_name, new_project, tools_installed, typescript_blocks
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +31,17 @@ def scratch_for(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Pa
         return made[document]
 
     return scratch
+
+
+@pytest.fixture(scope="session")
+def typescript_project(doc_server: DocServer, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """Every TypeScript block as a file of one fresh project, type-checked once (tests/docs/typescript.py)."""
+    if not tools_installed():
+        pytest.skip("TypeScript blocks need the client's dependencies: make ts-test (or npm ci there) first")
+    root = tmp_path_factory.mktemp("typescript")
+    package = built_package(root / "splendor-engine-client")
+    sources = {file_name(block): doc_server.localise(block.text) for block in typescript_blocks()}
+    return new_project(root / "my-game", package, sources)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.docs.blocks import DATA, PYTHON, SHELL, TEXT, TYPESCRIPT, Block, all_blocks
-from tests.docs.run import check_data, run_python, run_shell, run_typescript, typescript_runner
+from tests.docs.run import check_data, run_python, run_shell, run_typescript
 from tests.docs.server import DocServer
+from tests.docs.typescript import Project
 
 BLOCKS = all_blocks()
 
@@ -27,7 +28,9 @@ def python_before(block: Block) -> str:
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[block.name for block in BLOCKS])
-def test_documented_block(block: Block, doc_server: DocServer, scratch_for: Callable[[Path], Path]) -> None:
+def test_documented_block(
+    block: Block, doc_server: DocServer, scratch_for: Callable[[Path], Path], request: pytest.FixtureRequest
+) -> None:
     if block.illustration is not None:
         pytest.skip(f"illustration: {block.illustration}")
     if block.language in PYTHON:
@@ -35,10 +38,8 @@ def test_documented_block(block: Block, doc_server: DocServer, scratch_for: Call
     elif block.language in SHELL:
         run_shell(block, doc_server, scratch_for(block.path))
     elif block.language in TYPESCRIPT:
-        tsx = typescript_runner()
-        if tsx is None:
-            pytest.skip("TypeScript blocks need the client's dependencies: make ts-test (or npm ci) first")
-        run_typescript(block, doc_server, tsx)
+        project: Project = request.getfixturevalue("typescript_project")  # built once, for the first TS block
+        run_typescript(block, doc_server, project)
     elif block.language in DATA:
         check_data(block)
     elif block.language not in TEXT:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,14 @@ from tests.docs.blocks import ROOT, Block, blocks_of
 from tests.docs.run import DocBlockFailed, run_python, run_shell
 from tests.docs.server import DocServer
 from tests.docs.sessions import output_matches, steps_of
+from tests.docs.typescript import (
+    built_package,
+    documented_setup,
+    documented_tsconfig,
+    installed_by_setup,
+    new_project,
+    tools_installed,
+)
 
 NO_SERVER = DocServer(grpc_port=1, http_port=2, metrics_port=3)
 
@@ -92,3 +101,52 @@ def test_a_continued_command_with_a_trailing_comment_reports_its_own_status(tmp_
     with pytest.raises(DocBlockFailed, match=r"`false  # fails \\` exited 1"):
         run_shell(block, NO_SERVER, tmp_path)
     assert (tmp_path / "out.txt").read_text() == "a b\n"
+
+
+def test_a_block_that_writes_into_the_folder_it_runs_in_fails(tmp_path: Path) -> None:
+    """A reader runs the examples in the checkout: a file written there is left in the repository (issue 41)."""
+    block = Block(ROOT / "page.md", 1, "console", "$ echo '{}' > game.json\n", None)
+    with pytest.raises(DocBlockFailed, match=r"wrote game.json into the folder it ran in.*mktemp -d"):
+        run_shell(block, NO_SERVER, tmp_path)
+
+
+def test_a_block_may_write_into_a_temporary_folder_or_what_git_ignores(tmp_path: Path) -> None:
+    text = "$ T=$(mktemp -d) && echo '{}' > $T/game.json && cat $T/game.json\n{}\n$ mkdir -p __pycache__\n"
+    run_shell(Block(ROOT / "page.md", 1, "console", text, None), NO_SERVER, tmp_path)
+    assert [entry.name for entry in tmp_path.iterdir()] == ["__pycache__"]
+
+
+def test_a_python_block_that_writes_into_its_folder_fails(tmp_path: Path) -> None:
+    block = Block(ROOT / "page.md", 1, "python", "open('applied.json', 'w').write('{}')\n", None)
+    with pytest.raises(DocBlockFailed, match=r"wrote applied\.json"):
+        run_python(block, NO_SERVER, tmp_path)
+
+
+def test_a_needs_engine_marker_marks_a_block_that_still_runs(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("<!-- doc-test: needs-engine: plays in-process -->\n```python\nprint(1)\n```\n")
+    (block,) = blocks_of(page)
+    assert (block.illustration, block.needs_engine) == (None, "plays in-process")
+
+
+def test_the_typescript_setup_installs_what_its_commands_name() -> None:
+    setup = "mkdir my-game\nnpm install ../splendor/clients/typescript  # by path\nnpm install -D tsx @types/node\n"
+    assert installed_by_setup(setup) == (["../splendor/clients/typescript"], ["tsx", "@types/node"])
+
+
+def test_the_typescript_readme_says_how_to_set_up_a_project_for_its_examples() -> None:
+    setup = documented_setup()
+    assert "npm pkg set type=module" in setup and "@types/node" in setup
+    options = json.loads(documented_tsconfig())["compilerOptions"]
+    assert options["module"] == "NodeNext" and options["types"] == ["node"] and options["strict"] is True
+
+
+@pytest.mark.skipif(not tools_installed(), reason="needs the TypeScript client's npm ci")
+def test_a_typescript_block_with_a_type_error_fails_in_the_fresh_project(tmp_path: Path) -> None:
+    package = built_package(tmp_path / "package")
+    good = 'import { actions } from "splendor-engine-client";\nconsole.log(actions.takeTwo("red"));\n'
+    bad = 'import { actions } from "splendor-engine-client";\nconst n: number = actions.takeTwo("red");\n'
+    project = new_project(tmp_path / "project", package, {"good_1.ts": good, "bad_1.ts": bad})
+    assert project.errors.keys() == {"bad_1.ts"}
+    (error,) = project.errors["bad_1.ts"]
+    assert "error TS2322" in error

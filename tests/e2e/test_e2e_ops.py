@@ -123,7 +123,8 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
     metrics_port = free_port()
     command = [sys.executable, "-m", "engine_service.cli", "serve", "--address", "127.0.0.1:0"]
-    command += ["--metrics-port", str(metrics_port), "--threads", "4"]  # the four calls run at once
+    # The four calls run at once: four threads, and four expensive slots (a view of many events is expensive).
+    command += ["--metrics-port", str(metrics_port), "--threads", "4", "--expensive-calls", "4"]
     process = subprocess.Popen(
         [*command, "--http-address", "127.0.0.1:0", "--grace-seconds", str(grace)],
         cwd=ROOT,

@@ -23,7 +23,7 @@ from splendor_client import (
     from_rpc_error,
 )
 
-from engine_service.api.config import DEFAULT_MAX_REPLAY_ACTIONS
+from engine_service.api.config import DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_REPLAY_ACTIONS
 from engine_service.api.errors import INVALID_SEAT
 from engine_service.codec import state_to_proto
 from engine_service.rules import CARDS
@@ -32,6 +32,7 @@ from engine_service.sealing import MAX_TOKEN_BYTES, Binding, parse_key_ring, sea
 from engine_service.server.app import build_server, start
 from tests.e2e.support import (
     BLUE,
+    E2E_RING,
     GOLD,
     GREEN,
     RED,
@@ -306,6 +307,35 @@ def _other_key_token(key_id: str) -> bytes:
     return seal(ring, b"\x08\x02", Binding("0" * 32, 0, 0))
 
 
+def _sealed_fresh(client: EngineClient, expires_at: int = 0) -> bytes:
+    """A fresh game sealed under the session server's own ring, as a game without a seat-key secret (begun before
+    token version 3) or with an expiry: what a forger holding the ring could seal, and what older games are."""
+    state = _fresh(client)
+    binding = Binding("ab" * 16, state.turn, 0, acting_seat=state.seat, expires_at=expires_at)
+    return seal(E2E_RING, state.SerializeToString(), binding)
+
+
+def _seat_key_retired(client: EngineClient) -> EngineError:
+    """A game begun before version 3 holds keys "<key id>.<mac>": the ring retired that key id."""
+    token = _sealed_fresh(client)
+    return refusal(lambda: client.view(token, seat=0, seat_key="e2e-retired." + "A" * 22))
+
+
+def _expired(client: EngineClient) -> EngineError:
+    token = _sealed_fresh(client, expires_at=1_000_000_000)  # September 2001
+    return refusal(lambda: client.view(token))
+
+
+def _step_mismatch(client: EngineClient) -> EngineError:
+    """A rewound token forwarded with the platform's newest step."""
+    game = client.new_game(num_players=2, sealed=True)
+    seat = game.acting_seat
+    newer = client.apply(game, client.legal_actions(game, seat=seat)[0], seat=seat)
+    return refusal(
+        lambda: client.apply(game, client.legal_actions(game, seat=seat)[0], expected_step=newer.binding.step)
+    )
+
+
 def _request_undecodable(client: EngineClient) -> EngineError:
     method = client.channel.unary_unary(
         "/splendor.v1.EngineService/ApplyAction", request_serializer=None, response_deserializer=None
@@ -330,6 +360,11 @@ def _response_too_large(client: EngineClient) -> EngineError:
             return refusal(lambda: small.view(_fresh(small), seat=0, events=events))
     finally:
         server.stop(0).wait()
+
+
+def _batch_too_large(client: EngineClient) -> EngineError:
+    request = engine_service_pb2.ApplyActionRequest(state=_fresh(client), action=take_gems(RED, BLUE, GREEN))
+    return refusal(lambda: client.apply_batch([request] * (DEFAULT_MAX_BATCH_ITEMS + 1)))
 
 
 CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, str | None]] = {
@@ -441,9 +476,13 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
     "SEED_NOT_ALLOWED": (_sealed_with_seed, grpc.StatusCode.INVALID_ARGUMENT, "config.seed"),
     "SEAT_KEY_MISSING": (_seat_key_missing, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
     "SEAT_KEY_INVALID": (_seat_key_invalid, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
+    "SEAT_KEY_RETIRED": (_seat_key_retired, grpc.StatusCode.PERMISSION_DENIED, "seat_key"),
+    "SEALED_STATE_EXPIRED": (_expired, grpc.StatusCode.INVALID_ARGUMENT, "sealed_state"),
+    "STEP_MISMATCH": (_step_mismatch, grpc.StatusCode.FAILED_PRECONDITION, "expected_step"),
     "REQUEST_UNDECODABLE": (_request_undecodable, grpc.StatusCode.INVALID_ARGUMENT, None),
     "REPLAY_TOO_LONG": (_replay_too_long, grpc.StatusCode.INVALID_ARGUMENT, "actions"),
     "RESPONSE_TOO_LARGE": (_response_too_large, grpc.StatusCode.INVALID_ARGUMENT, "events"),
+    "BATCH_TOO_LARGE": (_batch_too_large, grpc.StatusCode.INVALID_ARGUMENT, "requests"),
 }
 
 

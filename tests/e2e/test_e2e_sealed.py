@@ -142,7 +142,9 @@ def _blind_reserve_position(rng: random.Random) -> tuple[GameConfig, list[object
             log.append(action)
 
 
-def test_blind_reserved_cards_are_listed_only_to_their_owner(client: EngineClient) -> None:
+def test_blind_reserved_cards_are_listed_only_to_their_owner_and_other_seats_get_no_actions(
+    client: EngineClient,
+) -> None:
     config, log, acting = _blind_reserve_position(random.Random(3))
     proto_config = game_config(config.num_players, config.seed)
     actions = [action_to_proto(action) for action in log]  # type: ignore[arg-type]
@@ -150,11 +152,13 @@ def test_blind_reserved_cards_are_listed_only_to_their_owner(client: EngineClien
     token = game.token
     plain = client.replay(proto_config, actions).state
     owner = {legal.action_id for legal in client.legal_actions(game, seat=acting)}
-    other = {legal.action_id for legal in client.legal_actions(game, seat=1 - acting)}
     spectator = {legal.action_id for legal in client.legal_actions(token)}
     assert owner == {legal.action_id for legal in client.legal_actions(plain)}
-    hidden = owner - other
-    assert hidden and other == spectator
+    hidden = owner - spectator
+    assert hidden and spectator < owner
+    # The other seat is listed nothing at all: the acting seat's options are not its to see.
+    other = client.list_legal_actions(game, seat=1 - acting)
+    assert not other.actions and other.acting_seat == acting
     blind = [card.card_id for card in plain.players[acting].reserved if card.blind]
     assert {
         legal.action.purchase_card.card_id for legal in client.legal_actions(plain) if legal.action_id in hidden

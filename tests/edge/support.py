@@ -21,7 +21,7 @@ from typing import Any
 import grpc
 import yaml
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from splendor.v1 import bots_pb2, engine_service_pb2
+from splendor.v1 import bots_pb2, config_pb2, engine_service_pb2
 
 from engine_service.codec import state_to_proto
 from tests.http.support import unframe
@@ -160,15 +160,29 @@ class ProbeTimes:
         try:
             probe()
         except Exception as error:  # a probe that fails or times out is recorded, not raised
-            self.failures.setdefault(kind, []).append(type(error).__name__)
+            self.failures.setdefault(kind, []).append(f"{type(error).__name__}: {error}"[:200])
         self.seconds.setdefault(kind, []).append(time.monotonic() - started)
 
     def worst(self) -> dict[str, float]:
         return {kind: max(times) for kind, times in self.seconds.items()}
 
+    def answered_within(self, seconds: float) -> dict[str, float]:
+        """The share of each kind's probes that answered, without failing, within ``seconds``."""
+        shares = {}
+        for kind, times in self.seconds.items():
+            failed = len(self.failures.get(kind, ()))
+            fast = sum(1 for taken in times if taken < seconds) - failed
+            shares[kind] = max(fast, 0) / len(times)
+        return shares
+
+
+CREATE_GAME_JSON = b'{"config":{"numPlayers":2}}'  # the smallest Connect CreateGame a client sends: 27 bytes
+PROBES = ("healthz", "grpc_health", "grpc_create_game", "http_create_game")
+
 
 def probe_once(server: Server, channel: grpc.Channel, times: ProbeTimes) -> None:
-    """One round: /healthz over a new connection, gRPC health, GetCatalog over gRPC and over HTTP."""
+    """One round of cheap probes: /healthz over a new connection (as the kubelet does), gRPC health, CreateGame
+    over gRPC and over Connect (a small body: what every move of a game sends)."""
     port = http_port(server)
 
     def healthz() -> None:
@@ -185,17 +199,18 @@ def probe_once(server: Server, channel: grpc.Channel, times: ProbeTimes) -> None
         reply = health.Check(health_pb2.HealthCheckRequest(service=ENGINE), timeout=PROBE_SECONDS)
         assert reply.status == health_pb2.HealthCheckResponse.SERVING
 
-    def grpc_catalog() -> None:
-        stub(channel).GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=PROBE_SECONDS)
+    def grpc_create_game() -> None:
+        request = engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2))
+        stub(channel).CreateGame(request, timeout=PROBE_SECONDS)
 
-    def http_catalog() -> None:
-        answer = http_post(port, "GetCatalog", b"{}", "application/json", timeout=PROBE_SECONDS)
-        assert answer.status == 200, answer
+    def http_create_game() -> None:
+        answer = http_post(port, "CreateGame", CREATE_GAME_JSON, "application/json", timeout=PROBE_SECONDS)
+        assert answer.status == 200, (answer.status, answer.body[:120])
 
     times.record("healthz", healthz)
     times.record("grpc_health", grpc_health)
-    times.record("grpc_catalog", grpc_catalog)
-    times.record("http_catalog", http_catalog)
+    times.record("grpc_create_game", grpc_create_game)
+    times.record("http_create_game", http_create_game)
 
 
 @contextmanager

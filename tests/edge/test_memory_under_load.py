@@ -1,6 +1,7 @@
 """Memory: the worst load the limits admit stays under the Deployment's memory limit. 100 calls of
 ~1 MiB admitted at once over gRPC (2 slow calls hold the threads, 98 more wait for them, every request
-held in memory), measured as the server process's peak resident set (VmHWM)."""
+held in memory) while 1,000 HTTP connections each pour 250 KB of headers in, measured as the server
+process's peak resident set (VmHWM)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ import grpc
 import pytest
 from splendor.v1 import engine_service_pb2
 
-from tests.edge.support import deployment_memory_limit_mib, peak_rss_mib, wait_for_started
+from tests.edge.attackers import HEADER_FLOOD, holding
+from tests.edge.support import (
+    deployment_memory_limit_mib,
+    http_port,
+    peak_rss_mib,
+    raise_open_files,
+    wait_for_started,
+)
 from tests.ops.support import Server, stub
 from tests.ops.test_shutdown import slow_view_request
 
@@ -19,7 +27,8 @@ pytestmark = pytest.mark.e2e
 ADMITTED = 100  # the default --max-concurrent-rpcs
 BUSY = 2  # the default --threads
 REQUEST_BYTES = 1_000_000  # just under the default --max-request-bytes (1 MiB)
-UNKNOWN_FIELD = 1000  # a field number no request has: kept as unknown bytes, as a client may send
+UNKNOWN_FIELD = 1000
+HEADER_FLOOD_CONNECTIONS = 1_000  # a field number no request has: kept as unknown bytes, as a client may send
 
 
 def varint(value: int) -> bytes:
@@ -37,8 +46,10 @@ def padded_catalog_request() -> bytes:
     return varint(UNKNOWN_FIELD << 3 | 2) + varint(len(payload)) + payload
 
 
-def test_100_admitted_1_mib_grpc_calls_stay_under_the_memory_limit() -> None:
-    with Server() as server:
+def test_100_admitted_1_mib_grpc_calls_and_a_header_flood_stay_under_the_memory_limit() -> None:
+    raise_open_files(8 * HEADER_FLOOD_CONNECTIONS)
+    # The slow views are expensive (by content): over gRPC each runs on a cheap thread in an expensive slot.
+    with Server("--expensive-calls", str(BUSY)) as server:
         channels = [server.channel() for _ in range(10)]
         raw = padded_catalog_request()
         calls = [
@@ -52,7 +63,10 @@ def test_100_admitted_1_mib_grpc_calls_stay_under_the_memory_limit() -> None:
         engine = stub(channels[0])
         busy = [engine.GetPlayerView.future(slow_view_request(events=80_000), timeout=60) for _ in range(BUSY)]
         wait_for_started(server, "GetPlayerView", BUSY)
-        with ThreadPoolExecutor(ADMITTED - BUSY) as pool:
+        with (
+            holding(http_port(server), HEADER_FLOOD, HEADER_FLOOD_CONNECTIONS, reopen=False),
+            ThreadPoolExecutor(ADMITTED - BUSY) as pool,
+        ):
             answers = list(pool.map(lambda n: calls[n % len(calls)](raw, timeout=60), range(ADMITTED - BUSY)))
         views = [future.result() for future in busy]
         peak = peak_rss_mib(server.process.pid)
@@ -61,6 +75,7 @@ def test_100_admitted_1_mib_grpc_calls_stay_under_the_memory_limit() -> None:
         assert server.stop() == 0
     assert len(answers) == ADMITTED - BUSY and all(answer.HasField("catalog") for answer in answers)
     assert all(view.view.num_players == 4 for view in views)
+    print(f"peak RSS {peak:.0f} MiB")
     assert peak < deployment_memory_limit_mib(), f"peak RSS {peak:.0f} MiB"
 
 

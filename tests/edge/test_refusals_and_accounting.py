@@ -18,6 +18,7 @@ from tests.edge.support import (
     headers_only,
     http_port,
     http_post,
+    ismcts_move,
     maximal_simulate,
     wait_for_started,
 )
@@ -29,12 +30,13 @@ pytestmark = pytest.mark.e2e
 NOT_SERVED = "splendor_calls_not_served_total"
 QUEUED_CALLS = 5
 ATTEMPTS = 5  # refusals timed per transport
+LONG_SEARCH = 100_000  # iterations: seconds of CPU, cut at half the call's budget
 
 
 @pytest.fixture(scope="module")
 def limited() -> Iterator[Server]:
-    """One engine call admitted at a time, on one thread for cheap calls."""
-    with Server("--max-concurrent-rpcs", "1", "--threads", "1") as running:
+    """One cheap engine call admitted at a time, on one thread; searches as long as the budget allows."""
+    with Server("--max-concurrent-rpcs", "1", "--threads", "1", "--max-bot-iterations", str(LONG_SEARCH)) as running:
         yield running
         assert running.stop() == 0
 
@@ -42,8 +44,10 @@ def limited() -> Iterator[Server]:
 def test_over_the_limit_http_and_grpc_refuse_within_0_2s(limited: Server) -> None:
     channel = limited.channel()
     engine = stub(channel)
-    busy = engine.Simulate.future(maximal_simulate(), timeout=30)  # holds the one place for seconds
-    wait_for_started(limited, "Simulate", 1)
+    # A search move is expensive by its content: over gRPC it runs on the cheap thread, holding the one cheap place
+    # (and the expensive slot) for half the 5 s budget. (A Simulate would not: it has places of its own.)
+    busy = engine.ApplyAction.future(ismcts_move(iterations=LONG_SEARCH), timeout=30)
+    wait_for_started(limited, "ApplyAction", 1)
     before = limited.scrape()
 
     grpc_seconds = []
@@ -152,3 +156,53 @@ def test_malformed_grpc_web_framing_is_invalid_argument_and_spares_the_availabil
     line = limited.call_log(request_id)
     assert line["code"] == "INVALID_ARGUMENT" and line["reason"] == "MALFORMED_FRAMING" and line["level"] == "info"
     assert delta(before, after, "splendor_rejections_total") == 0, "not a rejection of the game's rules"
+
+
+DEADLINES = "splendor_deadline_exceeded_total"
+SHORT_DEADLINE_SECONDS = 0.02
+
+
+def test_a_callers_short_deadline_is_labelled_the_callers_and_spares_the_availability_objective(
+    limited: Server,
+) -> None:
+    # 20 ms for far more playouts than fit: the caller's choice, on either transport.
+    # Simulate stops with DEADLINE_EXCEEDED when its time is up (a search move would answer its best move so far).
+    before = limited.scrape()
+    channel = limited.channel()
+    with pytest.raises(grpc.RpcError) as short:
+        stub(channel).Simulate(maximal_simulate(), timeout=SHORT_DEADLINE_SECONDS, metadata=[("x-request-id", "short")])
+    channel.close()
+    answer = http_post(
+        http_port(limited),
+        "Simulate",
+        maximal_simulate().SerializeToString(),
+        "application/proto",
+        headers={"Connect-Timeout-Ms": str(int(SHORT_DEADLINE_SECONDS * 1000)), "X-Request-Id": "short-http"},
+    )
+    assert short.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert answer.status == 504 and answer.json()["code"] == "deadline_exceeded", answer
+    line = limited.call_log("short")
+    http_line = limited.call_log("short-http")
+    after = limited.scrape()
+    assert line["deadline_cause"] == "caller" and http_line["deadline_cause"] == "caller"
+    for transport in ("grpc", "http"):
+        caller = {"transport": transport, "method": "Simulate", "cause": "caller"}
+        assert delta(before, after, DEADLINES, **caller) == 1, transport
+        for cause in ("server_budget", "server_queue"):
+            assert delta(before, after, DEADLINES, transport=transport, cause=cause) == 0
+
+
+def test_the_servers_budget_is_labelled_the_servers() -> None:
+    with Server("--max-call-seconds", "0.3") as short_budget:
+        before = short_budget.scrape()
+        channel = short_budget.channel()
+        with pytest.raises(grpc.RpcError) as stopped:
+            stub(channel).Simulate(maximal_simulate(), timeout=30, metadata=[("x-request-id", "budget")])
+        channel.close()
+        line = short_budget.call_log("budget")
+        after = short_budget.scrape()
+        assert short_budget.stop() == 0
+    assert stopped.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert line["deadline_cause"] == "server_budget"
+    budget = {"transport": "grpc", "method": "Simulate", "cause": "server_budget"}
+    assert delta(before, after, DEADLINES, **budget) == 1

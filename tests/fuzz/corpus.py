@@ -16,7 +16,7 @@ import grpc
 from google.protobuf.message import Message
 from splendor.v1 import actions_pb2, bots_pb2, config_pb2, engine_service_pb2, engine_service_pb2_grpc, state_pb2
 
-from engine_service.sealing import Binding, KeyRing, issue_seat_keys, new_game_id, seal
+from engine_service.sealing import Binding, KeyRing, issue_seat_keys, new_game_id, new_game_secret, seal
 
 SERVICE = "/splendor.v1.EngineService/"
 # Every RPC with its request and response types.
@@ -181,8 +181,11 @@ def forged_seeds(ring: KeyRing, state: state_pb2.GameState, rng: random.Random) 
     seeds: list[Seed] = []
     for content in (state.SerializeToString(), data):
         game_id = new_game_id()
-        token = seal(ring, content, Binding(game_id, state.turn, state.turn))
-        keys = issue_seat_keys(ring, game_id, 4)  # a forger may claim any player count: keys for every seat
+        # The header names the true position's acting seat: a forged content is refused for its state.
+        acting = state.pending_decision.seat if state.HasField("pending_decision") else state.seat
+        secret = new_game_secret()
+        token = seal(ring, content, Binding(game_id, state.turn, state.turn, acting_seat=acting), secret)
+        keys = issue_seat_keys(secret, game_id, 4)  # a forger may claim any player count: keys for every seat
         listed_seat = state.seat if state.seat < 4 else 0
         seeds += [
             seed._replace(forged=True)

@@ -60,7 +60,7 @@ def test_healthz_answers_serving_and_turns_not_serving_on_drain() -> None:
             reply = request(ports.http, method, "/healthz")
             assert reply.status == 200
         assert request(ports.http, "GET", "/healthz").body == b"SERVING\n"
-        http_server._serving = False  # what drain() does first
+        http_server.app.serving = False  # what drain() does first
         reply = request(ports.http, "GET", "/healthz")
         assert reply.status == 503 and reply.body == b"NOT_SERVING\n"
 
@@ -78,14 +78,20 @@ def limited(limited_server: tuple[Ports, HttpServer]) -> Ports:
 
 
 def test_calls_over_the_concurrency_limit_are_resource_exhausted_and_health_still_answers(
-    limited_server: tuple[Ports, HttpServer], monkeypatch: pytest.MonkeyPatch
+    limited_server: tuple[Ports, HttpServer],
 ) -> None:
     limited, http_server = limited_server
     assert connect_json(limited.http, "GetCatalog", {}).status == 200
-    # One request waiting for a thread fills the limit of one: the next is refused unparsed.
-    monkeypatch.setattr(http_server._observer, "_waiting", lambda: 1)
-    reply = connect_json(limited.http, "GetCatalog", {"not": "even parsed"})
-    refusal = connect_refusal(reply)
-    assert reply.status == 429 and refusal.code == "RESOURCE_EXHAUSTED"
-    assert refusal.message == "Concurrent RPC limit exceeded!"
-    assert request(limited.http, "GET", "/healthz").status == 200
+    # One call admitted (running, or waiting for a thread) fills the limit of one: the next is refused, its body
+    # unread and unparsed.
+    admission = http_server.guard.admission
+    assert admission.try_admit()
+    try:
+        reply = connect_json(limited.http, "GetCatalog", {"not": "even parsed"})
+        refusal = connect_refusal(reply)
+        assert reply.status == 429 and refusal.code == "RESOURCE_EXHAUSTED"
+        assert refusal.message == "Concurrent RPC limit exceeded!"
+        assert request(limited.http, "GET", "/healthz").status == 200
+    finally:
+        admission.release()
+    assert connect_json(limited.http, "GetCatalog", {}).status == 200

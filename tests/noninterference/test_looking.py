@@ -1,5 +1,6 @@
 """Looking at a sealed game tells each seat, and a spectator, nothing it cannot see: GetPlayerView (with
-events and the observation) and ListLegalActions answer alike about positions it cannot tell apart."""
+events and the observation) and ListLegalActions answer alike about positions it cannot tell apart, and a seat that
+is not acting is listed no actions at all."""
 
 from __future__ import annotations
 
@@ -64,3 +65,6 @@ def test_views_and_legal_actions_are_the_same_for_positions_a_viewer_cannot_tell
             partial(listing_request, seat=viewer, key=key),
         )
         assert listed[0] == "answered"
+        if viewer != state.acting_seat:  # another seat's options are not its to see
+            response = pb.ListLegalActionsResponse.FromString(listed[1])
+            assert not response.actions and response.acting_seat == state.acting_seat

@@ -23,9 +23,10 @@ from google.protobuf.message import Message
 from splendor.v1 import engine_service_pb2
 
 from engine_service.api import ApiError
+from engine_service.api.sealed import binding_of
 from engine_service.codec import state_to_proto
 from engine_service.rules import CARDS, GameConfig, GameState, ReserveFromDeck, apply, legal_actions, new_game
-from engine_service.sealing import Binding, issue_seat_keys, new_game_id, seal
+from engine_service.sealing import issue_seat_keys, new_game_id, new_game_secret, seal
 from tests.sealing.api import CONFIG, call
 
 RULESETS: Final = {
@@ -99,11 +100,12 @@ class SealedPair(NamedTuple):
 
 def sealed_pair(state: GameState, other: GameState) -> SealedPair:
     game_id = new_game_id()
-    binding = Binding(game_id, state.turn, state.turn + 3)
-    first = seal(CONFIG.key_ring, state_to_proto(state).SerializeToString(), binding)
-    second = seal(CONFIG.key_ring, state_to_proto(other).SerializeToString(), binding)
+    binding = binding_of(state, game_id, state.turn + 3, public_deal=False, expires_at=0)
+    secret = new_game_secret()
+    first = seal(CONFIG.key_ring, state_to_proto(state).SerializeToString(), binding, secret)
+    second = seal(CONFIG.key_ring, state_to_proto(other).SerializeToString(), binding, secret)
     compared["pairs"] += 1
-    return SealedPair(first, second, issue_seat_keys(CONFIG.key_ring, game_id, len(state.players)))
+    return SealedPair(first, second, issue_seat_keys(secret, game_id, len(state.players)))
 
 
 def answer(method: str, request: Message, send: Callable[[str, Message], Any] = call) -> tuple[object, ...]:

@@ -9,9 +9,11 @@ from typing import Any
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from splendor.v1 import actions_pb2, common_pb2, config_pb2, engine_service_pb2
+from splendor.v1 import actions_pb2, bots_pb2, common_pb2, config_pb2, engine_service_pb2
 
+from engine_service.codec import state_to_proto
 from tests.ops.support import ENGINE, ROOT, Samples, Server, free_port, stub
+from tests.server.positions import dealt
 
 pytestmark = pytest.mark.e2e
 
@@ -95,6 +97,14 @@ def calls_of_every_kind(server: Server) -> None:
     batch.requests.add(state=state, action=first)  # the game is over: refused alone
     batch.requests.add(action=first)
     engine.BatchApplyActions(batch, timeout=5)  # items, items_refused
+    with pytest.raises(grpc.RpcError):  # far more playouts than 10 ms allow: DEADLINE_EXCEEDED, deadline_cause
+        playouts = engine_service_pb2.SimulateRequest(
+            state=state_to_proto(dealt(4, seed=1)),
+            policies=[bots_pb2.BotChoice(policy="greedy", seed=1)],
+            playouts=1000,
+            max_actions=200,
+        )
+        engine.Simulate(playouts, timeout=0.01)
     health: Any = health_pb2_grpc.HealthStub(channel)
     health.Check(health_pb2.HealthCheckRequest(service=ENGINE), metadata=[("x-request-id", "last")], timeout=5)
     server.call_log("last")

@@ -15,6 +15,7 @@ import threading
 import tomllib
 import urllib.request
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email.parser import Parser
 from pathlib import Path
@@ -83,6 +84,17 @@ def build_all(out: Path) -> Dist:
     return Dist(out, output)
 
 
+def build_wheels(out: Path, distributions: Sequence[str]) -> Dist:
+    """The wheels of ``distributions`` alone, built with this environment's setuptools (no isolated build
+    environment to set up: seconds, for tests that need pure-Python wheels but test no build)."""
+    output = ""
+    for name in distributions:
+        project = PROJECTS[name]
+        command = [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(project)]
+        output += run(command, cwd=project)
+    return Dist(out, output)
+
+
 @dataclass(frozen=True)
 class Venv:
     """A fresh virtual environment with some of the wheels installed, and their dependencies from the index."""
@@ -110,8 +122,9 @@ class Venv:
         return run([self.bin("python"), "-m", "pip", "check"], cwd=self.path, env=clean_environment())
 
 
-def install(venv: Path, wheels: list[Path]) -> Venv:
-    """A new venv at ``venv`` holding exactly ``wheels`` and what they require (pinned by constraints.txt)."""
+def install(venv: Path, wheels: Sequence[Path | str]) -> Venv:
+    """A new venv at ``venv`` holding exactly ``wheels`` and what they require (pinned by constraints.txt); a
+    wheel may name extras (``path/to/x.whl[rl]``)."""
     run([sys.executable, "-m", "venv", str(venv)], cwd=venv)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     run([*pip, "-c", str(ROOT / "constraints.txt"), *map(str, wheels)], cwd=venv, env=clean_environment())

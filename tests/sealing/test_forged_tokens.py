@@ -14,7 +14,7 @@ from splendor.v1 import actions_pb2, bots_pb2, config_pb2, engine_service_pb2, s
 from engine_service.api import ApiError, Code
 from engine_service.codec import state_to_proto
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
-from engine_service.sealing import Binding, issue_seat_keys, new_game_id, seal
+from engine_service.sealing import Binding, issue_seat_keys, new_game_id, new_game_secret, seal
 from tests.sealing.api import CONFIG, call
 
 pb = engine_service_pb2
@@ -28,10 +28,11 @@ def position(seed: int, modules: frozenset[str] = frozenset()) -> state_pb2.Game
     return state_to_proto(state)
 
 
-def forged(state_bytes: bytes) -> tuple[bytes, list[str]]:
+def forged(state_bytes: bytes, turn: int = 1, acting_seat: int = 0) -> tuple[bytes, list[str]]:
     """``state_bytes`` sealed under the service's key with a fresh binding, and the game's seat keys."""
-    game_id = new_game_id()
-    return seal(CONFIG.key_ring, state_bytes, Binding(game_id, 1, 1)), issue_seat_keys(CONFIG.key_ring, game_id, 4)
+    game_id, secret = new_game_id(), new_game_secret()
+    token = seal(CONFIG.key_ring, state_bytes, Binding(game_id, turn, 1, acting_seat=acting_seat), secret)
+    return token, issue_seat_keys(secret, game_id, 4)
 
 
 def every_call(token: bytes, keys: list[str]) -> list[tuple[str, object]]:
@@ -127,7 +128,9 @@ def test_a_mutated_state_sealed_under_the_services_key_never_crashes_a_handler(
 
 
 def test_a_genuine_state_sealed_the_same_way_is_accepted() -> None:
-    token, keys = forged(position(3).SerializeToString())
+    genuine = position(3)
+    acting = genuine.pending_decision.seat if genuine.HasField("pending_decision") else genuine.seat
+    token, keys = forged(genuine.SerializeToString(), genuine.turn, acting)
     created = call("CreateGame", pb.CreateGameRequest(config=config_pb2.GameConfig(num_players=3), sealed=True))
     assert created.sealed_state  # the same ring seals the service's own games
     codes = answers(token, keys)

@@ -50,7 +50,8 @@ def test_the_plaintext_does_not_appear_in_the_token() -> None:
 
 def test_token_length_hides_small_differences_in_state_length() -> None:
     keys = ring(key_line("k1", 1))
-    lengths = {len(seal(keys, STATE[:size], BINDING)) for size in range(321, 352)}
+    # 320 to 350 bytes: with the secret's length byte before and the 0x80 after, 322 to 352 bytes, padded to 352.
+    lengths = {len(seal(keys, STATE[:size], BINDING)) for size in range(320, 351)}
     assert len(lengths) == 1
 
 

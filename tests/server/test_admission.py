@@ -61,36 +61,62 @@ def test_light_work_runs_while_every_handler_thread_is_busy() -> None:
 
 def test_expensive_slots_refuse_at_once_without_a_wait_and_free_on_release() -> None:
     admission = Admission(10, expensive=1)
-    assert admission.try_expensive()
-    assert not admission.try_expensive()
-    admission.release_expensive()
-    assert admission.try_expensive()
+    assert admission.take_expensive_slot()
+    assert not admission.take_expensive_slot()
+    admission.release_expensive_slot()
+    assert admission.take_expensive_slot()
 
 
 def test_a_queued_expensive_call_takes_the_slot_as_soon_as_it_frees() -> None:
     admission = Admission(10, expensive=1)
-    assert admission.try_expensive()
+    assert admission.take_expensive_slot()
     taken: list[bool] = []
-    waiter = threading.Thread(target=lambda: taken.append(admission.try_expensive(lambda: True)))
+    waiter = threading.Thread(target=lambda: taken.append(admission.take_expensive_slot(lambda: True)))
     waiter.start()
     waiter.join(timeout=0.2)
     assert waiter.is_alive(), "it waits while the slot is taken"
-    admission.release_expensive()
+    admission.release_expensive_slot()
     waiter.join(timeout=5)
     assert taken == [True]
 
 
 def test_a_queued_expensive_call_gives_up_when_its_caller_stops_waiting() -> None:
     admission = Admission(10, expensive=1)
-    assert admission.try_expensive()
+    assert admission.take_expensive_slot()
     caller_waits = threading.Event()
     caller_waits.set()
     taken: list[bool] = []
-    waiter = threading.Thread(target=lambda: taken.append(admission.try_expensive(caller_waits.is_set)))
+    waiter = threading.Thread(target=lambda: taken.append(admission.take_expensive_slot(caller_waits.is_set)))
     waiter.start()
     caller_waits.clear()
     waiter.join(timeout=5)
     assert taken == [False] and admission.expensive_running == 1
+
+
+def test_expensive_places_are_the_slots_and_the_queue_and_beyond_them_calls_are_refused() -> None:
+    # Rule: at most --expensive-calls run and --expensive-queue more wait; the rest are refused at once.
+    admission = Admission(10, expensive=1, expensive_queue=2)
+    assert [admission.try_enter_expensive() for _ in range(4)] == [True, True, True, False]
+    admission.leave_expensive()
+    assert admission.try_enter_expensive()
+    assert admission.active == 0, "expensive calls never take a cheap call's place"
+
+
+def test_an_expensive_place_is_given_back_when_its_lane_work_ends_however_it_ends() -> None:
+    admission = Admission(10, expensive=1, expensive_queue=0)
+    executor = LaneExecutor(1, admission)
+    try:
+        assert admission.try_enter_expensive()
+
+        def fail() -> None:
+            raise RuntimeError("boom")
+
+        future = _grpc_like_submit(executor, fail, on_lane(lambda: None, EXPENSIVE))
+        assert future.exception(timeout=5) is not None
+        executor.submit(lambda: None).result(timeout=5)
+        assert admission.expensive_entered == 0 and admission.try_enter_expensive()
+    finally:
+        executor.shutdown()
 
 
 def test_expensive_lane_work_runs_while_every_cheap_thread_is_busy() -> None:

@@ -21,7 +21,7 @@ from engine_service.api import ApiConfig, ApiError, sealed, source
 from engine_service.api.state_memo import MAX_KEY_BYTES, OpenedToken, Remembered, StateMemo
 from engine_service.codec import state_from_proto
 from engine_service.runtime.settings import Settings, defaults_from_env
-from engine_service.sealing import Binding, seal, unseal
+from engine_service.sealing import Binding, issue_seat_keys, new_game_secret, seal, unseal
 from tests.sealing.api import call
 from tests.sealing.rings import key_line, ring
 
@@ -221,9 +221,30 @@ def test_a_seat_key_is_remembered_for_its_game_and_seat_only() -> None:
     checked_config = ApiConfig(RING, memo=fresh)
     request = engine_service_pb2.GetPlayerViewRequest(sealed_state=token, seat=2, seat_key=keys[2])
     call("GetPlayerView", request, checked_config)
-    game_id = unseal(RING, token).game_id
-    assert fresh.seat_key_known(RING, game_id, 2, keys[2])
-    assert not fresh.seat_key_known(RING, game_id, 1, keys[2])
+    opened = unseal(RING, token)
+    game_id, secret = opened.game_id, opened.game_secret
+    assert fresh.seat_key_known(RING, game_id, secret, 2, keys[2])
+    assert not fresh.seat_key_known(RING, game_id, secret, 1, keys[2])
+    assert not fresh.seat_key_known(RING, game_id, b"", 2, keys[2])  # a game without a secret: the ring's keys
+    assert fresh.seat_key_known(ring(key_line("other-key", 4)), game_id, secret, 2, keys[2])  # no ring in it
+
+
+def test_a_seat_key_remembered_for_a_game_answers_only_for_the_secret_it_was_checked_under() -> None:
+    """A key holder may seal a second game under the same game id with another secret: the first game's keys,
+    remembered, must not open it, nor its keys the first game."""
+    memo_on, _ = _configs()
+    created = _sealed_game(memo_on)
+    opened = unseal(RING, created.sealed_state)
+    impostor = seal(RING, opened.state_bytes, opened.binding, new_game_secret())
+    impostor_keys = issue_seat_keys(unseal(RING, impostor).game_secret, opened.game_id, 3)
+    for token, key in ((impostor, created.seat_keys[0]), (created.sealed_state, impostor_keys[0])):
+        for _ in range(2):
+            request = engine_service_pb2.GetPlayerViewRequest(sealed_state=token, seat=0, seat_key=key)
+            with pytest.raises(ApiError) as refused:
+                call("GetPlayerView", request, memo_on)
+            assert refused.value.reason == "SEAT_KEY_INVALID"
+    request = engine_service_pb2.GetPlayerViewRequest(sealed_state=impostor, seat=0, seat_key=impostor_keys[0])
+    assert call("GetPlayerView", request, memo_on).view.viewer_seat == 0
 
 
 # Field 2000 (unknown to this version) as a varint, at the top level and inside ``bank`` (field 2, merged into it).
@@ -239,7 +260,7 @@ def test_fields_a_token_carries_that_this_version_does_not_know_are_dropped_when
     content = unseal(RING, clean)
     padded = content.state_bytes + UNKNOWN_FIELDS
     assert state_pb2.GameState.FromString(padded).SerializeToString() != content.state_bytes  # they travel
-    forged = seal(RING, padded, content.binding)
+    forged = seal(RING, padded, content.binding, content.game_secret)
     seat = state_from_proto(state_pb2.GameState.FromString(content.state_bytes)).acting_seat
     listed = call("ListLegalActions", engine_service_pb2.ListLegalActionsRequest(sealed_state=clean), memo_off)
     key = created.seat_keys[seat]

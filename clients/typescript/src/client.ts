@@ -32,6 +32,8 @@ import {
   type BatchApplyActionsRequestSchema,
   type BatchApplyActionsResponse,
   type BatchApplyActionsResult,
+  type AudienceSchema,
+  type AudienceView,
   EngineService,
   type ListLegalActionsResponse,
 } from "./gen/splendor/v1/engine_service_pb.js";
@@ -39,6 +41,7 @@ import type { Event } from "./gen/splendor/v1/events_pb.js";
 import type { GameState } from "./gen/splendor/v1/state_pb.js";
 import type { SealedStateBinding } from "./gen/splendor/v1/sealing_pb.js";
 import type { GameView } from "./gen/splendor/v1/view_pb.js";
+import { readTokenHeader } from "./tokens.js";
 
 /** The default deadline of each call, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -56,6 +59,10 @@ export interface GameResult {
   readonly events: readonly Event[];
   /** True once the game has ended. */
   readonly finished: boolean;
+  /** After `apply`: the action applied with its id. */
+  readonly applied?: LegalAction | undefined;
+  /** After `apply` with `audiences`: each audience's view and the move's events as it may see them, in order. */
+  readonly audienceViews?: readonly AudienceView[];
 }
 
 /**
@@ -78,8 +85,10 @@ export interface SealedResult {
   readonly applied?: LegalAction | undefined;
   /** After ApplyAction with `includeLegalActions`: the legal actions of the request's seat if it must act next. */
   readonly legalActions: readonly LegalAction[];
-  /** After ApplyAction: the seat that must act next; undefined once the game is over. */
+  /** The seat that must act next; undefined once the game is over. */
   readonly actingSeat?: number | undefined;
+  /** After ApplyAction with `audiences`: each audience's view and the move's events as it may see them, in order. */
+  readonly audienceViews: readonly AudienceView[];
   /**
    * The seat keys this handle holds, by seat: every seat's after `createSealed` and `replaySealed`
    * (hand each player only its own), one after `join` (a player's handle, whose calls name its
@@ -131,6 +140,11 @@ export interface CreateSealedOptions {
    * seed other than 0 is refused (`InvalidRequest`, reason `SEED_NOT_ALLOWED`).
    */
   readonly publicDeal?: boolean;
+  /**
+   * The game's tokens are refused (`InvalidRequest`, reason `SEALED_STATE_EXPIRED`) this many
+   * seconds after the deal (`binding.expiresAt`); 0 or omitted: never.
+   */
+  readonly expiresInSeconds?: number;
 }
 
 /** What one seat (or a spectator) may see: the redacted game and the redacted events. */
@@ -176,6 +190,18 @@ export interface ApplyOptions {
   readonly validateOnly?: boolean;
   /** Refused with `STALE_STATE` unless the game is at this turn. */
   readonly expectedTurn?: number;
+  /**
+   * Sealed games: refused with `STEP_MISMATCH` unless the token is at this step (`binding.step`).
+   * A platform sends the step of the newest token it handed out, so rewinds and the loser of two
+   * concurrent moves are refused.
+   */
+  readonly expectedStep?: bigint | number;
+  /**
+   * Also return the game after the move and its events as each of these audiences may see them
+   * (`audienceViews`): seats, `undefined` for a spectator, or `"all"` for every seat and a
+   * spectator. A sealed handle sends each seat's key it holds.
+   */
+  readonly audiences?: "all" | readonly (number | undefined)[];
 }
 
 /** Whose view to take. */
@@ -275,10 +301,11 @@ export class EngineClient {
     return this.createGame(gameConfig(options));
   }
 
-  /** The full `ListLegalActions` response: the legal actions and the seat that must act. */
   /**
-   * For a sealed game, pass the asking `seat`: purchases of the cards the acting seat reserved
-   * blind are listed only when it is the acting seat (they name the hidden card).
+   * The full `ListLegalActions` response: the legal actions and the seat that must act (`actingSeat`).
+   * For a sealed game, pass the asking `seat`: a seat that is not acting is listed no actions; without
+   * a seat (a spectator) the acting seat's are listed but the purchases of the cards it reserved blind
+   * (they name the hidden card).
    */
   async listLegalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
     const request = { ...gameFields(game, options, false) };
@@ -297,7 +324,8 @@ export class EngineClient {
       action: asAction(action),
       validateOnly: options.validateOnly ?? false,
       ...(options.seat === undefined ? {} : { seat: options.seat }),
-      ...(options.expectedTurn === undefined ? {} : { expectedTurn: options.expectedTurn }),
+      ...moveChecks(options),
+      audiences: audiencesOf(options.audiences, game.players.length, new Map()),
     };
     return gameResult(await this.call(() => this.service.applyAction(request, this.callOptions)));
   }
@@ -348,16 +376,22 @@ export class EngineClient {
    * one). For games whose state goes to players or bots the platform does not trust.
    */
   async createSealed(config: GameConfig, options: CreateSealedOptions = {}): Promise<SealedResult> {
-    const request = { config, sealed: true, publicDeal: options.publicDeal ?? false, ...seatField(options.seat) };
+    const request = {
+      config,
+      sealed: true,
+      publicDeal: options.publicDeal ?? false,
+      expiresInSeconds: options.expiresInSeconds ?? 0,
+      ...seatField(options.seat),
+    };
     const response = await this.call(() => this.service.createGame(request, this.callOptions));
     return sealedResult(response, keysBySeat(response.seatKeys));
   }
 
   /**
    * One player's handle on a sealed game: the token and `seat`'s key only, with that seat's view
-   * (what a platform hands a player). Its calls name `seat` and send its key by default. Its
-   * `binding` is unknown (undefined) until its first move. Throws `PermissionDenied` when the key
-   * is not that seat's.
+   * (what a platform hands a player). Its calls name `seat` and send its key by default. A bare
+   * token's `binding` is read from its header. Throws `PermissionDenied` when the key is not that
+   * seat's.
    */
   async join(game: SealedGame, options: { readonly seat: number; readonly seatKey?: string }): Promise<SealedResult> {
     const key = options.seatKey ?? keysOf(game).get(options.seat) ?? "";
@@ -370,11 +404,13 @@ export class EngineClient {
     if (response.view === undefined) throw new TypeError("the engine's response carries no view");
     return {
       token: tokenOf(game),
-      binding: game instanceof Uint8Array ? undefined : game.binding,
+      binding: game instanceof Uint8Array ? readTokenHeader(game).binding : game.binding, // it opened: it reads
       view: response.view,
       events: [],
       finished: isFinished(response.view),
       legalActions: [],
+      actingSeat: response.actingSeat,
+      audienceViews: [],
       seatKeys: new Map([[options.seat, key]]),
     };
   }
@@ -397,7 +433,8 @@ export class EngineClient {
         : { action: asAction(move) }),
       includeLegalActions: options.includeLegalActions ?? false,
       validateOnly: options.validateOnly ?? false,
-      ...(options.expectedTurn === undefined ? {} : { expectedTurn: options.expectedTurn }),
+      ...moveChecks(options),
+      audiences: audiencesOf(options.audiences, numPlayersOf(game), keysOf(game)),
     };
     return sealedResult(await this.call(() => this.service.applyAction(request, this.callOptions)), keysOf(game));
   }
@@ -415,9 +452,15 @@ export class EngineClient {
   async replaySealed(
     config: GameConfig,
     actions: Iterable<ActionLike>,
-    options: Pick<SealedOptions, "seat"> = {},
+    options: Pick<SealedOptions, "seat"> & Pick<CreateSealedOptions, "expiresInSeconds"> = {},
   ): Promise<SealedResult> {
-    const request = { config, actions: Array.from(actions, asAction), sealed: true, ...seatField(options.seat) };
+    const request = {
+      config,
+      actions: Array.from(actions, asAction),
+      sealed: true,
+      expiresInSeconds: options.expiresInSeconds ?? 0,
+      ...seatField(options.seat),
+    };
     const response = await this.call(() => this.service.replayGame(request, this.callOptions));
     return sealedResult(response, keysBySeat(response.seatKeys));
   }
@@ -433,6 +476,34 @@ export class EngineClient {
 
 function seatField(seat: number | undefined): { seat?: number } {
   return seat === undefined ? {} : { seat };
+}
+
+/** The `expectedTurn` and `expectedStep` fields of a move, when asked for. */
+function moveChecks(options: Pick<ApplyOptions, "expectedTurn" | "expectedStep">): {
+  expectedTurn?: number;
+  expectedStep?: bigint;
+} {
+  return {
+    ...(options.expectedTurn === undefined ? {} : { expectedTurn: options.expectedTurn }),
+    ...(options.expectedStep === undefined ? {} : { expectedStep: BigInt(options.expectedStep) }),
+  };
+}
+
+/** The number of seats of a sealed game, from its view (a bare token holds no key: a spectator's audience only). */
+function numPlayersOf(game: SealedGame): number {
+  return game instanceof Uint8Array ? 0 : game.view.numPlayers;
+}
+
+/** A move's audiences, each seat's with the key the handle holds for it (`"all"`: every seat, then a spectator). */
+function audiencesOf(
+  audiences: ApplyOptions["audiences"],
+  numPlayers: number,
+  keys: SeatKeys,
+): MessageInitShape<typeof AudienceSchema>[] {
+  const seats = audiences === "all" ? [...Array.from({ length: numPlayers }, (_, seat) => seat), undefined] : audiences;
+  return (seats ?? []).map((seat) =>
+    seat === undefined ? {} : { seat, ...(keys.get(seat) === undefined ? {} : { seatKey: keys.get(seat)! }) },
+  );
 }
 
 /** The `state_source` of a request about `game`, and for a sealed game the seat it names and its key. */
@@ -456,6 +527,7 @@ function sealedResult(
     readonly applied?: LegalAction | undefined;
     readonly legalActions?: LegalAction[];
     readonly actingSeat?: number | undefined;
+    readonly audienceViews?: AudienceView[];
   },
   seatKeys: SeatKeys,
 ): SealedResult {
@@ -470,12 +542,25 @@ function sealedResult(
     applied: response.applied,
     legalActions: response.legalActions ?? [],
     actingSeat: response.actingSeat,
+    audienceViews: response.audienceViews ?? [],
     seatKeys,
   };
 }
 
-function gameResult(response: { readonly state?: GameState | undefined; readonly events: Event[] }): GameResult {
+function gameResult(response: {
+  readonly state?: GameState | undefined;
+  readonly events: Event[];
+  readonly applied?: LegalAction | undefined;
+  readonly audienceViews?: AudienceView[];
+}): GameResult {
   const game = gameOf(response);
   // Today the game handed out is the full state itself.
-  return { game, state: game, events: response.events, finished: isFinished(game) };
+  return {
+    game,
+    state: game,
+    events: response.events,
+    finished: isFinished(game),
+    ...(response.applied === undefined ? {} : { applied: response.applied }),
+    ...(response.audienceViews === undefined ? {} : { audienceViews: response.audienceViews }),
+  };
 }

@@ -67,6 +67,13 @@ export {
   type SeatFields,
   type SeatKeys,
 } from "./seat_keys.js";
+export {
+  MAX_TOKEN_BYTES,
+  readTokenHeader,
+  TokenHeaderError,
+  type TokenHeader,
+  type TokenHeaderReason,
+} from "./tokens.js";
 export * from "./gen/google/rpc/error_details_pb.js";
 export * from "./gen/google/rpc/status_pb.js";
 export * from "./gen/splendor/v1/actions_pb.js";

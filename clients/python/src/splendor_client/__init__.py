@@ -11,10 +11,18 @@
 The messages are the generated ``splendor.v1`` stubs (``from splendor.v1 import state_pb2``...).
 """
 
+try:
+    import splendor.v1  # noqa: F401  (the contract's stubs: every module below speaks them)
+except ModuleNotFoundError as missing:  # installed without them: say which command brings them
+    from .install_hints import stubs_missing
+
+    raise stubs_missing(missing) from missing
+
 from . import actions
 from .client import (
     DEFAULT_ADDRESS,
     DEFAULT_TIMEOUT,
+    Audiences,
     EngineClient,
     GameLike,
     GameResult,
@@ -42,9 +50,11 @@ from .errors import (
     from_rpc_error,
     from_status,
 )
+from .tokens import TokenHeader, TokenHeaderError, read_token_header
 
 __all__ = [
     "DEFAULT_ADDRESS",
+    "Audiences",
     "DEFAULT_TIMEOUT",
     "BatchTooLarge",
     "EngineClient",
@@ -61,12 +71,15 @@ __all__ = [
     "RuleRejected",
     "SealedGame",
     "SealedReplay",
+    "TokenHeader",
+    "TokenHeaderError",
     "TokenRefused",
     "ViewResult",
     "actions",
     "connect",
     "from_rpc_error",
     "from_status",
+    "read_token_header",
     "game_config",
     "module_value",
     "outcome",

@@ -44,6 +44,7 @@ from splendor.v1 import (
 
 from .actions import ActionLike, as_action
 from .errors import EngineError, from_rpc_error, from_status
+from .tokens import read_token_header
 
 ModuleLike = str | int
 """A module name (``"cities"``, ``"MODULE_CITIES"``) or a ``Module`` enum value."""
@@ -53,24 +54,36 @@ DEFAULT_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
+class ViewResult:
+    """What one seat (or a spectator) may see: the redacted game and the redacted events; in a move's
+    ``audience_views``, also the seat's legal actions when it must act next."""
+
+    view: view_pb2.GameView
+    events: list[events_pb2.Event] = field(default_factory=list)
+    legal_actions: list[actions_pb2.LegalAction] = field(default_factory=list)
+
+
+Audiences = Mapping[int | None, ViewResult]
+"""The game after a move as each audience asked for may see it, by seat (``None``: a spectator)."""
+
+
+@dataclass(frozen=True)
 class GameResult:
-    """A game after a call: the new full state and the events that led to it, in order."""
+    """A game after a call: the new full state and the events that led to it, in order.
+
+    After ``apply``: ``applied``, the action applied with its id (a server bot's choice); and with
+    ``audiences``, each audience's view and events in ``audience_views``.
+    """
 
     state: state_pb2.GameState
     events: list[events_pb2.Event] = field(default_factory=list)
+    applied: actions_pb2.LegalAction | None = None
+    audience_views: Audiences = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
         """True once the game has ended."""
         return self.state.end_reason != state_pb2.END_REASON_UNSPECIFIED
-
-
-@dataclass(frozen=True)
-class ViewResult:
-    """What one seat (or a spectator) may see: the redacted game and the redacted events."""
-
-    view: view_pb2.GameView
-    events: list[events_pb2.Event] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -94,6 +107,10 @@ class SealedGame:
     ``seat_keys`` maps a seat to its key: every seat's for the game's creator (a platform, a
     hot-seat front end), one for a player (``EngineClient.join``). The client sends the right key
     with each call that names a seat or acts; a handle with one key looks and acts as its seat.
+
+    After ``apply``, also what the response carried: ``applied`` (the action applied with its id: a
+    server bot's choice), ``legal_actions`` (with ``include_legal_actions``) and ``audience_views``
+    (with ``audiences``: each audience's view and events, by seat, ``None`` for a spectator).
     """
 
     token: bytes
@@ -101,6 +118,9 @@ class SealedGame:
     view: view_pb2.GameView
     events: list[events_pb2.Event] = field(default_factory=list)
     seat_keys: Mapping[int, str] = field(default_factory=dict)
+    applied: actions_pb2.LegalAction | None = None
+    legal_actions: list[actions_pb2.LegalAction] = field(default_factory=list)
+    audience_views: Audiences = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -108,8 +128,10 @@ class SealedGame:
         return self.view.end_reason != state_pb2.END_REASON_UNSPECIFIED
 
     @property
-    def acting_seat(self) -> int:
-        """The seat that must act: the pending decision's seat, else the seat whose turn it is."""
+    def acting_seat(self) -> int | None:
+        """The seat that must act (the pending decision's seat, else the seat whose turn it is); None once over."""
+        if self.finished:
+            return None
         return self.view.pending_decision.seat if self.view.HasField("pending_decision") else self.view.seat
 
     @property
@@ -166,9 +188,39 @@ def _key_for(game: GameLike, seat: int | None, seat_key: str | None) -> str:
 
 
 def _sealed(response: Any, seat_keys: Mapping[int, str]) -> SealedGame:
+    """The sealed game a response hands out, with all it carries beside the token."""
+    moved = isinstance(response, engine_service_pb2.ApplyActionResponse)
     return SealedGame(
-        response.sealed_state, response.sealed_state_binding, response.view, list(response.events), seat_keys
+        response.sealed_state,
+        response.sealed_state_binding,
+        response.view,
+        list(response.events),
+        seat_keys,
+        applied=response.applied if moved and response.HasField("applied") else None,
+        legal_actions=list(response.legal_actions) if moved else [],
+        audience_views=_audience_views(response) if moved else {},
     )
+
+
+def _audience_views(response: engine_service_pb2.ApplyActionResponse) -> dict[int | None, ViewResult]:
+    return {
+        (out.seat if out.HasField("seat") else None): ViewResult(out.view, list(out.events), list(out.legal_actions))
+        for out in response.audience_views
+    }
+
+
+def _audiences(game: GameLike, audiences: Iterable[int | None] | Literal["all"]) -> list[engine_service_pb2.Audience]:
+    """The request's audiences, each seat's with the key the handle holds for it."""
+    if audiences == "all":
+        count = game.view.num_players if isinstance(game, SealedGame) else len(getattr(game, "players", ()))
+        audiences = [*range(count), None]
+    out = []
+    for seat in audiences:
+        if seat is None:
+            out.append(engine_service_pb2.Audience())
+        else:
+            out.append(engine_service_pb2.Audience(seat=seat, seat_key=_key_for(game, seat, None)))
+    return out
 
 
 def _keys_of(response: Any) -> dict[int, str]:
@@ -289,6 +341,7 @@ class EngineClient:
         sealed: Literal[True],
         seat: int | None = None,
         public_deal: bool = False,
+        expires_in_seconds: int = 0,
     ) -> SealedGame: ...
     def create_game(
         self,
@@ -297,6 +350,7 @@ class EngineClient:
         sealed: bool = False,
         seat: int | None = None,
         public_deal: bool = False,
+        expires_in_seconds: int = 0,
     ) -> GameResult | SealedGame:
         """Deal a game: its state and the deal's events (``GameStarted``, then each revealed card).
 
@@ -305,12 +359,16 @@ class EngineClient:
         never reveals it before the end: leave ``config.seed`` 0 (else ``InvalidRequest``,
         ``SEED_NOT_ALLOWED``) unless ``public_deal``, which deals from ``config.seed`` as given,
         so that whoever knows it knows every deck order (tests, replays of known deals).
+        ``expires_in_seconds``: a sealed game's tokens are refused (``SEALED_STATE_EXPIRED``) that long
+        after the deal (``binding.expires_at``); 0, never.
         """
         request = engine_service_pb2.CreateGameRequest(config=config, sealed=sealed)
         if sealed and seat is not None:
             request.seat = seat
         if sealed and public_deal:
             request.public_deal = True
+        if sealed and expires_in_seconds:
+            request.expires_in_seconds = expires_in_seconds
         response: engine_service_pb2.CreateGameResponse = self._call(self._stub.CreateGame, request)
         if sealed:
             return _sealed(response, _keys_of(response))
@@ -340,6 +398,7 @@ class EngineClient:
         sealed: Literal[True],
         seat: int | None = None,
         public_deal: bool = False,
+        expires_in_seconds: int = 0,
     ) -> SealedGame: ...
     def new_game(
         self,
@@ -352,12 +411,15 @@ class EngineClient:
         sealed: bool = False,
         seat: int | None = None,
         public_deal: bool = False,
+        expires_in_seconds: int = 0,
     ) -> GameResult | SealedGame:
-        """Deal a game from plain arguments (see ``game_config``); ``sealed``, ``seat`` and ``public_deal`` as in
-        ``create_game`` (a sealed game takes a ``seed`` only with ``public_deal=True``)."""
+        """Deal a game from plain arguments (see ``game_config``); ``sealed``, ``seat``, ``public_deal`` and
+        ``expires_in_seconds`` as in ``create_game`` (a sealed game takes a ``seed`` only with ``public_deal=True``)."""
         config = game_config(num_players, seed, first_seat, modules, turn_limit)
         if sealed:
-            return self.create_game(config, sealed=True, seat=seat, public_deal=public_deal)
+            return self.create_game(
+                config, sealed=True, seat=seat, public_deal=public_deal, expires_in_seconds=expires_in_seconds
+            )
         return self.create_game(config)
 
     def join(self, game: bytes | SealedGame, *, seat: int, seat_key: str | None = None) -> SealedGame:
@@ -365,24 +427,26 @@ class EngineClient:
 
         What a platform hands a player is a token and one key: ``join(token, seat=1, seat_key=key)``.
         From a ``SealedGame`` holding every key, ``join(game, seat=1)`` keeps only seat 1's (and the
-        binding; a bare token's binding is empty until the handle's first move). The handle's calls
-        name its seat by default. Raises ``PermissionDenied`` when the key is not that seat's.
+        binding; a bare token's is read from its header). The handle's calls name its seat by default.
+        Raises ``PermissionDenied`` when the key is not that seat's.
         """
         key = _key_for(game, seat, seat_key)
         request = _with_game(engine_service_pb2.GetPlayerViewRequest(), game, seat, key)
         response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request)
-        binding = game.binding if isinstance(game, SealedGame) else sealing_pb2.SealedStateBinding()
+        # The engine opened the token: its header reads.
+        binding = game.binding if isinstance(game, SealedGame) else read_token_header(game).binding
         token = game.token if isinstance(game, SealedGame) else game
         return SealedGame(token, binding, response.view, [], {seat: key})
 
     def list_legal_actions(
         self, game: GameLike, *, seat: int | None = None, seat_key: str | None = None
     ) -> engine_service_pb2.ListLegalActionsResponse:
-        """The full ``ListLegalActions`` response: the legal actions and the seat that must act.
+        """The full ``ListLegalActions`` response: the legal actions and the seat that must act (``acting_seat``).
 
         For a sealed game, ``seat`` is the seat asking (a one-key handle's own by default), with its
-        key: the purchases of cards the acting seat reserved blind are listed only when it is the
-        acting seat. ``seat_key`` overrides the key a ``SealedGame`` holds (or gives one for a token).
+        key: a seat that is not acting is listed no actions; without a seat (a spectator) the acting
+        seat's are listed but the purchases of cards it reserved blind. ``seat_key`` overrides the key
+        a ``SealedGame`` holds (or gives one for a token).
         """
         seat = _seat_for(game, seat)
         request = _with_game(engine_service_pb2.ListLegalActionsRequest(), game, seat, seat_key)
@@ -405,6 +469,8 @@ class EngineClient:
         validate_only: bool = False,
         expected_turn: int | None = None,
         seat_key: str | None = None,
+        expected_step: int | None = None,
+        audiences: Iterable[int | None] | Literal["all"] = (),
     ) -> GameResult: ...
     @overload
     def apply(
@@ -416,6 +482,8 @@ class EngineClient:
         validate_only: bool = False,
         expected_turn: int | None = None,
         seat_key: str | None = None,
+        expected_step: int | None = None,
+        audiences: Iterable[int | None] | Literal["all"] = (),
     ) -> SealedGame: ...
     def apply(
         self,
@@ -426,6 +494,8 @@ class EngineClient:
         validate_only: bool = False,
         expected_turn: int | None = None,
         seat_key: str | None = None,
+        expected_step: int | None = None,
+        audiences: Iterable[int | None] | Literal["all"] = (),
     ) -> GameResult | SealedGame:
         """Apply an action (an ``Action``, a ``LegalAction`` or an action id) and return the new game.
 
@@ -439,6 +509,12 @@ class EngineClient:
         that must act (it acts as that seat); ``seat_key`` overrides it.
         ``validate_only``: only check; the result holds the unchanged game and no events.
         ``expected_turn``: refused with ``STALE_STATE`` unless the game is at that turn.
+        ``expected_step``: for a sealed game, refused with ``STEP_MISMATCH`` unless the token is at that
+        step (``binding.step``): a platform sends the step of the newest token it handed out, so rewinds
+        and the loser of two concurrent moves are refused.
+        ``audiences``: seats (``None``: a spectator), or ``"all"`` for every seat and a spectator, whose
+        view and events after the move the result carries in ``audience_views``, each as ``view`` would
+        give it (a sealed handle sends each seat's key it holds).
         Raises ``RuleRejected`` for an illegal move, ``PermissionDenied`` without the right key.
         """
         request = engine_service_pb2.ApplyActionRequest(validate_only=validate_only)
@@ -451,12 +527,16 @@ class EngineClient:
         _with_game(request, game, seat, _key_for(game, acting, seat_key))
         if expected_turn is not None:
             request.expected_turn = expected_turn
+        if expected_step is not None:
+            request.expected_step = expected_step
+        request.audiences.extend(_audiences(game, audiences))
         response: engine_service_pb2.ApplyActionResponse = self._call(self._stub.ApplyAction, request)
         if isinstance(game, SealedGame):
             return _sealed(response, game.seat_keys)
         if isinstance(game, bytes):
             return _sealed(response, {})
-        return GameResult(response.state, list(response.events))
+        applied = response.applied if response.HasField("applied") else None
+        return GameResult(response.state, list(response.events), applied, _audience_views(response))
 
     def view(
         self,
@@ -494,6 +574,7 @@ class EngineClient:
         seat: int | None = None,
         digests: bool = True,
         events: bool = True,
+        expires_in_seconds: int = 0,
     ) -> SealedReplay: ...
     def replay(
         self,
@@ -504,13 +585,15 @@ class EngineClient:
         seat: int | None = None,
         digests: bool = True,
         events: bool = True,
+        expires_in_seconds: int = 0,
     ) -> ReplayResult | SealedReplay:
         """Replay an action log from its config: the final state, every event and a digest after each action.
 
         ``sealed``: the final game as a new token instead (a new game id, ``step`` = the number of
         actions, ``public_deal`` set: the deal came from ``config.seed``), with the view and events of
-        ``seat`` (a spectator's without one) and every seat's new key. ``digests=False``
-        or ``events=False``: leave those out (a replay costs little more than its moves without both).
+        ``seat`` (a spectator's without one) and every seat's new key, its tokens expiring after
+        ``expires_in_seconds`` (0: never). ``digests=False`` or ``events=False``: leave those out (a
+        replay costs little more than its moves without both).
         """
         request = engine_service_pb2.ReplayGameRequest(
             config=config,
@@ -521,6 +604,8 @@ class EngineClient:
         )
         if sealed and seat is not None:
             request.seat = seat
+        if sealed and expires_in_seconds:
+            request.expires_in_seconds = expires_in_seconds
         response: engine_service_pb2.ReplayGameResponse = self._call(self._stub.ReplayGame, request)
         if sealed:
             return SealedReplay(_sealed(response, _keys_of(response)), list(response.state_digests))

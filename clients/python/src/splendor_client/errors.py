@@ -11,8 +11,9 @@ Every ``grpc.RpcError`` raised by a call of ``EngineClient`` becomes an
   does not open: ``SEALED_STATE_*``), ``RequestUndecodable``, ``ReplayTooLong`` and
   ``ResponseTooLarge`` name the service's bounds;
 - ``PermissionDenied`` (``PERMISSION_DENIED``): a sealed request that names a seat, or
-  acts, without that seat's key (``SEAT_KEY_MISSING``) or with another key
-  (``SEAT_KEY_INVALID``);
+  acts, without that seat's key (``SEAT_KEY_MISSING``), with another key
+  (``SEAT_KEY_INVALID``), or with a key of a game dealt before token format 3 whose ring
+  key was retired (``SEAT_KEY_RETIRED``);
 - plain ``EngineError`` for everything else: ``UNAVAILABLE`` (no server there),
   ``DEADLINE_EXCEEDED``, ``RESOURCE_EXHAUSTED``, ``INTERNAL``...
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-INSTALL_HINT = "pip install 'splendor-client[engine]'"
+from .install_hints import ENGINE_COMMAND, WHERE
+
+INSTALL_HINT = ENGINE_COMMAND
 _FACADE = "engine_service.in_process"
 
 
@@ -28,7 +30,8 @@ def local_engine() -> ModuleType:
         if error.name not in ("engine_service", _FACADE):
             raise  # the engine is there but one of its own dependencies is not: its own error says which
         raise EngineNotInstalled(
-            f"in-process play needs the Splendor engine ({_FACADE}) in this Python: {INSTALL_HINT}, "
-            "or play against a server (give its address)"
+            f"in-process play needs the Splendor engine ({_FACADE}) in this Python: {WHERE}, run "
+            f"`{INSTALL_HINT}`; or play against a server: give its address "
+            "(address=... for the environments, --server HOST:PORT for splendor-tournament)"
         ) from error
     return in_process

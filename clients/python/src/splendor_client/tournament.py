@@ -7,15 +7,15 @@
 One bot per seat (2 to 4). Built-in bots: ``random``, ``greedy``, ``ismcts[:iterations]``;
 ``cmd:<program>`` runs a program of your own (protocol: ``splendor_client.external_bot``).
 ``--in-process`` plays on the engine in this process (the ``splendor-engine`` package,
-through its public in-process API; ``pip install 'splendor-client[engine]'``, imported only
-then); ``--server host:port`` plays through the API, ``--batch`` games at once (16): one
+through its public in-process API, imported only then; without it the run stops saying
+what to install); ``--server host:port`` plays through the API, ``--batch`` games at once (16): one
 BatchApplyActions call a round carries the moves of every game whose bot runs here, and
 ``ismcts`` searches on the server, one ApplyAction call a move, its time per move the call's
 wall time (one address, e.g. a Kubernetes Service in front of many replicas: each group of
 games opens its own connection). The games and results are the same whatever the batch and
 the processes. Progress goes to standard error; the
 table to standard output; ``results.csv``, ``results.json`` and ``results.png``
-(with the ``tournament`` extra: ``pip install 'splendor-client[tournament]'``) to ``--out``.
+(with the ``tournament`` extra, matplotlib) to ``--out``.
 Exit code 0 when every game was played, 1 when one could not be, 2 for a bad command line.
 """
 
@@ -32,6 +32,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from .install_hints import CHART_COMMAND, ENGINE_COMMAND, WHERE
 from .local_engine import EngineNotInstalled
 from .tournament_games import (
     DEFAULT_BATCH,
@@ -67,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument(
         "--in-process",
         action="store_true",
-        help="play on the engine in this process (needs it: pip install 'splendor-client[engine]')",
+        help=f"play on the engine in this process (needs it: {WHERE}, {ENGINE_COMMAND})",
     )
     where.add_argument("--server", metavar="HOST:PORT", help="play through the engine at this address")
     parser.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
@@ -161,7 +162,7 @@ def _print_results(summaries: Sequence[BotSummary], out: Path, charted: bool, on
     if on_server:
         bots = ", ".join(dict.fromkeys(on_server))
         lines.insert(1, f"CPU of {bots} (on the server): the ApplyAction call's wall time; the server reports no CPU")
-    lines.append(f"chart: {out / 'results.png'}" if charted else "chart: skipped (install splendor-client[tournament])")
+    lines.append(f"chart: {out / 'results.png'}" if charted else f"chart: skipped (needs matplotlib: {CHART_COMMAND})")
     try:
         print("\n".join(lines), flush=True)
     except BrokenPipeError:

@@ -79,6 +79,7 @@ class CreateGameRequest(_message.Message):
     SEALED_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     PUBLIC_DEAL_FIELD_NUMBER: _builtins.int
+    EXPIRES_IN_SECONDS_FIELD_NUMBER: _builtins.int
     sealed: _builtins.bool
     """Return the game as a token (sealed_state, with its binding, the view of
     seat and the seat keys) instead of the plain state: for games whose state
@@ -97,6 +98,13 @@ class CreateGameRequest(_message.Message):
     for replays of known deals. The binding says so (public_deal). Ignored
     without sealed.
     """
+    expires_in_seconds: _builtins.int
+    """With sealed: the game's tokens expire this many seconds after the deal
+    (SealedStateBinding.expires_at, the same in every token of the game);
+    afterwards every call with one of them is INVALID_ARGUMENT, reason
+    SEALED_STATE_EXPIRED (60 seconds of grace for clock skew between replicas).
+    0: never. Ignored without sealed.
+    """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
         """The game to deal."""
@@ -108,10 +116,11 @@ class CreateGameRequest(_message.Message):
         sealed: _builtins.bool = ...,
         seat: _builtins.int | None = ...,
         public_deal: _builtins.bool = ...,
+        expires_in_seconds: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "public_deal", b"public_deal", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "expires_in_seconds", b"expires_in_seconds", "public_deal", b"public_deal", "sealed", b"sealed", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -131,10 +140,13 @@ class CreateGameResponse(_message.Message):
     SEALED_STATE_BINDING_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
     SEAT_KEYS_FIELD_NUMBER: _builtins.int
+    ACTING_SEAT_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The dealt game as a token, when the request asked for a sealed game; send it
     back as the next request's sealed_state.
     """
+    acting_seat: _builtins.int
+    """The seat that must act first."""
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The dealt game; absent when the request asked for a sealed game."""
@@ -160,8 +172,10 @@ class CreateGameResponse(_message.Message):
         """In a sealed game, one key per seat in seat order: seat_keys[i] lets its
         holder look and act as seat i (send it as seat_key). Hand each player only
         its own key (a hot-seat front end holds all of them). A key is a MAC of the
-        game id and the seat under the service's key ring: it never changes during
-        the game and the service stores nothing. Empty for a plain game.
+        game id and the seat under a random secret the game's tokens carry
+        encrypted (format in SealedStateBinding): it never changes during the game,
+        survives every rotation of the key ring, and the service stores nothing.
+        Empty for a plain game.
         """
 
     def __init__(
@@ -173,12 +187,15 @@ class CreateGameResponse(_message.Message):
         sealed_state_binding: _sealing_pb2.SealedStateBinding | None = ...,
         view: _view_pb2.GameView | None = ...,
         seat_keys: _abc.Iterable[_builtins.str] | None = ...,
+        acting_seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "seat_keys", b"seat_keys", "state", b"state", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "events", b"events", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "seat_keys", b"seat_keys", "state", b"state", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__acting_seat: _TypeAlias = _typing.Literal["acting_seat"]  # noqa: Y015
+    _WhichOneofArgType__acting_seat: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__acting_seat) -> _WhichOneofReturnType__acting_seat | None: ...
 
 Global___CreateGameResponse: _TypeAlias = CreateGameResponse  # noqa: Y015
 
@@ -195,12 +212,14 @@ class ListLegalActionsRequest(_message.Message):
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode)."""
     seat: _builtins.int
-    """With a sealed_state: the seat asking. A purchase of a card the acting seat
-    reserved blind names that hidden card, so those purchases are listed only
-    when seat is the acting seat; for any other seat, or none, they are left
-    out (the rest of the list is the same). A seat not in the game is
-    INVALID_ARGUMENT, reason INVALID_SEAT. Ignored for a plain state, which
-    only a trusted platform holds.
+    """With a sealed_state: the seat asking. The seat that must act gets its
+    legal actions; any other seat gets none (actions stays empty and
+    acting_seat says whose turn it is), since another seat's options are not
+    its to see. Without seat (a spectator) the acting seat's actions are
+    listed, except the purchases of cards it reserved blind, which would name
+    the hidden card. A seat not in the game is INVALID_ARGUMENT, reason
+    INVALID_SEAT. Ignored for a plain state, which only a trusted platform
+    holds: it always gets the acting seat's every action.
     """
     seat_key: _builtins.str
     """With a sealed_state: the key of the seat the request names, or of the seat
@@ -242,23 +261,35 @@ class ListLegalActionsResponse(_message.Message):
 
     ACTIONS_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    ACTING_SEAT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
-    """The seat that must act (the deciding seat while a decision is pending)."""
+    """The seat that must act (the deciding seat while a decision is pending);
+    still set once the game is over (acting_seat is then absent).
+    """
+    acting_seat: _builtins.int
+    """The seat that must act (the deciding seat while a decision is pending);
+    absent once the game is over.
+    """
     @_builtins.property
     def actions(self) -> _containers.RepeatedCompositeFieldContainer[_actions_pb2.LegalAction]:
-        """The legal actions; empty once the game is over."""
+        """The legal actions; empty once the game is over, and for a sealed request
+        naming a seat that is not the acting seat.
+        """
 
     def __init__(
         self,
         *,
         actions: _abc.Iterable[_actions_pb2.LegalAction] | None = ...,
         seat: _builtins.int = ...,
+        acting_seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "actions", b"actions", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__acting_seat: _TypeAlias = _typing.Literal["acting_seat"]  # noqa: Y015
+    _WhichOneofArgType__acting_seat: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__acting_seat) -> _WhichOneofReturnType__acting_seat | None: ...
 
 Global___ListLegalActionsResponse: _TypeAlias = ListLegalActionsResponse  # noqa: Y015
 
@@ -278,6 +309,8 @@ class ApplyActionRequest(_message.Message):
     INCLUDE_LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
     INCLUDE_OBSERVATION_FIELD_NUMBER: _builtins.int
     SEAT_KEY_FIELD_NUMBER: _builtins.int
+    EXPECTED_STEP_FIELD_NUMBER: _builtins.int
+    AUDIENCES_FIELD_NUMBER: _builtins.int
     OBSERVATION_LEGAL_IDS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode). The response
@@ -318,6 +351,18 @@ class ApplyActionRequest(_message.Message):
     that must act when it acts without naming one (see the service comment).
     Ignored for a plain state.
     """
+    expected_step: _builtins.int
+    """The step the sender believes the game is at (SealedStateBinding.step of
+    the token it sends). When present and different, the call fails with
+    FAILED_PRECONDITION, reason STEP_MISMATCH, and nothing is applied: the
+    optimistic-concurrency check of a platform that stores one token per
+    game. Send the step of the newest token it handed out: a rewound token and
+    the loser of two concurrent moves on one token are both refused (the second
+    sends the step the first already moved past). Unlike expected_turn it tells
+    apart the decisions answered within one turn. A plain state carries no
+    step: with a state, expected_step is refused (STEP_MISMATCH) whatever its
+    value.
+    """
     observation_legal_ids: _builtins.bool
     """With include_observation: the observation lists the seat's legal actions
     as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
@@ -338,6 +383,20 @@ class ApplyActionRequest(_message.Message):
         applied and not applied. The chosen action is returned in applied.
         """
 
+    @_builtins.property
+    def audiences(self) -> _containers.RepeatedCompositeFieldContainer[Global___Audience]:
+        """Also return, in audience_views, the game after the move and its events as
+        each of these audiences (a seat, or a spectator) may see them, each
+        redacted exactly as GetPlayerView would for that audience: a platform that
+        shows a move to every player pays one call (the seat that must act next
+        also gets its legal actions there). With a sealed_state each
+        audience naming a seat must carry that seat's key, else PERMISSION_DENIED
+        as for the request's own seat_key (the field at fault is
+        audiences[i].seat_key). A seat not in the game, or one listed twice, is
+        INVALID_ARGUMENT, reason INVALID_SEAT: so at most every seat and a
+        spectator. With validate_only, the unchanged game and no events.
+        """
+
     def __init__(
         self,
         *,
@@ -351,18 +410,24 @@ class ApplyActionRequest(_message.Message):
         include_legal_actions: _builtins.bool = ...,
         include_observation: _builtins.bool = ...,
         seat_key: _builtins.str = ...,
+        expected_step: _builtins.int | None = ...,
+        audiences: _abc.Iterable[Global___Audience] | None = ...,
         observation_legal_ids: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "observation_legal_ids", b"observation_legal_ids", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "audiences", b"audiences", "bot", b"bot", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "observation_legal_ids", b"observation_legal_ids", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__expected_step: _TypeAlias = _typing.Literal["expected_step"]  # noqa: Y015
+    _WhichOneofArgType__expected_step: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step"]  # noqa: Y015
     _WhichOneofReturnType__expected_turn: _TypeAlias = _typing.Literal["expected_turn"]  # noqa: Y015
     _WhichOneofArgType__expected_turn: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn"]  # noqa: Y015
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
     _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
     _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_step) -> _WhichOneofReturnType__expected_step | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_turn) -> _WhichOneofReturnType__expected_turn | None: ...
     @_typing.overload
@@ -371,6 +436,84 @@ class ApplyActionRequest(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_state_source) -> _WhichOneofReturnType_state_source | None: ...
 
 Global___ApplyActionRequest: _TypeAlias = ApplyActionRequest  # noqa: Y015
+
+@_typing.final
+class Audience(_message.Message):
+    """Whom a view is for: one seat, or a spectator."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SEAT_KEY_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat; absent for a spectator."""
+    seat_key: _builtins.str
+    """With a sealed_state: that seat's key (none for a spectator). Ignored for a
+    plain state.
+    """
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int | None = ...,
+        seat_key: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat", "seat_key", b"seat_key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___Audience: _TypeAlias = Audience  # noqa: Y015
+
+@_typing.final
+class AudienceView(_message.Message):
+    """The game and a move's events as one audience may see them."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    VIEW_FIELD_NUMBER: _builtins.int
+    EVENTS_FIELD_NUMBER: _builtins.int
+    LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat; absent for a spectator."""
+    @_builtins.property
+    def view(self) -> _view_pb2.GameView:
+        """The game after the move, as GetPlayerView returns it for that audience."""
+
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]:
+        """The move's events, redacted for that audience as GetPlayerView redacts
+        them.
+        """
+
+    @_builtins.property
+    def legal_actions(self) -> _containers.RepeatedCompositeFieldContainer[_actions_pb2.LegalAction]:
+        """That seat's legal actions when it is the seat that must act next, as
+        ListLegalActions lists them for it; empty for any other seat and for a
+        spectator. So the player who moves next gets its options from the same
+        call.
+        """
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int | None = ...,
+        view: _view_pb2.GameView | None = ...,
+        events: _abc.Iterable[_events_pb2.Event] | None = ...,
+        legal_actions: _abc.Iterable[_actions_pb2.LegalAction] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat", "view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "legal_actions", b"legal_actions", "seat", b"seat", "view", b"view"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___AudienceView: _TypeAlias = AudienceView  # noqa: Y015
 
 @_typing.final
 class ApplyActionResponse(_message.Message):
@@ -387,6 +530,7 @@ class ApplyActionResponse(_message.Message):
     LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
     ACTING_SEAT_FIELD_NUMBER: _builtins.int
     OBSERVATION_FIELD_NUMBER: _builtins.int
+    AUDIENCE_VIEWS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The new game token, when the request sent a sealed_state (the request's
     token itself when validate_only).
@@ -444,6 +588,10 @@ class ApplyActionResponse(_message.Message):
         response carries (see ApplyActionRequest.include_observation).
         """
 
+    @_builtins.property
+    def audience_views(self) -> _containers.RepeatedCompositeFieldContainer[Global___AudienceView]:
+        """One per ApplyActionRequest.audiences, in the same order."""
+
     def __init__(
         self,
         *,
@@ -456,10 +604,11 @@ class ApplyActionResponse(_message.Message):
         legal_actions: _abc.Iterable[_actions_pb2.LegalAction] | None = ...,
         acting_seat: _builtins.int | None = ...,
         observation: _observation_pb2.Observation | None = ...,
+        audience_views: _abc.Iterable[Global___AudienceView] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "observation", b"observation", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "events", b"events", "legal_actions", b"legal_actions", "observation", b"observation", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "audience_views", b"audience_views", "events", b"events", "legal_actions", b"legal_actions", "observation", b"observation", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__acting_seat: _TypeAlias = _typing.Literal["acting_seat"]  # noqa: Y015
     _WhichOneofArgType__acting_seat: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat"]  # noqa: Y015
@@ -542,6 +691,11 @@ class GetPlayerViewResponse(_message.Message):
     VIEW_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     OBSERVATION_FIELD_NUMBER: _builtins.int
+    ACTING_SEAT_FIELD_NUMBER: _builtins.int
+    acting_seat: _builtins.int
+    """The seat that must act (the deciding seat while a decision is pending);
+    absent once the game is over.
+    """
     @_builtins.property
     def view(self) -> _view_pb2.GameView:
         """The redacted game."""
@@ -560,12 +714,15 @@ class GetPlayerViewResponse(_message.Message):
         view: _view_pb2.GameView | None = ...,
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
         observation: _observation_pb2.Observation | None = ...,
+        acting_seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["observation", b"observation", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "observation", b"observation", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "observation", b"observation", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "events", b"events", "observation", b"observation", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__acting_seat: _TypeAlias = _typing.Literal["acting_seat"]  # noqa: Y015
+    _WhichOneofArgType__acting_seat: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__acting_seat) -> _WhichOneofReturnType__acting_seat | None: ...
 
 Global___GetPlayerViewResponse: _TypeAlias = GetPlayerViewResponse  # noqa: Y015
 
@@ -581,6 +738,7 @@ class ReplayGameRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     SKIP_STATE_DIGESTS_FIELD_NUMBER: _builtins.int
     SKIP_EVENTS_FIELD_NUMBER: _builtins.int
+    EXPIRES_IN_SECONDS_FIELD_NUMBER: _builtins.int
     sealed: _builtins.bool
     """Return the final game as a token (sealed_state, with its binding, a new
     game id and step = the number of actions, and the view of seat) instead of
@@ -601,6 +759,10 @@ class ReplayGameRequest(_message.Message):
     digests unless skipped) only, e.g. for a platform checking an action log;
     with both skips a replay costs little more than its moves.
     """
+    expires_in_seconds: _builtins.int
+    """With sealed: the new game's tokens expire this many seconds after the
+    replay, as CreateGameRequest.expires_in_seconds; 0: never.
+    """
     @_builtins.property
     def config(self) -> _config_pb2.GameConfig:
         """The configuration the game was created with."""
@@ -618,10 +780,11 @@ class ReplayGameRequest(_message.Message):
         seat: _builtins.int | None = ...,
         skip_state_digests: _builtins.bool = ...,
         skip_events: _builtins.bool = ...,
+        expires_in_seconds: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "config", b"config", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "sealed", b"sealed", "seat", b"seat", "skip_events", b"skip_events", "skip_state_digests", b"skip_state_digests"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "actions", b"actions", "config", b"config", "expires_in_seconds", b"expires_in_seconds", "sealed", b"sealed", "seat", b"seat", "skip_events", b"skip_events", "skip_state_digests", b"skip_state_digests"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -50,17 +50,19 @@ class EngineServiceStub:
       state. Ask for one with CreateGameRequest.sealed. A request that sends a
       sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
       plain out). A token that does not open (another service's key, a retired
-      key, an altered or truncated token) is INVALID_ARGUMENT with a
-      SEALED_STATE_* reason. A holder can always resend an older token: every
-      token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
-      A sealed CreateGame draws its seed on the server (a seed in the request is
-      refused, SEED_NOT_ALLOWED, unless public_deal) and reveals it only in
-      GameView.revealed_seed once the game is over; it returns one seat key per
-      seat (seat_keys), as a sealed ReplayGame does. A sealed request that names
-      a seat, or acts (ApplyAction without a seat acts as the seat that must
-      act, a server-side bot move included), must carry that seat's key in
-      seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
+      key, an altered or truncated token, a game past its expiry) is
+      INVALID_ARGUMENT with a SEALED_STATE_* reason. A holder can always resend
+      an older token: every token is bound to a game id and a step
+      (SealedStateBinding), returned in clear, so a platform stops rewinds by
+      remembering one number per game. A sealed CreateGame draws its seed on the
+      server (a seed in the request is refused, SEED_NOT_ALLOWED, unless
+      public_deal) and reveals it only in GameView.revealed_seed once the game is
+      over; it returns one seat key per seat (seat_keys), as a sealed ReplayGame
+      does. A sealed request that names a seat, or acts (ApplyAction without a
+      seat acts as the seat that must act, a server-side bot move included), must
+      carry that seat's key in seat_key, else PERMISSION_DENIED
+      (SEAT_KEY_MISSING, SEAT_KEY_INVALID, or SEAT_KEY_RETIRED for a key of a
+      game dealt before token format version 3 whose ring key was retired); a
       request that only looks and names no seat is a spectator's. A server
       started without seat keys (a platform that binds seats itself) ignores
       seat_key. An opened token's state is validated like a plain state before
@@ -76,7 +78,9 @@ class EngineServiceStub:
     CreateGame: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.CreateGameRequest, _engine_service_pb2.CreateGameResponse]
     """Deal a new game, as a plain state or, with sealed, as a game token."""
     ListLegalActions: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ListLegalActionsRequest, _engine_service_pb2.ListLegalActionsResponse]
-    """Every legal action of the seat that must act, each with its action id."""
+    """Every legal action of the seat that must act, each with its action id
+    (none for a sealed request naming another seat).
+    """
     ApplyAction: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ApplyActionRequest, _engine_service_pb2.ApplyActionResponse]
     """Check an action and, unless validate_only, apply it."""
     GetPlayerView: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.GetPlayerViewRequest, _engine_service_pb2.GetPlayerViewResponse]
@@ -126,17 +130,19 @@ class EngineServiceAsyncStub(EngineServiceStub):
       state. Ask for one with CreateGameRequest.sealed. A request that sends a
       sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
       plain out). A token that does not open (another service's key, a retired
-      key, an altered or truncated token) is INVALID_ARGUMENT with a
-      SEALED_STATE_* reason. A holder can always resend an older token: every
-      token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
-      A sealed CreateGame draws its seed on the server (a seed in the request is
-      refused, SEED_NOT_ALLOWED, unless public_deal) and reveals it only in
-      GameView.revealed_seed once the game is over; it returns one seat key per
-      seat (seat_keys), as a sealed ReplayGame does. A sealed request that names
-      a seat, or acts (ApplyAction without a seat acts as the seat that must
-      act, a server-side bot move included), must carry that seat's key in
-      seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
+      key, an altered or truncated token, a game past its expiry) is
+      INVALID_ARGUMENT with a SEALED_STATE_* reason. A holder can always resend
+      an older token: every token is bound to a game id and a step
+      (SealedStateBinding), returned in clear, so a platform stops rewinds by
+      remembering one number per game. A sealed CreateGame draws its seed on the
+      server (a seed in the request is refused, SEED_NOT_ALLOWED, unless
+      public_deal) and reveals it only in GameView.revealed_seed once the game is
+      over; it returns one seat key per seat (seat_keys), as a sealed ReplayGame
+      does. A sealed request that names a seat, or acts (ApplyAction without a
+      seat acts as the seat that must act, a server-side bot move included), must
+      carry that seat's key in seat_key, else PERMISSION_DENIED
+      (SEAT_KEY_MISSING, SEAT_KEY_INVALID, or SEAT_KEY_RETIRED for a key of a
+      game dealt before token format version 3 whose ring key was retired); a
       request that only looks and names no seat is a spectator's. A server
       started without seat keys (a platform that binds seats itself) ignores
       seat_key. An opened token's state is validated like a plain state before
@@ -149,7 +155,9 @@ class EngineServiceAsyncStub(EngineServiceStub):
     CreateGame: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.CreateGameRequest, _engine_service_pb2.CreateGameResponse]  # type: ignore[assignment]
     """Deal a new game, as a plain state or, with sealed, as a game token."""
     ListLegalActions: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ListLegalActionsRequest, _engine_service_pb2.ListLegalActionsResponse]  # type: ignore[assignment]
-    """Every legal action of the seat that must act, each with its action id."""
+    """Every legal action of the seat that must act, each with its action id
+    (none for a sealed request naming another seat).
+    """
     ApplyAction: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ApplyActionRequest, _engine_service_pb2.ApplyActionResponse]  # type: ignore[assignment]
     """Check an action and, unless validate_only, apply it."""
     GetPlayerView: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.GetPlayerViewRequest, _engine_service_pb2.GetPlayerViewResponse]  # type: ignore[assignment]
@@ -198,17 +206,19 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
       state. Ask for one with CreateGameRequest.sealed. A request that sends a
       sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
       plain out). A token that does not open (another service's key, a retired
-      key, an altered or truncated token) is INVALID_ARGUMENT with a
-      SEALED_STATE_* reason. A holder can always resend an older token: every
-      token is bound to a game id and a step (SealedStateBinding), returned in
-      clear, so a platform stops rewinds by remembering one number per game.
-      A sealed CreateGame draws its seed on the server (a seed in the request is
-      refused, SEED_NOT_ALLOWED, unless public_deal) and reveals it only in
-      GameView.revealed_seed once the game is over; it returns one seat key per
-      seat (seat_keys), as a sealed ReplayGame does. A sealed request that names
-      a seat, or acts (ApplyAction without a seat acts as the seat that must
-      act, a server-side bot move included), must carry that seat's key in
-      seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
+      key, an altered or truncated token, a game past its expiry) is
+      INVALID_ARGUMENT with a SEALED_STATE_* reason. A holder can always resend
+      an older token: every token is bound to a game id and a step
+      (SealedStateBinding), returned in clear, so a platform stops rewinds by
+      remembering one number per game. A sealed CreateGame draws its seed on the
+      server (a seed in the request is refused, SEED_NOT_ALLOWED, unless
+      public_deal) and reveals it only in GameView.revealed_seed once the game is
+      over; it returns one seat key per seat (seat_keys), as a sealed ReplayGame
+      does. A sealed request that names a seat, or acts (ApplyAction without a
+      seat acts as the seat that must act, a server-side bot move included), must
+      carry that seat's key in seat_key, else PERMISSION_DENIED
+      (SEAT_KEY_MISSING, SEAT_KEY_INVALID, or SEAT_KEY_RETIRED for a key of a
+      game dealt before token format version 3 whose ring key was retired); a
       request that only looks and names no seat is a spectator's. A server
       started without seat keys (a platform that binds seats itself) ignores
       seat_key. An opened token's state is validated like a plain state before
@@ -237,7 +247,9 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.ListLegalActionsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.ListLegalActionsResponse, _abc.Awaitable[_engine_service_pb2.ListLegalActionsResponse]]:
-        """Every legal action of the seat that must act, each with its action id."""
+        """Every legal action of the seat that must act, each with its action id
+        (none for a sealed request naming another seat).
+        """
 
     @_abc_1.abstractmethod
     def ApplyAction(

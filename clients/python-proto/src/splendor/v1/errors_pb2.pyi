@@ -126,8 +126,10 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     deployment's key, or one removed from the key ring).
     """
     REJECTION_REASON_SEALED_STATE_KEY_RETIRED: _RejectionReason.ValueType  # 44
-    """A sealed_state was sealed with a key that has been retired: the game must
-    be restarted or rebuilt from its action log.
+    """A sealed_state was sealed with a key that has been retired. Every move
+    re-seals a game's token under the ring's current key, so only a token left
+    unplayed since before the current key began sealing meets this; rebuild
+    such a game from its action log (a sealed ReplayGame).
     """
     REJECTION_REASON_SEALED_STATE_INVALID: _RejectionReason.ValueType  # 45
     """A sealed_state fails authentication: it was altered, or sealed with another
@@ -163,7 +165,24 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     """A sealed CreateGame sent a seed without public_deal: a sealed game's seed
     is drawn by the server. Send seed 0, or set public_deal.
     """
-    REJECTION_REASON_BATCH_TOO_LARGE: _RejectionReason.ValueType  # 54
+    REJECTION_REASON_SEAT_KEY_RETIRED: _RejectionReason.ValueType  # 54
+    """A sealed request's seat_key is a key of a game dealt before token format
+    version 3 ("<key id>.<mac>"), issued under a ring key that has since been
+    retired: PERMISSION_DENIED. Keys of games dealt in version 3 survive every
+    rotation; such an older game can be rebuilt from its action log with a
+    sealed ReplayGame.
+    """
+    REJECTION_REASON_SEALED_STATE_EXPIRED: _RejectionReason.ValueType  # 55
+    """A sealed_state is past the expiry its game was dealt with
+    (SealedStateBinding.expires_at, with 60 seconds of grace for clock skew).
+    """
+    REJECTION_REASON_STEP_MISMATCH: _RejectionReason.ValueType  # 56
+    """ApplyActionRequest.expected_step differs from the step of the token sent
+    (a rewound token, or a move that lost a race to another on the same
+    token), or was sent with a plain state, which carries no step:
+    FAILED_PRECONDITION, nothing applied.
+    """
+    REJECTION_REASON_BATCH_TOO_LARGE: _RejectionReason.ValueType  # 57
     """BatchApplyActions was sent more items than the server takes in one call
     (Catalog.limits.max_batch_items): split the batch.
     """
@@ -278,8 +297,10 @@ REJECTION_REASON_SEALED_STATE_KEY_UNKNOWN: RejectionReason.ValueType  # 43
 deployment's key, or one removed from the key ring).
 """
 REJECTION_REASON_SEALED_STATE_KEY_RETIRED: RejectionReason.ValueType  # 44
-"""A sealed_state was sealed with a key that has been retired: the game must
-be restarted or rebuilt from its action log.
+"""A sealed_state was sealed with a key that has been retired. Every move
+re-seals a game's token under the ring's current key, so only a token left
+unplayed since before the current key began sealing meets this; rebuild
+such a game from its action log (a sealed ReplayGame).
 """
 REJECTION_REASON_SEALED_STATE_INVALID: RejectionReason.ValueType  # 45
 """A sealed_state fails authentication: it was altered, or sealed with another
@@ -315,7 +336,24 @@ REJECTION_REASON_SEED_NOT_ALLOWED: RejectionReason.ValueType  # 53
 """A sealed CreateGame sent a seed without public_deal: a sealed game's seed
 is drawn by the server. Send seed 0, or set public_deal.
 """
-REJECTION_REASON_BATCH_TOO_LARGE: RejectionReason.ValueType  # 54
+REJECTION_REASON_SEAT_KEY_RETIRED: RejectionReason.ValueType  # 54
+"""A sealed request's seat_key is a key of a game dealt before token format
+version 3 ("<key id>.<mac>"), issued under a ring key that has since been
+retired: PERMISSION_DENIED. Keys of games dealt in version 3 survive every
+rotation; such an older game can be rebuilt from its action log with a
+sealed ReplayGame.
+"""
+REJECTION_REASON_SEALED_STATE_EXPIRED: RejectionReason.ValueType  # 55
+"""A sealed_state is past the expiry its game was dealt with
+(SealedStateBinding.expires_at, with 60 seconds of grace for clock skew).
+"""
+REJECTION_REASON_STEP_MISMATCH: RejectionReason.ValueType  # 56
+"""ApplyActionRequest.expected_step differs from the step of the token sent
+(a rewound token, or a move that lost a race to another on the same
+token), or was sent with a plain state, which carries no step:
+FAILED_PRECONDITION, nothing applied.
+"""
+REJECTION_REASON_BATCH_TOO_LARGE: RejectionReason.ValueType  # 57
 """BatchApplyActions was sent more items than the server takes in one call
 (Catalog.limits.max_batch_items): split the batch.
 """

@@ -24,13 +24,13 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19splendor/v1/sealing.proto\x12\x0bsplendor.v1\"V\n\x12SealedStateBinding\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\r\x12\x0c\n\x04step\x18\x03 \x01(\x04\x12\x13\n\x0bpublic_deal\x18\x04 \x01(\x08\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19splendor/v1/sealing.proto\x12\x0bsplendor.v1\"\x94\x01\n\x12SealedStateBinding\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\r\x12\x0c\n\x04step\x18\x03 \x01(\x04\x12\x13\n\x0bpublic_deal\x18\x04 \x01(\x08\x12\x18\n\x0b\x61\x63ting_seat\x18\x05 \x01(\rH\x00\x88\x01\x01\x12\x12\n\nexpires_at\x18\x06 \x01(\x04\x42\x0e\n\x0c_acting_seatb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.sealing_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SEALEDSTATEBINDING']._serialized_start=42
-  _globals['_SEALEDSTATEBINDING']._serialized_end=128
+  _globals['_SEALEDSTATEBINDING']._serialized_start=43
+  _globals['_SEALEDSTATEBINDING']._serialized_end=191
 # @@protoc_insertion_point(module_scope)

@@ -9,10 +9,10 @@ import builtins as _builtins
 import sys
 import typing as _typing
 
-if sys.version_info >= (3, 11):
-    from typing import TypeAlias as _TypeAlias, Never as _Never
+if sys.version_info >= (3, 10):
+    from typing import TypeAlias as _TypeAlias
 else:
-    from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
+    from typing_extensions import TypeAlias as _TypeAlias
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
@@ -22,8 +22,46 @@ class SealedStateBinding(_message.Message):
     sealed_state returns its binding next to it, in clear, so that a platform can
     refuse rewinds and replays without opening tokens: remember the highest step
     issued for each game_id and accept a token only with that step (see
-    docs/security.md, "Rewinds"). The same binding is authenticated
-    inside the token: a token whose binding was altered does not open.
+    docs/security.md, "Rewinds"), or send it as ApplyActionRequest.expected_step.
+    The same binding is authenticated inside the token: a token whose binding was
+    altered does not open.
+
+    The token's readable header. A token is bytes; its header carries the
+    binding, readable without any key (the clients' token readers parse it), and
+    is authenticated with the state as the AEAD's associated data. Integers are
+    big-endian; n is the length of the key id. Format version 3, the one sealed:
+
+        offset  size  field
+        0       1     format version: 3
+        1       1     n: length of the key id, 1 to 32
+        2       n     key id: the key ring entry that sealed the token, ASCII
+                      letters, digits and . _ -
+        2+n     16    game_id (as 32 lowercase hex digits in the binding)
+        18+n    4     turn (uint32)
+        22+n    8     step (uint64)
+        30+n    1     flags: bit 0 (0x01) public_deal; every other bit is 0
+        31+n    1     acting_seat: 0 to 3, or 255 once the game is over
+        32+n    8     expires_at (uint64, Unix seconds; 0: never)
+        40+n    12    nonce
+        52+n    rest  ciphertext and its 16-byte tag (at least 48 bytes)
+
+    Older tokens still open (the service re-seals them in version 3 with their
+    next move), and a reader accepts them: version 2 is bytes 0 to 30+n of the
+    table above (no acting_seat, no expires_at: read as unknown and never), then
+    the nonce at 31+n; version 1 has no flags byte either (nonce at 30+n) and
+    counts as a public deal. A reader refuses any other version, a key id length
+    of 0 or over 32, a key id with other characters, flags other than 0 and 1, an
+    acting_seat byte other than 0-3 and 255, and a token shorter than its header
+    plus 12 + 48 bytes or longer than 16,384 bytes. Reading a header does not
+    authenticate it: only the service can tell an authentic token.
+
+    Seat keys (CreateGameResponse.seat_keys) are ASCII strings. A game dealt in
+    format version 3 gets keys of 22 characters of unpadded base64url (the MAC of
+    its game id and seat under a random secret the game's tokens carry
+    encrypted): they survive every rotation of the key ring. A game dealt before
+    has keys "<key id>.<22 characters>" (the MAC under that ring key): they work
+    while the ring holds that key, and are refused with SEAT_KEY_RETIRED once it
+    is retired.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -32,6 +70,8 @@ class SealedStateBinding(_message.Message):
     TURN_FIELD_NUMBER: _builtins.int
     STEP_FIELD_NUMBER: _builtins.int
     PUBLIC_DEAL_FIELD_NUMBER: _builtins.int
+    ACTING_SEAT_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     """The game's id: 128 random bits drawn by CreateGame, as 32 lowercase hex
     digits. Every token of one game carries the same id.
@@ -52,6 +92,18 @@ class SealedStateBinding(_message.Message):
     or ReplayGame): whoever knows that seed knows every deck order. False for a
     deal from a seed the server drew and never revealed.
     """
+    acting_seat: _builtins.int
+    """The seat that must act in the sealed state (the deciding seat while a
+    decision is pending); absent once the game is over. In a response it is
+    always known; a reader of a version 1 or 2 token's header leaves it absent.
+    """
+    expires_at: _builtins.int
+    """When the game's tokens stop opening, in Unix seconds; 0: never. Set for the
+    whole game when it is dealt; every token of the game carries the same
+    value. The service refuses a token (SEALED_STATE_EXPIRED) once its clock
+    reads more than 60 seconds past it, so that replicas whose clocks differ
+    by up to a minute never refuse one early.
+    """
     def __init__(
         self,
         *,
@@ -59,11 +111,15 @@ class SealedStateBinding(_message.Message):
         turn: _builtins.int = ...,
         step: _builtins.int = ...,
         public_deal: _builtins.bool = ...,
+        acting_seat: _builtins.int | None = ...,
+        expires_at: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "public_deal", b"public_deal", "step", b"step", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "expires_at", b"expires_at", "game_id", b"game_id", "public_deal", b"public_deal", "step", b"step", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__acting_seat: _TypeAlias = _typing.Literal["acting_seat"]  # noqa: Y015
+    _WhichOneofArgType__acting_seat: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__acting_seat) -> _WhichOneofReturnType__acting_seat | None: ...
 
 Global___SealedStateBinding: _TypeAlias = SealedStateBinding  # noqa: Y015

@@ -3,9 +3,9 @@
 Importing this package registers the Gymnasium id ``splendor/Splendor-v0`` (``SplendorEnv``; its vector
 entry point, ``gymnasium.make_vec``'s default for it, is ``SplendorVectorEnv``: many games stepped
 together, one batched call per round through a server); ``SplendorAECEnv`` is the PettingZoo AEC
-environment. They run in-process on the engine
-(``pip install 'splendor-client[engine]'``; reached only through its public in-process API,
-``splendor_client.local_engine``) or, given ``address``, through a server.
+environment. They run in-process on the engine (reached only through its public in-process API,
+``splendor_client.local_engine``, which says what to install when it is missing) or, given
+``address``, through a server.
 """
 
 import gymnasium

@@ -30,7 +30,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/engine_service.proto.
  */
 export const file_splendor_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIn0KEUNyZWF0ZUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSDgoGc2VhbGVkGAIgASgIEhEKBHNlYXQYAyABKA1IAIgBARITCgtwdWJsaWNfZGVhbBgEIAEoCEIHCgVfc2VhdCLsAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSEQoJc2VhdF9rZXlzGAYgAygJIpgBChdMaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEhEKBHNlYXQYAyABKA1IAYgBARIQCghzZWF0X2tleRgEIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQiUwoYTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlEikKB2FjdGlvbnMYASADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIMCgRzZWF0GAIgASgNIv0CChJBcHBseUFjdGlvblJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYBiABKAxIABIjCgZhY3Rpb24YAiABKAsyEy5zcGxlbmRvci52MS5BY3Rpb24SEQoEc2VhdBgDIAEoDUgBiAEBEhUKDXZhbGlkYXRlX29ubHkYBCABKAgSGgoNZXhwZWN0ZWRfdHVybhgFIAEoDUgCiAEBEiMKA2JvdBgHIAEoCzIWLnNwbGVuZG9yLnYxLkJvdENob2ljZRIdChVpbmNsdWRlX2xlZ2FsX2FjdGlvbnMYCCABKAgSGwoTaW5jbHVkZV9vYnNlcnZhdGlvbhgJIAEoCBIQCghzZWF0X2tleRgKIAEoCRIdChVvYnNlcnZhdGlvbl9sZWdhbF9pZHMYCyABKAhCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0QhAKDl9leHBlY3RlZF90dXJuIo8DChNBcHBseUFjdGlvblJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSKQoHYXBwbGllZBgGIAEoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEi8KDWxlZ2FsX2FjdGlvbnMYByADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIYCgthY3Rpbmdfc2VhdBgIIAEoDUgAiAEBEi0KC29ic2VydmF0aW9uGAkgASgLMhguc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25CDgoMX2FjdGluZ19zZWF0IvUBChRHZXRQbGF5ZXJWaWV3UmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgEIAEoDEgAEhEKBHNlYXQYAiABKA1IAYgBARIiCgZldmVudHMYAyADKAsyEi5zcGxlbmRvci52MS5FdmVudBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAUgASgIEhAKCHNlYXRfa2V5GAYgASgJEh0KFW9ic2VydmF0aW9uX2xlZ2FsX2lkcxgHIAEoCEIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQijwEKFUdldFBsYXllclZpZXdSZXNwb25zZRIjCgR2aWV3GAEgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLQoLb2JzZXJ2YXRpb24YAyABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbiK/AQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQESGgoSc2tpcF9zdGF0ZV9kaWdlc3RzGAUgASgIEhMKC3NraXBfZXZlbnRzGAYgASgIQgcKBV9zZWF0IoMCChJSZXBsYXlHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFQoNc3RhdGVfZGlnZXN0cxgDIAMoCRIUCgxzZWFsZWRfc3RhdGUYBCABKAwSPQoUc2VhbGVkX3N0YXRlX2JpbmRpbmcYBSABKAsyHy5zcGxlbmRvci52MS5TZWFsZWRTdGF0ZUJpbmRpbmcSIwoEdmlldxgGIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EhEKCXNlYXRfa2V5cxgHIAMoCSLvAQoPU2ltdWxhdGVSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASKAoIcG9saWNpZXMYAyADKAsyFi5zcGxlbmRvci52MS5Cb3RDaG9pY2USEAoIcGxheW91dHMYBCABKA0SEwoLbWF4X2FjdGlvbnMYBSABKA0SDAoEc2VlZBgGIAEoBBIRCgRzZWF0GAcgASgNSAGIAQESEAoIc2VhdF9rZXkYCCABKAlCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0InIKEFNpbXVsYXRlUmVzcG9uc2USLQoIb3V0Y29tZXMYASADKAsyGy5zcGxlbmRvci52MS5QbGF5b3V0T3V0Y29tZRIvCgdzdW1tYXJ5GAIgASgLMh4uc3BsZW5kb3IudjEuU2ltdWxhdGlvblN1bW1hcnkiogEKEkRldGVybWluaXplUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEgwKBHNlYXQYAyABKA0SDQoFY291bnQYBCABKA0SDAoEc2VlZBgFIAEoBBIQCghzZWF0X2tleRgGIAEoCUIOCgxzdGF0ZV9zb3VyY2UiPQoTRGV0ZXJtaW5pemVSZXNwb25zZRImCgZzdGF0ZXMYASADKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUiTQoYQmF0Y2hBcHBseUFjdGlvbnNSZXF1ZXN0EjEKCHJlcXVlc3RzGAEgAygLMh8uc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXF1ZXN0IlIKGUJhdGNoQXBwbHlBY3Rpb25zUmVzcG9uc2USNQoHcmVzdWx0cxgBIAMoCzIkLnNwbGVuZG9yLnYxLkJhdGNoQXBwbHlBY3Rpb25zUmVzdWx0In8KF0JhdGNoQXBwbHlBY3Rpb25zUmVzdWx0EjQKCHJlc3BvbnNlGAEgASgLMiAuc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXNwb25zZUgAEiMKBWVycm9yGAIgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXNIAEIJCgdvdXRjb21lMoYGCg1FbmdpbmVTZXJ2aWNlEk0KCkdldENhdGFsb2cSHi5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVxdWVzdBofLnNwbGVuZG9yLnYxLkdldENhdGFsb2dSZXNwb25zZRJNCgpDcmVhdGVHYW1lEh4uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5zcGxlbmRvci52MS5DcmVhdGVHYW1lUmVzcG9uc2USXwoQTGlzdExlZ2FsQWN0aW9ucxIkLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0GiUuc3BsZW5kb3IudjEuTGlzdExlZ2FsQWN0aW9uc1Jlc3BvbnNlElAKC0FwcGx5QWN0aW9uEh8uc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXF1ZXN0GiAuc3BsZW5kb3IudjEuQXBwbHlBY3Rpb25SZXNwb25zZRJWCg1HZXRQbGF5ZXJWaWV3EiEuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1JlcXVlc3QaIi5zcGxlbmRvci52MS5HZXRQbGF5ZXJWaWV3UmVzcG9uc2USTQoKUmVwbGF5R2FtZRIeLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuUmVwbGF5R2FtZVJlc3BvbnNlEkcKCFNpbXVsYXRlEhwuc3BsZW5kb3IudjEuU2ltdWxhdGVSZXF1ZXN0Gh0uc3BsZW5kb3IudjEuU2ltdWxhdGVSZXNwb25zZRJQCgtEZXRlcm1pbml6ZRIfLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVxdWVzdBogLnNwbGVuZG9yLnYxLkRldGVybWluaXplUmVzcG9uc2USYgoRQmF0Y2hBcHBseUFjdGlvbnMSJS5zcGxlbmRvci52MS5CYXRjaEFwcGx5QWN0aW9uc1JlcXVlc3QaJi5zcGxlbmRvci52MS5CYXRjaEFwcGx5QWN0aW9uc1Jlc3BvbnNlYgZwcm90bzM", [file_google_rpc_status, file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
+  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIpkBChFDcmVhdGVHYW1lUmVxdWVzdBInCgZjb25maWcYASABKAsyFy5zcGxlbmRvci52MS5HYW1lQ29uZmlnEg4KBnNlYWxlZBgCIAEoCBIRCgRzZWF0GAMgASgNSACIAQESEwoLcHVibGljX2RlYWwYBCABKAgSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAUgASgNQgcKBV9zZWF0IpYCChJDcmVhdGVHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYBiADKAkSGAoLYWN0aW5nX3NlYXQYByABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQimAEKF0xpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASEQoEc2VhdBgDIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAQgASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJ9ChhMaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USKQoHYWN0aW9ucxgBIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEgwKBHNlYXQYAiABKA0SGAoLYWN0aW5nX3NlYXQYAyABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQi1QMKEkFwcGx5QWN0aW9uUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgGIAEoDEgAEiMKBmFjdGlvbhgCIAEoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIRCgRzZWF0GAMgASgNSAGIAQESFQoNdmFsaWRhdGVfb25seRgEIAEoCBIaCg1leHBlY3RlZF90dXJuGAUgASgNSAKIAQESIwoDYm90GAcgASgLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEh0KFWluY2x1ZGVfbGVnYWxfYWN0aW9ucxgIIAEoCBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAkgASgIEhAKCHNlYXRfa2V5GAogASgJEhoKDWV4cGVjdGVkX3N0ZXAYCyABKARIA4gBARIoCglhdWRpZW5jZXMYDCADKAsyFS5zcGxlbmRvci52MS5BdWRpZW5jZRIdChVvYnNlcnZhdGlvbl9sZWdhbF9pZHMYDSABKAhCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0QhAKDl9leHBlY3RlZF90dXJuQhAKDl9leHBlY3RlZF9zdGVwIjgKCEF1ZGllbmNlEhEKBHNlYXQYASABKA1IAIgBARIQCghzZWF0X2tleRgCIAEoCUIHCgVfc2VhdCKkAQoMQXVkaWVuY2VWaWV3EhEKBHNlYXQYASABKA1IAIgBARIjCgR2aWV3GAIgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAMgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLwoNbGVnYWxfYWN0aW9ucxgEIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uQgcKBV9zZWF0IsIDChNBcHBseUFjdGlvblJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSKQoHYXBwbGllZBgGIAEoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEi8KDWxlZ2FsX2FjdGlvbnMYByADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIYCgthY3Rpbmdfc2VhdBgIIAEoDUgAiAEBEi0KC29ic2VydmF0aW9uGAkgASgLMhguc3BsZW5kb3IudjEuT2JzZXJ2YXRpb24SMQoOYXVkaWVuY2Vfdmlld3MYCiADKAsyGS5zcGxlbmRvci52MS5BdWRpZW5jZVZpZXdCDgoMX2FjdGluZ19zZWF0IvUBChRHZXRQbGF5ZXJWaWV3UmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgEIAEoDEgAEhEKBHNlYXQYAiABKA1IAYgBARIiCgZldmVudHMYAyADKAsyEi5zcGxlbmRvci52MS5FdmVudBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAUgASgIEhAKCHNlYXRfa2V5GAYgASgJEh0KFW9ic2VydmF0aW9uX2xlZ2FsX2lkcxgHIAEoCEIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQiuQEKFUdldFBsYXllclZpZXdSZXNwb25zZRIjCgR2aWV3GAEgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLQoLb2JzZXJ2YXRpb24YAyABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbhIYCgthY3Rpbmdfc2VhdBgEIAEoDUgAiAEBQg4KDF9hY3Rpbmdfc2VhdCLbAQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQESGgoSc2tpcF9zdGF0ZV9kaWdlc3RzGAUgASgIEhMKC3NraXBfZXZlbnRzGAYgASgIEhoKEmV4cGlyZXNfaW5fc2Vjb25kcxgHIAEoDUIHCgVfc2VhdCKDAgoSUmVwbGF5R2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhUKDXN0YXRlX2RpZ2VzdHMYAyADKAkSFAoMc2VhbGVkX3N0YXRlGAQgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAUgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBiABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYByADKAki7wEKD1NpbXVsYXRlUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEigKCHBvbGljaWVzGAMgAygLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEhAKCHBsYXlvdXRzGAQgASgNEhMKC21heF9hY3Rpb25zGAUgASgNEgwKBHNlZWQYBiABKAQSEQoEc2VhdBgHIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAggASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJyChBTaW11bGF0ZVJlc3BvbnNlEi0KCG91dGNvbWVzGAEgAygLMhsuc3BsZW5kb3IudjEuUGxheW91dE91dGNvbWUSLwoHc3VtbWFyeRgCIAEoCzIeLnNwbGVuZG9yLnYxLlNpbXVsYXRpb25TdW1tYXJ5IqIBChJEZXRlcm1pbml6ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIMCgRzZWF0GAMgASgNEg0KBWNvdW50GAQgASgNEgwKBHNlZWQYBSABKAQSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlIj0KE0RldGVybWluaXplUmVzcG9uc2USJgoGc3RhdGVzGAEgAygLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlIk0KGEJhdGNoQXBwbHlBY3Rpb25zUmVxdWVzdBIxCghyZXF1ZXN0cxgBIAMoCzIfLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVxdWVzdCJSChlCYXRjaEFwcGx5QWN0aW9uc1Jlc3BvbnNlEjUKB3Jlc3VsdHMYASADKAsyJC5zcGxlbmRvci52MS5CYXRjaEFwcGx5QWN0aW9uc1Jlc3VsdCJ/ChdCYXRjaEFwcGx5QWN0aW9uc1Jlc3VsdBI0CghyZXNwb25zZRgBIAEoCzIgLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVzcG9uc2VIABIjCgVlcnJvchgCIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzSABCCQoHb3V0Y29tZTKGBgoNRW5naW5lU2VydmljZRJNCgpHZXRDYXRhbG9nEh4uc3BsZW5kb3IudjEuR2V0Q2F0YWxvZ1JlcXVlc3QaHy5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVzcG9uc2USTQoKQ3JlYXRlR2FtZRIeLnNwbGVuZG9yLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEl8KEExpc3RMZWdhbEFjdGlvbnMSJC5zcGxlbmRvci52MS5MaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBolLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXNwb25zZRJQCgtBcHBseUFjdGlvbhIfLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVxdWVzdBogLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVzcG9uc2USVgoNR2V0UGxheWVyVmlldxIhLnNwbGVuZG9yLnYxLkdldFBsYXllclZpZXdSZXF1ZXN0GiIuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1Jlc3BvbnNlEk0KClJlcGxheUdhbWUSHi5zcGxlbmRvci52MS5SZXBsYXlHYW1lUmVxdWVzdBofLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXNwb25zZRJHCghTaW11bGF0ZRIcLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVxdWVzdBodLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVzcG9uc2USUAoLRGV0ZXJtaW5pemUSHy5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlcXVlc3QaIC5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlc3BvbnNlEmIKEUJhdGNoQXBwbHlBY3Rpb25zEiUuc3BsZW5kb3IudjEuQmF0Y2hBcHBseUFjdGlvbnNSZXF1ZXN0GiYuc3BsZW5kb3IudjEuQmF0Y2hBcHBseUFjdGlvbnNSZXNwb25zZWIGcHJvdG8z", [file_google_rpc_status, file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
 
 /**
  * Request of GetCatalog.
@@ -110,6 +110,17 @@ export type CreateGameRequest = Message<"splendor.v1.CreateGameRequest"> & {
    * @generated from field: bool public_deal = 4;
    */
   publicDeal: boolean;
+
+  /**
+   * With sealed: the game's tokens expire this many seconds after the deal
+   * (SealedStateBinding.expires_at, the same in every token of the game);
+   * afterwards every call with one of them is INVALID_ARGUMENT, reason
+   * SEALED_STATE_EXPIRED (60 seconds of grace for clock skew between replicas).
+   * 0: never. Ignored without sealed.
+   *
+   * @generated from field: uint32 expires_in_seconds = 5;
+   */
+  expiresInSeconds: number;
 };
 
 /**
@@ -167,12 +178,21 @@ export type CreateGameResponse = Message<"splendor.v1.CreateGameResponse"> & {
    * In a sealed game, one key per seat in seat order: seat_keys[i] lets its
    * holder look and act as seat i (send it as seat_key). Hand each player only
    * its own key (a hot-seat front end holds all of them). A key is a MAC of the
-   * game id and the seat under the service's key ring: it never changes during
-   * the game and the service stores nothing. Empty for a plain game.
+   * game id and the seat under a random secret the game's tokens carry
+   * encrypted (format in SealedStateBinding): it never changes during the game,
+   * survives every rotation of the key ring, and the service stores nothing.
+   * Empty for a plain game.
    *
    * @generated from field: repeated string seat_keys = 6;
    */
   seatKeys: string[];
+
+  /**
+   * The seat that must act first.
+   *
+   * @generated from field: optional uint32 acting_seat = 7;
+   */
+  actingSeat?: number | undefined;
 };
 
 /**
@@ -212,12 +232,14 @@ export type ListLegalActionsRequest = Message<"splendor.v1.ListLegalActionsReque
   } | { case: undefined; value?: undefined };
 
   /**
-   * With a sealed_state: the seat asking. A purchase of a card the acting seat
-   * reserved blind names that hidden card, so those purchases are listed only
-   * when seat is the acting seat; for any other seat, or none, they are left
-   * out (the rest of the list is the same). A seat not in the game is
-   * INVALID_ARGUMENT, reason INVALID_SEAT. Ignored for a plain state, which
-   * only a trusted platform holds.
+   * With a sealed_state: the seat asking. The seat that must act gets its
+   * legal actions; any other seat gets none (actions stays empty and
+   * acting_seat says whose turn it is), since another seat's options are not
+   * its to see. Without seat (a spectator) the acting seat's actions are
+   * listed, except the purchases of cards it reserved blind, which would name
+   * the hidden card. A seat not in the game is INVALID_ARGUMENT, reason
+   * INVALID_SEAT. Ignored for a plain state, which only a trusted platform
+   * holds: it always gets the acting seat's every action.
    *
    * @generated from field: optional uint32 seat = 3;
    */
@@ -247,18 +269,28 @@ export const ListLegalActionsRequestSchema: GenMessage<ListLegalActionsRequest> 
  */
 export type ListLegalActionsResponse = Message<"splendor.v1.ListLegalActionsResponse"> & {
   /**
-   * The legal actions; empty once the game is over.
+   * The legal actions; empty once the game is over, and for a sealed request
+   * naming a seat that is not the acting seat.
    *
    * @generated from field: repeated splendor.v1.LegalAction actions = 1;
    */
   actions: LegalAction[];
 
   /**
-   * The seat that must act (the deciding seat while a decision is pending).
+   * The seat that must act (the deciding seat while a decision is pending);
+   * still set once the game is over (acting_seat is then absent).
    *
    * @generated from field: uint32 seat = 2;
    */
   seat: number;
+
+  /**
+   * The seat that must act (the deciding seat while a decision is pending);
+   * absent once the game is over.
+   *
+   * @generated from field: optional uint32 acting_seat = 3;
+   */
+  actingSeat?: number | undefined;
 };
 
 /**
@@ -375,10 +407,42 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
   seatKey: string;
 
   /**
+   * The step the sender believes the game is at (SealedStateBinding.step of
+   * the token it sends). When present and different, the call fails with
+   * FAILED_PRECONDITION, reason STEP_MISMATCH, and nothing is applied: the
+   * optimistic-concurrency check of a platform that stores one token per
+   * game. Send the step of the newest token it handed out: a rewound token and
+   * the loser of two concurrent moves on one token are both refused (the second
+   * sends the step the first already moved past). Unlike expected_turn it tells
+   * apart the decisions answered within one turn. A plain state carries no
+   * step: with a state, expected_step is refused (STEP_MISMATCH) whatever its
+   * value.
+   *
+   * @generated from field: optional uint64 expected_step = 11;
+   */
+  expectedStep?: bigint | undefined;
+
+  /**
+   * Also return, in audience_views, the game after the move and its events as
+   * each of these audiences (a seat, or a spectator) may see them, each
+   * redacted exactly as GetPlayerView would for that audience: a platform that
+   * shows a move to every player pays one call (the seat that must act next
+   * also gets its legal actions there). With a sealed_state each
+   * audience naming a seat must carry that seat's key, else PERMISSION_DENIED
+   * as for the request's own seat_key (the field at fault is
+   * audiences[i].seat_key). A seat not in the game, or one listed twice, is
+   * INVALID_ARGUMENT, reason INVALID_SEAT: so at most every seat and a
+   * spectator. With validate_only, the unchanged game and no events.
+   *
+   * @generated from field: repeated splendor.v1.Audience audiences = 12;
+   */
+  audiences: Audience[];
+
+  /**
    * With include_observation: the observation lists the seat's legal actions
    * as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
    *
-   * @generated from field: bool observation_legal_ids = 11;
+   * @generated from field: bool observation_legal_ids = 13;
    */
   observationLegalIds: boolean;
 };
@@ -389,6 +453,81 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
  */
 export const ApplyActionRequestSchema: GenMessage<ApplyActionRequest> = /*@__PURE__*/
   messageDesc(file_splendor_v1_engine_service, 6);
+
+/**
+ * Whom a view is for: one seat, or a spectator.
+ *
+ * @generated from message splendor.v1.Audience
+ */
+export type Audience = Message<"splendor.v1.Audience"> & {
+  /**
+   * The seat; absent for a spectator.
+   *
+   * @generated from field: optional uint32 seat = 1;
+   */
+  seat?: number | undefined;
+
+  /**
+   * With a sealed_state: that seat's key (none for a spectator). Ignored for a
+   * plain state.
+   *
+   * @generated from field: string seat_key = 2;
+   */
+  seatKey: string;
+};
+
+/**
+ * Describes the message splendor.v1.Audience.
+ * Use `create(AudienceSchema)` to create a new message.
+ */
+export const AudienceSchema: GenMessage<Audience> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 7);
+
+/**
+ * The game and a move's events as one audience may see them.
+ *
+ * @generated from message splendor.v1.AudienceView
+ */
+export type AudienceView = Message<"splendor.v1.AudienceView"> & {
+  /**
+   * The seat; absent for a spectator.
+   *
+   * @generated from field: optional uint32 seat = 1;
+   */
+  seat?: number | undefined;
+
+  /**
+   * The game after the move, as GetPlayerView returns it for that audience.
+   *
+   * @generated from field: splendor.v1.GameView view = 2;
+   */
+  view?: GameView | undefined;
+
+  /**
+   * The move's events, redacted for that audience as GetPlayerView redacts
+   * them.
+   *
+   * @generated from field: repeated splendor.v1.Event events = 3;
+   */
+  events: Event[];
+
+  /**
+   * That seat's legal actions when it is the seat that must act next, as
+   * ListLegalActions lists them for it; empty for any other seat and for a
+   * spectator. So the player who moves next gets its options from the same
+   * call.
+   *
+   * @generated from field: repeated splendor.v1.LegalAction legal_actions = 4;
+   */
+  legalActions: LegalAction[];
+};
+
+/**
+ * Describes the message splendor.v1.AudienceView.
+ * Use `create(AudienceViewSchema)` to create a new message.
+ */
+export const AudienceViewSchema: GenMessage<AudienceView> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 8);
 
 /**
  * Response of ApplyAction.
@@ -475,6 +614,13 @@ export type ApplyActionResponse = Message<"splendor.v1.ApplyActionResponse"> & {
    * @generated from field: splendor.v1.Observation observation = 9;
    */
   observation?: Observation | undefined;
+
+  /**
+   * One per ApplyActionRequest.audiences, in the same order.
+   *
+   * @generated from field: repeated splendor.v1.AudienceView audience_views = 10;
+   */
+  audienceViews: AudienceView[];
 };
 
 /**
@@ -482,7 +628,7 @@ export type ApplyActionResponse = Message<"splendor.v1.ApplyActionResponse"> & {
  * Use `create(ApplyActionResponseSchema)` to create a new message.
  */
 export const ApplyActionResponseSchema: GenMessage<ApplyActionResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 7);
+  messageDesc(file_splendor_v1_engine_service, 9);
 
 /**
  * Request of GetPlayerView.
@@ -559,7 +705,7 @@ export type GetPlayerViewRequest = Message<"splendor.v1.GetPlayerViewRequest"> &
  * Use `create(GetPlayerViewRequestSchema)` to create a new message.
  */
 export const GetPlayerViewRequestSchema: GenMessage<GetPlayerViewRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 8);
+  messageDesc(file_splendor_v1_engine_service, 10);
 
 /**
  * Response of GetPlayerView.
@@ -587,6 +733,14 @@ export type GetPlayerViewResponse = Message<"splendor.v1.GetPlayerViewResponse">
    * @generated from field: splendor.v1.Observation observation = 3;
    */
   observation?: Observation | undefined;
+
+  /**
+   * The seat that must act (the deciding seat while a decision is pending);
+   * absent once the game is over.
+   *
+   * @generated from field: optional uint32 acting_seat = 4;
+   */
+  actingSeat?: number | undefined;
 };
 
 /**
@@ -594,7 +748,7 @@ export type GetPlayerViewResponse = Message<"splendor.v1.GetPlayerViewResponse">
  * Use `create(GetPlayerViewResponseSchema)` to create a new message.
  */
 export const GetPlayerViewResponseSchema: GenMessage<GetPlayerViewResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 9);
+  messageDesc(file_splendor_v1_engine_service, 11);
 
 /**
  * Request of ReplayGame.
@@ -651,6 +805,14 @@ export type ReplayGameRequest = Message<"splendor.v1.ReplayGameRequest"> & {
    * @generated from field: bool skip_events = 6;
    */
   skipEvents: boolean;
+
+  /**
+   * With sealed: the new game's tokens expire this many seconds after the
+   * replay, as CreateGameRequest.expires_in_seconds; 0: never.
+   *
+   * @generated from field: uint32 expires_in_seconds = 7;
+   */
+  expiresInSeconds: number;
 };
 
 /**
@@ -658,7 +820,7 @@ export type ReplayGameRequest = Message<"splendor.v1.ReplayGameRequest"> & {
  * Use `create(ReplayGameRequestSchema)` to create a new message.
  */
 export const ReplayGameRequestSchema: GenMessage<ReplayGameRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 10);
+  messageDesc(file_splendor_v1_engine_service, 12);
 
 /**
  * Response of ReplayGame.
@@ -727,7 +889,7 @@ export type ReplayGameResponse = Message<"splendor.v1.ReplayGameResponse"> & {
  * Use `create(ReplayGameResponseSchema)` to create a new message.
  */
 export const ReplayGameResponseSchema: GenMessage<ReplayGameResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 11);
+  messageDesc(file_splendor_v1_engine_service, 13);
 
 /**
  * Request of Simulate. Budget: playouts x max_actions must not exceed 200000
@@ -819,7 +981,7 @@ export type SimulateRequest = Message<"splendor.v1.SimulateRequest"> & {
  * Use `create(SimulateRequestSchema)` to create a new message.
  */
 export const SimulateRequestSchema: GenMessage<SimulateRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 12);
+  messageDesc(file_splendor_v1_engine_service, 14);
 
 /**
  * Response of Simulate.
@@ -847,7 +1009,7 @@ export type SimulateResponse = Message<"splendor.v1.SimulateResponse"> & {
  * Use `create(SimulateResponseSchema)` to create a new message.
  */
 export const SimulateResponseSchema: GenMessage<SimulateResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 13);
+  messageDesc(file_splendor_v1_engine_service, 15);
 
 /**
  * Request of Determinize.
@@ -918,7 +1080,7 @@ export type DeterminizeRequest = Message<"splendor.v1.DeterminizeRequest"> & {
  * Use `create(DeterminizeRequestSchema)` to create a new message.
  */
 export const DeterminizeRequestSchema: GenMessage<DeterminizeRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 14);
+  messageDesc(file_splendor_v1_engine_service, 16);
 
 /**
  * Response of Determinize.
@@ -942,7 +1104,7 @@ export type DeterminizeResponse = Message<"splendor.v1.DeterminizeResponse"> & {
  * Use `create(DeterminizeResponseSchema)` to create a new message.
  */
 export const DeterminizeResponseSchema: GenMessage<DeterminizeResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 15);
+  messageDesc(file_splendor_v1_engine_service, 17);
 
 /**
  * Request of BatchApplyActions.
@@ -969,7 +1131,7 @@ export type BatchApplyActionsRequest = Message<"splendor.v1.BatchApplyActionsReq
  * Use `create(BatchApplyActionsRequestSchema)` to create a new message.
  */
 export const BatchApplyActionsRequestSchema: GenMessage<BatchApplyActionsRequest> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 16);
+  messageDesc(file_splendor_v1_engine_service, 18);
 
 /**
  * Response of BatchApplyActions. The call itself fails only for what no item
@@ -993,7 +1155,7 @@ export type BatchApplyActionsResponse = Message<"splendor.v1.BatchApplyActionsRe
  * Use `create(BatchApplyActionsResponseSchema)` to create a new message.
  */
 export const BatchApplyActionsResponseSchema: GenMessage<BatchApplyActionsResponse> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 17);
+  messageDesc(file_splendor_v1_engine_service, 19);
 
 /**
  * What ApplyAction would have answered for one item of BatchApplyActions.
@@ -1032,7 +1194,7 @@ export type BatchApplyActionsResult = Message<"splendor.v1.BatchApplyActionsResu
  * Use `create(BatchApplyActionsResultSchema)` to create a new message.
  */
 export const BatchApplyActionsResultSchema: GenMessage<BatchApplyActionsResult> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_engine_service, 18);
+  messageDesc(file_splendor_v1_engine_service, 20);
 
 /**
  * A stateless Splendor rules engine. Every call carries the state it works on
@@ -1058,17 +1220,19 @@ export const BatchApplyActionsResultSchema: GenMessage<BatchApplyActionsResult> 
  *   state. Ask for one with CreateGameRequest.sealed. A request that sends a
  *   sealed_state gets a sealed_state back (sealed in, sealed out; plain in,
  *   plain out). A token that does not open (another service's key, a retired
- *   key, an altered or truncated token) is INVALID_ARGUMENT with a
- *   SEALED_STATE_* reason. A holder can always resend an older token: every
- *   token is bound to a game id and a step (SealedStateBinding), returned in
- *   clear, so a platform stops rewinds by remembering one number per game.
- *   A sealed CreateGame draws its seed on the server (a seed in the request is
- *   refused, SEED_NOT_ALLOWED, unless public_deal) and reveals it only in
- *   GameView.revealed_seed once the game is over; it returns one seat key per
- *   seat (seat_keys), as a sealed ReplayGame does. A sealed request that names
- *   a seat, or acts (ApplyAction without a seat acts as the seat that must
- *   act, a server-side bot move included), must carry that seat's key in
- *   seat_key, else PERMISSION_DENIED (SEAT_KEY_MISSING or SEAT_KEY_INVALID); a
+ *   key, an altered or truncated token, a game past its expiry) is
+ *   INVALID_ARGUMENT with a SEALED_STATE_* reason. A holder can always resend
+ *   an older token: every token is bound to a game id and a step
+ *   (SealedStateBinding), returned in clear, so a platform stops rewinds by
+ *   remembering one number per game. A sealed CreateGame draws its seed on the
+ *   server (a seed in the request is refused, SEED_NOT_ALLOWED, unless
+ *   public_deal) and reveals it only in GameView.revealed_seed once the game is
+ *   over; it returns one seat key per seat (seat_keys), as a sealed ReplayGame
+ *   does. A sealed request that names a seat, or acts (ApplyAction without a
+ *   seat acts as the seat that must act, a server-side bot move included), must
+ *   carry that seat's key in seat_key, else PERMISSION_DENIED
+ *   (SEAT_KEY_MISSING, SEAT_KEY_INVALID, or SEAT_KEY_RETIRED for a key of a
+ *   game dealt before token format version 3 whose ring key was retired); a
  *   request that only looks and names no seat is a spectator's. A server
  *   started without seat keys (a platform that binds seats itself) ignores
  *   seat_key. An opened token's state is validated like a plain state before
@@ -1098,7 +1262,8 @@ export const EngineService: GenService<{
     output: typeof CreateGameResponseSchema;
   },
   /**
-   * Every legal action of the seat that must act, each with its action id.
+   * Every legal action of the seat that must act, each with its action id
+   * (none for a sealed request naming another seat).
    *
    * @generated from rpc splendor.v1.EngineService.ListLegalActions
    */

@@ -14,7 +14,7 @@ ARGS   ?=
 PROGRESS = $(BIN)/python scripts/progress.py
 PIP      = $(BIN)/python -m pip install --disable-pip-version-check
 
-.PHONY: install install-serve serve test lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test go-packages go-generate go-test conformance conformance-generate bench bench-service fuzz compiler compiled test-compiled dist clean
+.PHONY: install install-serve serve test fleet lint format typecheck proto-lint proto-breaking generate generate-check prometheus-rules ts-test ts-generate web-build web-test go-packages go-generate go-test conformance conformance-generate bench bench-service bench-affinity fuzz compiler compiled test-compiled dist clean
 
 # Serving needs the engine and the contract's stubs (splendor-proto), not the client, and mypy (mypyc) to compile
 # the rules core. The install is editable, so it runs the checkout's sources: pure Python (see `compiled` below).
@@ -41,8 +41,20 @@ install: $(STAMP)
 serve: install-serve compiled
 	$(RUN_COMPILED_PATH) SPLENDOR_LOG_FORMAT=$${SPLENDOR_LOG_FORMAT:-console} $(BIN)/splendor-engine serve $(ARGS)
 
+# tests/fleet runs the shipped nginx configuration in front of the replicas: Debian's nginx, installed here
+# when missing and running as root.
 test: install lint typecheck proto-lint proto-breaking generate-check prometheus-rules ts-test web-test go-test test-compiled
+	scripts/ensure-debian-packages nginx:nginx
 	$(BIN)/python -m pytest
+
+# The long fleet run: 3 replicas behind nginx, 216 sealed games in play at once over gRPC and Connect
+# (the TypeScript client's players need its dependencies), through a rolling restart, a kill and a key
+# rotation; prints its figures (calls, retries, failures seen by players, lost games, time per phase).
+# `make test` runs the short version (tests/fleet/test_fleet.py).
+fleet: install
+	scripts/ensure-debian-packages nginx:nginx
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python -m tests.fleet.scenario --long
 
 lint: install
 	$(BIN)/ruff check .
@@ -172,6 +184,12 @@ bench: install compiled
 bench-service: install compiled
 	$(RUN_COMPILED) benchmarks/service_bench.py
 
+# Round robin against affinity (the game id as nginx's hash key): 3 replicas behind the shipped nginx
+# configuration, phases interleaved; server CPU per call, the memo's hit rate, p99 (docs/performance.md).
+bench-affinity: install compiled
+	scripts/ensure-debian-packages nginx:nginx
+	$(RUN_COMPILED) benchmarks/fleet_affinity.py
+
 # The long fuzzing campaign: a million mutated requests of every RPC (plain and sealed, forged tokens
 # included) against `serve --processes 2` from 3 gRPC and 1 HTTP client processes, at most 40 minutes
 # (`make test` runs a few thousand); then the non-interference suite on 20 times as many positions
@@ -207,13 +225,15 @@ compiled: $(COMPILED_STAMP)
 
 # Part of `make test`: the test suite against the compiled core (SPLENDOR_CORE=compiled: no fallback),
 # after checking that it is the compiled core that runs. Left to the pure run, which covers them once:
-# tests/packaging (builds and installs wheels in subprocesses, whatever core this process runs), and
+# tests/packaging (builds and installs wheels in subprocesses, whatever core this process runs),
 # tests/docs and tests/edge (documented sessions and attacks on a server's transport, minutes of wall time
-# that exercise the edge, not the rules; the rules under them are the same tests' in tests/rules and below).
+# that exercise the edge, not the rules; the rules under them are the same tests' in tests/rules and below),
+# and tests/fleet (replicas as processes of their own behind nginx: restarts, a kill and a key rotation).
 test-compiled: install
 	SPLENDOR_CORE=compiled $(MAKE) --no-print-directory compiled
 	$(RUN_COMPILED) -c 'from engine_service.core_info import core_kind; import sys; sys.exit(core_kind() != "compiled")'
-	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging --ignore=tests/docs --ignore=tests/edge
+	$(RUN_COMPILED) -m pytest -o pythonpath="$(COMPILED) ." --ignore=tests/packaging --ignore=tests/docs --ignore=tests/edge \
+		--ignore=tests/fleet
 
 # The sdists and wheels of the contract's stubs, the engine (its rules core compiled when it can be, see above)
 # and the client, in dist/; tests/packaging installs such wheels into fresh venvs, together and apart.

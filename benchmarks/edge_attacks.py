@@ -30,52 +30,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from http_runtimes import CANDIDATES, DEFAULT_BASELINE, MODULES, export_baseline, start_child
-from splendor.v1 import config_pb2, engine_service_pb2, engine_service_pb2_grpc
 
 from tests.edge.attackers import ANNOUNCED_BODY, HEADER_FLOOD, IDLE, STALLED_BODY, TRICKLING, Kind, holding
-from tests.edge.support import CREATE_GAME_JSON, ProbeTimes, frame, maximal_simulate, peak_rss_mib
+from tests.edge.support import CREATE_GAME_JSON, ProbeTimes, frame, maximal_simulate, peak_rss_mib, probe_round
 
 SERVICE = "/splendor.v1.EngineService"
 PROBE_SECONDS = 1.0
 HALF_CLOSED_TRIES = 20
-
-
-def probe_round(http_port: int, channel: grpc.Channel, times: ProbeTimes) -> None:
-    def healthz() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=PROBE_SECONDS)
-        try:
-            conn.request("GET", "/healthz")
-            assert conn.getresponse().status == 200
-        finally:
-            conn.close()
-
-    def http_create_game() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=PROBE_SECONDS)
-        try:
-            conn.request("POST", f"{SERVICE}/CreateGame", CREATE_GAME_JSON, {"Content-Type": "application/json"})
-            response = conn.getresponse()
-            response.read()
-            assert response.status == 200
-        finally:
-            conn.close()
-
-    def grpc_health() -> None:
-        stub = health_pb2_grpc.HealthStub(channel)  # type: ignore[no-untyped-call]
-        stub.Check(health_pb2.HealthCheckRequest(), timeout=PROBE_SECONDS)
-
-    def grpc_create_game() -> None:
-        request = engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2))
-        engine_service_pb2_grpc.EngineServiceStub(channel).CreateGame(request, timeout=PROBE_SECONDS)
-
-    for kind, probe in (
-        ("healthz", healthz),
-        ("http_create_game", http_create_game),
-        ("grpc_health", grpc_health),
-        ("grpc_create_game", grpc_create_game),
-    ):
-        times.record(kind, probe)
 
 
 @contextmanager

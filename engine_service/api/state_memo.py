@@ -29,6 +29,7 @@ from __future__ import annotations
 import hmac
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Final, Generic, NamedTuple, TypeVar
 
 from engine_service.rules import GameState
@@ -41,19 +42,23 @@ MAX_KEY_BYTES: Final = 4 * 1024
 DEFAULT_STATE_MEMO_ENTRIES: Final = 4096
 
 Value = TypeVar("Value")
+# Told of each lookup a memo could answer: the kind ("state", "token", "seat_key") and whether it did.
+LookupCounter = Callable[[str, bool], None]
 
 
 class Remembered(Generic[Value]):
     """A bounded least-recently-used map from bytes to what checking them gave; safe across handler threads."""
 
-    __slots__ = ("_entries", "_limit", "_lock")
+    __slots__ = ("_count", "_entries", "_kind", "_limit", "_lock")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, kind: str = "", count: LookupCounter | None = None) -> None:
         if limit < 0:
             raise ValueError("a memo holds at least 0 entries")
         self._limit = limit
         self._entries: OrderedDict[bytes, Value] = OrderedDict()
         self._lock = threading.Lock()
+        self._kind = kind
+        self._count = count
 
     def get(self, key: bytes) -> Value | None:
         if not self._limit or len(key) > MAX_KEY_BYTES:  # never kept, so not worth hashing
@@ -62,7 +67,9 @@ class Remembered(Generic[Value]):
             value = self._entries.get(key)
             if value is not None:
                 self._entries.move_to_end(key)
-            return value
+        if self._count is not None:
+            self._count(self._kind, value is not None)
+        return value
 
     def put(self, key: bytes, value: Value) -> None:
         if not self._limit or len(key) > MAX_KEY_BYTES:
@@ -99,13 +106,14 @@ class StateMemo:
 
     __slots__ = ("entries", "plain", "seat_keys", "tokens")
 
-    def __init__(self, entries: int = DEFAULT_STATE_MEMO_ENTRIES) -> None:
+    def __init__(self, entries: int = DEFAULT_STATE_MEMO_ENTRIES, count_lookup: LookupCounter | None = None) -> None:
+        """``count_lookup``: told of every lookup (the served process counts them in its metrics)."""
         self.entries = entries
-        self.plain: Remembered[GameState] = Remembered(entries)
-        self.tokens: Remembered[OpenedToken] = Remembered(entries)
+        self.plain: Remembered[GameState] = Remembered(entries, "state", count_lookup)
+        self.tokens: Remembered[OpenedToken] = Remembered(entries, "token", count_lookup)
         # A seat key found valid (or issued here) for a game and seat, with the game's secret it was checked
         # under, or the ring for a game without one.
-        self.seat_keys: Remembered[KeyRing | bytes] = Remembered(entries)
+        self.seat_keys: Remembered[KeyRing | bytes] = Remembered(entries, "seat_key", count_lookup)
 
     @property
     def enabled(self) -> bool:

@@ -111,34 +111,34 @@ class CappedListener(socket.socket):
 
     def progressed(self, peer: Peer | None) -> None:
         """The connection of ``peer`` made progress (a request, body bytes, an answer)."""
-        connection = self._open.get(peer) if peer is not None else None
+        connection = self._connection(peer)
         if connection is not None:
             connection.progressed = time.monotonic()
 
     def request_started(self, peer: Peer | None) -> None:
         """The application answers a request of ``peer``'s connection: its headers came whole."""
-        connection = self._open.get(peer) if peer is not None else None
+        connection = self._connection(peer)
         if connection is not None:
             connection.requests += 1
             connection.unanswered_bytes = 0
             connection.progressed = time.monotonic()
 
     def request_ended(self, peer: Peer | None) -> None:
-        connection = self._open.get(peer) if peer is not None else None
-        if connection is not None:
-            connection.requests -= 1
-            connection.progressed = time.monotonic()
+        self._count(peer, "requests", -1)
 
     def call_started(self, peer: Peer | None) -> None:
-        connection = self._open.get(peer) if peer is not None else None
-        if connection is not None:
-            connection.calls += 1
-            connection.progressed = time.monotonic()
+        self._count(peer, "calls", 1)
 
     def call_ended(self, peer: Peer | None) -> None:
-        connection = self._open.get(peer) if peer is not None else None
+        self._count(peer, "calls", -1)
+
+    def _connection(self, peer: Peer | None) -> Connection | None:
+        return self._open.get(peer) if peer is not None else None
+
+    def _count(self, peer: Peer | None, what: str, change: int) -> None:
+        connection = self._connection(peer)
         if connection is not None:
-            connection.calls -= 1
+            setattr(connection, what, getattr(connection, what) + change)
             connection.progressed = time.monotonic()
 
     def _make_room(self) -> None:

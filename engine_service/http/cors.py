@@ -29,6 +29,7 @@ ALLOWED_HEADERS: Final = ", ".join(
         "X-Grpc-Web",
         "X-User-Agent",
         "X-Request-Id",
+        "Splendor-Game-Id",  # the routing key the clients send, for a proxy's affinity (docs/operations.md)
         "Traceparent",
         "Tracestate",
     )

@@ -34,7 +34,7 @@ from connectrpc.server import Endpoint
 
 from engine_service.api import METHODS, SERVICE, ApiConfig, ApiError, Call, Method, current_call
 from engine_service.api.errors import abandoned
-from engine_service.api.limits import is_expensive
+from engine_service.api.limits import EXPENSIVE_METHODS, is_expensive
 from engine_service.runtime.admission import (
     EXPENSIVE_CALLS,
     REFUSAL_MESSAGE,
@@ -44,6 +44,7 @@ from engine_service.runtime.admission import (
 )
 from engine_service.runtime.not_served import record_not_served
 
+from .codecs import Encoded, Undecoded
 from .errors import HandlerError, connect_error
 from .guard import current_exchange
 
@@ -90,53 +91,110 @@ def endpoints(max_response_bytes: int, config: ApiConfig, lanes: Lanes) -> dict[
 
 
 def _endpoint(method: Method[Any, Any], max_response_bytes: int, config: ApiConfig, lanes: Lanes) -> UnaryEndpoint:
-    admission = lanes.admission
+    handler: Handler = _Endpoint(method, max_response_bytes, config, lanes).serve
+    return Endpoint.unary(method_info(method), handler)
 
-    def run(request: Any, call: Call, expensive: bool) -> Any:
-        if not call.is_active():  # its caller left, or its deadline passed, while it waited for a thread
-            expired = call.deadline_passed()
-            record_not_served("http", method.name, "expired_in_queue" if expired else "cancelled_in_queue")
-            raise abandoned(expired)
-        response = invoke_admitted(method, request, call, admission, entered=expensive)
-        if response.ByteSize() > max_response_bytes:
-            message = f"the response is larger than the server's limit of {max_response_bytes} bytes"
-            raise _TooLarge(message)
-        return response
 
-    async def function(request: Any, ctx: RequestContext[Any, Any]) -> Any:
-        call = current_call() or Call(method.name)
-        call.config = config  # the key ring and bounds the gRPC side uses too
-        expensive = is_expensive(method.name, request)
-        if expensive:
-            if not admission.try_enter_expensive():
-                raise connect_error(expensive_busy(admission, call)) from None
-            release: Callable[[object], None] = admission.leave_expensive
-            pool = lanes.expensive
-            exchange = current_exchange.get()
-            if exchange is not None:
-                exchange.cancel_on_hang_up()  # worth cancelling on a hang-up: its CPU is saved
-        else:
-            if not admission.try_admit():
+class _Endpoint:
+    """One method over HTTP: its calls admitted, run on their lane's threads, decoded and encoded there."""
+
+    def __init__(self, method: Method[Any, Any], max_response_bytes: int, config: ApiConfig, lanes: Lanes) -> None:
+        self.method = method
+        self.max_response_bytes = max_response_bytes
+        self.config = config
+        self.lanes = lanes
+        self.admission = lanes.admission
+        self.expensive_by_name = method.name in EXPENSIVE_METHODS
+
+    async def serve(self, undecoded: Undecoded[Any], ctx: RequestContext[Any, Any]) -> Encoded:
+        call = current_call() or Call(self.method.name)
+        call.config = self.config  # the key ring and bounds the gRPC side uses too
+        try:
+            if self.expensive_by_name:
+                encoded: Encoded = await self._on_expensive_lane(call, self._run, undecoded, call, True)
+                return encoded
+            if not self.admission.try_admit():
                 call.reason = MAX_CONCURRENT_RPCS
                 raise HandlerError(ConnectCode.RESOURCE_EXHAUSTED, REFUSAL_MESSAGE)
-            release = admission.release
-            pool = lanes.cheap
-        work: Future[Any] = pool.submit(contextvars.copy_context().run, run, request, call, expensive)
-        work.add_done_callback(release)
-        try:
-            return await asyncio.wrap_future(work)
-        except asyncio.CancelledError:
-            call.cancel()  # running: it stops at its next check; not yet running: it never will
-            if work.cancel():
-                record_not_served("http", method.name, "cancelled_in_queue")
-            raise
+            outcome = await self._on_lane(
+                call, self.lanes.cheap, self.admission.release, self._run, undecoded, call, False
+            )
+            if isinstance(outcome, _FoundExpensive):  # its cheap place given back; now an expensive one
+                encoded = await self._on_expensive_lane(call, self._run_decoded, undecoded, outcome.request, call)
+                return encoded
+            assert isinstance(outcome, Encoded)
+            return outcome
         except ApiError as error:
             raise connect_error(error) from None
         except _TooLarge as error:
             raise HandlerError(ConnectCode.RESOURCE_EXHAUSTED, str(error)) from None
 
-    handler: Handler = function
-    return Endpoint.unary(method_info(method), handler)
+    # On the call's thread.
+
+    def _run(self, undecoded: Undecoded[Any], call: Call, expensive: bool) -> Encoded | _FoundExpensive:
+        """Decode the request, run it, encode the answer; on a cheap thread, hand a request found expensive by its
+        content back, to move it to the expensive lane."""
+        self._check_waited(call)
+        request = undecoded.decode()
+        if not expensive and is_expensive(self.method.name, request):
+            return _FoundExpensive(request)
+        return self._answer(undecoded, request, call, expensive)
+
+    def _run_decoded(self, undecoded: Undecoded[Any], request: Any, call: Call) -> Encoded:
+        self._check_waited(call)
+        return self._answer(undecoded, request, call, True)
+
+    def _check_waited(self, call: Call) -> None:
+        if not call.is_active():  # its caller left, or its deadline passed, while it waited for a thread
+            expired = call.deadline_passed()
+            record_not_served("http", self.method.name, "expired_in_queue" if expired else "cancelled_in_queue")
+            raise abandoned(expired)
+
+    def _answer(self, undecoded: Undecoded[Any], request: Any, call: Call, expensive: bool) -> Encoded:
+        response = invoke_admitted(self.method, request, call, self.admission, entered=expensive)
+        if response.ByteSize() > self.max_response_bytes:
+            message = f"the response is larger than the server's limit of {self.max_response_bytes} bytes"
+            raise _TooLarge(message)
+        return undecoded.encode(response)
+
+    # On the event loop.
+
+    async def _on_expensive_lane(self, call: Call, work: Callable[..., Any], *args: Any) -> Any:
+        if not self.admission.try_enter_expensive():
+            raise expensive_busy(self.admission, call)
+        exchange = current_exchange.get()
+        if exchange is not None:
+            exchange.cancel_on_hang_up()  # worth cancelling on a hang-up: its CPU is saved
+        return await self._on_lane(call, self.lanes.expensive, self.admission.leave_expensive, work, *args)
+
+    async def _on_lane(
+        self,
+        call: Call,
+        pool: ThreadPoolExecutor,
+        release: Callable[[object], None],
+        work: Callable[..., Any],
+        *args: Any,
+    ) -> Any:
+        """``work(*args)`` on one of ``pool``'s threads, in this call's context; its place (``release``) given back
+        when the work ends, however; a call cancelled here is told to stop, or never starts."""
+        future: Future[Any] = pool.submit(contextvars.copy_context().run, work, *args)
+        future.add_done_callback(release)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            call.cancel()  # running: it stops at its next check; not yet running: it never will
+            if future.cancel():
+                record_not_served("http", self.method.name, "cancelled_in_queue")
+            raise
+
+
+class _FoundExpensive:
+    """A request a cheap thread decoded and found expensive by its content."""
+
+    __slots__ = ("request",)
+
+    def __init__(self, request: Any) -> None:
+        self.request = request
 
 
 class _TooLarge(Exception):

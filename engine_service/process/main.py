@@ -12,23 +12,29 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from functools import partial
 from types import FrameType
 from typing import Final
 
+import grpc
 import structlog
 from google.protobuf.internal import api_implementation
+from grpc_health.v1 import health
 
 from engine_service.api.state_memo import StateMemo
 from engine_service.http import HttpServer
-from engine_service.runtime.admission import process_admission
+from engine_service.runtime.admission import Admission, process_admission
 from engine_service.runtime.metrics import (
     MetricsServer,
     clean_multiprocess_dir,
     exposition_registry,
+    get_metrics,
     keep_values_in_memory,
+    memo_lookup_counter,
     metrics_host,
     multiprocess_dir,
+    report_key_ring,
 )
 from engine_service.runtime.settings import Settings
 from engine_service.runtime.telemetry import otlp_endpoint, start_tracing
@@ -63,6 +69,27 @@ def bound_address(address: str, port: int) -> str:
     """``address`` with its port replaced by the one actually bound (for port 0)."""
     host = address.rsplit(":", 1)[0] if ":" in address else address
     return f"{host}:{port}"
+
+
+def drain_both(
+    server: grpc.Server,
+    health_servicer: health.HealthServicer,
+    http_server: HttpServer | None,
+    admission: Admission,
+    grace_seconds: float,
+) -> None:
+    """Drain both listeners at once: health NOT_SERVING, no new call accepted, the calls in flight given
+    ``grace_seconds`` to finish. Logs ``server_stopped``: how long it took, and how many calls were still
+    running when the grace ran out and had to be cancelled (0 in a drain that lost nothing)."""
+    began = time.monotonic()
+    stopped = drain(server, health_servicer, grace_seconds)
+    if http_server is not None:
+        http_server.drain(grace_seconds)  # returns once its calls are done, or at the end of the grace
+    in_time = stopped.wait(max(0.0, grace_seconds - (time.monotonic() - began)))
+    cancelled = 0 if in_time and not admission.active else admission.active
+    stopped.wait()
+    level = log.warning if cancelled else log.info
+    level("server_stopped", drain_seconds=round(time.monotonic() - began, 3), cancelled=cancelled, pid=os.getpid())
 
 
 def serve(settings: Settings, key_ring: KeyRing | None = None) -> int:
@@ -113,8 +140,11 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
         log.warning("slow_protobuf_backend", backend=backend, expected="upb")
     # One limit on the engine calls of this process, whichever transport brings them.
     admission = process_admission(settings)
-    # One memo of states already checked, whichever transport brings a game's next call.
-    memo = StateMemo(settings.state_memo_entries)
+    metrics = get_metrics()
+    report_key_ring(metrics, key_ring.current_id, key_ring.keys, key_ring.retired)
+    # One memo of states already checked, whichever transport brings a game's next call; its hit rate is
+    # what affinity (a game's calls sent to one replica) buys.
+    memo = StateMemo(settings.state_memo_entries, memo_lookup_counter(metrics))
     try:
         server, port, health_servicer = build_server(
             settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission, memo=memo
@@ -154,6 +184,10 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
             "protobuf_backend": backend,
             "threads": settings.workers,
             "max_concurrent_rpcs": settings.max_concurrent_rpcs,
+            # What a key rotation's checks compare across replicas (deploy/README.md, "Sealing keys").
+            "sealing_key": key_ring.current_id,
+            "opening_keys": sorted(key_ring.keys),
+            "retired_keys": sorted(key_ring.retired),
         }
         if http_server is not None:
             started["http_address"] = bound_address(settings.http_address, http_server.port)
@@ -168,12 +202,14 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
             if parent_pid is not None and os.getppid() != parent_pid:
                 received.append("parent_exited")
                 break
-        log.info("server_draining", signal=received[0], grace_seconds=settings.grace_seconds, pid=os.getpid())
-        stopped = drain(server, health_servicer, settings.grace_seconds)
-        if http_server is not None:
-            http_server.drain(settings.grace_seconds)
-        stopped.wait()
-        log.info("server_stopped", pid=os.getpid())
+        log.info(
+            "server_draining",
+            signal=received[0],
+            grace_seconds=settings.grace_seconds,
+            in_flight=admission.active,
+            pid=os.getpid(),
+        )
+        drain_both(server, health_servicer, http_server, admission, settings.grace_seconds)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -8,9 +8,12 @@ dashboard in deploy/compose/grafana and any existing gRPC dashboards query:
   ``grpc_server_handling_seconds``, labelled ``grpc_type``, ``grpc_service``, ``grpc_method``;
 - ``splendor_games_created_total`` (``module``, ``players``), ``splendor_actions_applied_total``
   (``kind``), ``splendor_rejections_total`` (``reason``), ``splendor_games_finished_total``
-  (``end_reason``), ``splendor_batch_items_total`` (``outcome``) and the histogram
-  ``splendor_state_size_bytes``. A BatchApplyActions call counts each of its items as an
-  ApplyAction would count (actions applied, games finished, state sizes, rejections by reason).
+  (``end_reason``), ``splendor_batch_items_total`` (``outcome``: a BatchApplyActions call counts each of its items
+  as an ApplyAction would, actions applied, games finished, state sizes, rejections by reason) and the histogram
+  ``splendor_state_size_bytes``;
+- what a replica of a fleet is: ``splendor_state_memo_lookups_total`` (``kind``, ``result``: how often a
+  call's game was one this process had seen, which affinity raises) and ``splendor_sealing_keys``
+  (``key_id``, ``use``: the key ring it runs, which a key rotation's checks read).
 
 Several worker processes: prometheus-client's multiprocess mode. Every process writes its
 values to files in ``PROMETHEUS_MULTIPROC_DIR``; the process serving /metrics sums them
@@ -28,7 +31,7 @@ from __future__ import annotations
 import glob
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -84,6 +87,17 @@ class Metrics:
     games_finished: Counter
     batch_items: Counter
     state_size_bytes: Histogram
+    memo_lookups: Counter
+    sealing_keys: prometheus_client.Gauge
+
+
+# What the memo of states already checked looks up (api/state_memo.py): a request's plain state, a token,
+# a seat key; and whether it was there.
+MEMO_KINDS: Final = ("state", "token", "seat_key")
+MEMO_RESULTS: Final = ("hit", "miss")
+# How a process uses each key of its ring (sealing/keyring.py): the one sealing new tokens (it opens too),
+# one that only opens, one retired.
+KEY_USES: Final = ("seals", "opens", "retired")
 
 
 def create_metrics(registry: CollectorRegistry | None) -> Metrics:
@@ -143,6 +157,19 @@ def create_metrics(registry: CollectorRegistry | None) -> Metrics:
             buckets=STATE_SIZE_BUCKETS,
             registry=registry,
         ),
+        memo_lookups=Counter(
+            "splendor_state_memo_lookups_total",
+            "Lookups in the process's memo of states, tokens and seat keys already checked, by kind and result.",
+            ("kind", "result"),
+            registry=registry,
+        ),
+        sealing_keys=prometheus_client.Gauge(
+            "splendor_sealing_keys",
+            "1 for each key of the process's key ring, by key id and use (seals, opens, retired).",
+            ("key_id", "use"),
+            registry=registry,
+            multiprocess_mode="max",  # every worker runs the ring its supervisor loaded: one series each
+        ),
     )
 
 
@@ -190,6 +217,33 @@ def initialise_series(metrics: Metrics, methods: Iterable[tuple[str, str, str]])
         metrics.games_finished.labels(end_reason)
     for outcome in BATCH_ITEM_OUTCOMES:
         metrics.batch_items.labels(outcome)
+    for kind in MEMO_KINDS:
+        for result in MEMO_RESULTS:
+            metrics.memo_lookups.labels(kind, result)
+
+
+def memo_lookup_counter(metrics: Metrics) -> Callable[[str, bool], None]:
+    """A counter of the memo's lookups (``StateMemo``'s ``count_lookup``), its series bound once."""
+    increments = {
+        (kind, found): metrics.memo_lookups.labels(kind, "hit" if found else "miss").inc
+        for kind in MEMO_KINDS
+        for found in (True, False)
+    }
+
+    def count(kind: str, found: bool) -> None:
+        increments[kind, found]()
+
+    return count
+
+
+def report_key_ring(metrics: Metrics, sealing: str, opening: Iterable[str], retired: Iterable[str]) -> None:
+    """``splendor_sealing_keys`` of a ring: the key id that seals, those that only open, those retired."""
+    metrics.sealing_keys.labels(sealing, "seals").set(1)
+    for key_id in opening:
+        if key_id != sealing:
+            metrics.sealing_keys.labels(key_id, "opens").set(1)
+    for key_id in retired:
+        metrics.sealing_keys.labels(key_id, "retired").set(1)
 
 
 _lock = threading.Lock()

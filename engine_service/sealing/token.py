@@ -182,7 +182,11 @@ def unseal(ring: KeyRing, token: bytes) -> Opened:
     if key_id in ring.retired:
         raise KeyRetired(f"the token was sealed with the retired key {key_id!r}")
     if key_id not in ring.keys:
-        raise KeyUnknown(f"the token was sealed with key {key_id!r}, which this service does not hold")
+        raise KeyUnknown(
+            f"the token was sealed with key {key_id!r}, which this service does not hold: if keys are being "
+            "rotated, a step was probably skipped (a new key must be on every replica's ring, opening, before "
+            "any replica seals with it)"
+        )
     nonce = token[len(raw) : len(raw) + NONCE_BYTES]
     try:
         plaintext = ring.cipher(key_id).decrypt(nonce, token[len(raw) + NONCE_BYTES :], raw)

@@ -10,11 +10,14 @@ from typing import Any
 
 import grpc
 import pytest
-from splendor.v1 import events_pb2, state_pb2, strongholds_pb2
+from splendor.v1 import actions_pb2, engine_service_pb2, events_pb2, state_pb2, strongholds_pb2
 from splendor_client import EngineClient, GameResult, ViewResult, play
+from splendor_client import actions as act
+from splendor_client.compact_board import short_card
+from splendor_client.describe import Describer
 
 from engine_service.runtime.metrics import get_metrics
-from tests.client.client_fakes import ScriptedEngine
+from tests.client.client_fakes import ScriptedEngine, sample_catalog
 
 
 def test_play_game_narrates_until_the_end() -> None:
@@ -143,7 +146,71 @@ def test_summary_line() -> None:
     line = play.summary(outcome, seed=5, bot_names=["greedy", "random"])
     assert "\n" not in line
     assert line.startswith("Player 1 wins with 15 prestige after 4 turns (2 rounds): 2 players, seed 5")
-    assert "greedy, random" in line
+    assert "bots greedy, random (player by player)" in line
+
+
+def test_the_summary_names_the_people_who_played_as_humans(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outcome = play.play_game(ScriptedEngine(end_after=4), seed=5)  # type: ignore[arg-type]
+    line = play.summary(outcome, seed=5, bot_names=["greedy"], humans=[0])
+    assert "2 players, seed 5, Player 1 human, Player 2 greedy bot, " in line
+    assert "greedy bots" not in line
+    # The command says so too, at the start and in its last line.
+    answers = iter(["1", "1"])
+    monkeypatch.setattr(play, "connect", lambda address, timeout=None: ScriptedEngine(end_after=4))
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert play.main(["--seed", "5", "--bot", "greedy", "--human", "0"]) == 0
+    lines = capsys.readouterr().out.rstrip().splitlines()
+    assert "New game: 2 players, seed 5, Player 1 human, Player 2 greedy bot; Player 1 is you." in lines
+    assert "Player 1 human, Player 2 greedy bot" in lines[-1] and "bots" not in lines[-1]
+
+
+class ShopEngine(ScriptedEngine):
+    """Lists reserves first, then the gems, then a purchase, as an engine may order them."""
+
+    def list_legal_actions(
+        self, state: state_pb2.GameState, *, seat: int | None = None
+    ) -> engine_service_pb2.ListLegalActionsResponse:
+        listed = super().list_legal_actions(state, seat=seat)
+        if not listed.actions:
+            return listed
+        reserves = [
+            actions_pb2.LegalAction(action_id=200, action=act.reserve(12)),
+            actions_pb2.LegalAction(action_id=300, action=act.reserve_from_deck(0)),
+        ]
+        purchase = actions_pb2.LegalAction(action_id=100, action=act.purchase(12))
+        return engine_service_pb2.ListLegalActionsResponse(
+            actions=[*reserves, *listed.actions, purchase], seat=listed.seat
+        )
+
+
+def test_a_person_is_offered_the_buys_first_and_the_reserves_last() -> None:
+    out = io.StringIO()
+    answers = iter(["1", "5"])
+    engine = ShopEngine(end_after=4)
+    play.play_game(engine, humans=[0], viewer=0, out=out, ask=lambda prompt: next(answers))  # type: ignore[arg-type]
+    listing = out.getvalue().split("Your move, Player 1:\n")[1].split("\n\n")[0].splitlines()
+    numbered = [line for line in listing if line.lstrip()[:1].isdigit()]
+    assert [line.split(".", 1)[1].split(" (")[0].strip() for line in numbered] == [
+        "buy card 12",
+        "take 1 white, 1 blue, 1 green",
+        "take 2 red",
+        "reserve card 12",
+        "reserve the top card of the level 1 deck",
+    ]
+    assert [line for line in listing if line.endswith(":")][:3] == ["  Buy:", "  Take gems:", "  Reserve:"]
+    # The numbers are those of the list shown: 1 bought, 5 reserved blind.
+    seat0 = [action.WhichOneof("kind") for action, seat, _ in engine.applied if seat == 0]
+    assert seat0 == ["purchase_card", "reserve_from_deck"]
+
+
+def test_a_card_in_short_is_its_id_bonus_points_and_cost() -> None:
+    describer = Describer(sample_catalog())
+    assert short_card(describer, 57) == "57: r 2pt [4u 1g]"
+    assert short_card(describer, 12) == "12: w [2r 1k]"
+    assert short_card(describer, 102) == "102: ww [-] double"
+    assert short_card(describer, 115) == "115: gives up 2k 3pt [-]"
 
 
 def test_main_plays_and_exits_zero(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,12 +59,14 @@ def client_only(client_wheels: Dist, tmp_path_factory: pytest.TempPathFactory) -
 
 @pytest.fixture(scope="session")
 def client_scratch(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
-    """An empty working directory per document (a reader with the client alone has no checkout around)."""
+    """A working directory per document with no engine around it: only the conformance vectors, which a reader
+    who installed the client from a checkout has at its root (the client's README runs them from there)."""
     made: dict[Path, Path] = {}
 
     def scratch(document: Path) -> Path:
         if document not in made:
-            made[document] = tmp_path_factory.mktemp(f"client-only-{document.stem}")
+            folder = made[document] = tmp_path_factory.mktemp(f"client-only-{document.stem}")
+            (folder / "conformance").symlink_to(ROOT / "conformance", target_is_directory=True)
         return made[document]
 
     return scratch

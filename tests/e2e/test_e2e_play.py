@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from splendor.v1 import events_pb2
 from splendor_client import EngineClient, GameResult, play
-from splendor_client.describe import deck_name, player_name
+from splendor_client.compact_board import LEGEND, compact_board_lines
+from splendor_client.describe import Describer, deck_name, player_name
 
 
 class RecordingClient:
@@ -81,3 +82,29 @@ def test_the_command_plays_a_sealed_game(address: str, capsys: pytest.CaptureFix
     assert play.main(argv) == play.EXIT_FINISHED
     line = capsys.readouterr().out.strip()
     assert "2 players, seed " in line and "bots ismcts:10, greedy (player by player)" in line
+
+
+@pytest.mark.parametrize("module", ["none", "cities", "trading_posts", "strongholds", "orient"])
+def test_the_compact_board_is_a_line_a_market_row_and_at_most_two_a_player(client: EngineClient, module: str) -> None:
+    """The board splendor-play shows a person: the header, the bank with its legend, one line of tiles (and of
+    trading posts), one line per market row with each face-up card as ``id: bonus points [cost]``, and a line or
+    two per player, mid-game of 4 players."""
+    describer = Describer(client.get_catalog())
+    state = client.new_game(4, 21, modules=[] if module == "none" else [module]).state
+    for _ in range(24):
+        state = client.apply(state, client.list_legal_actions(state).actions[0].action).state
+    view = client.view(state, 0).view
+    lines = compact_board_lines(view, describer)
+    assert lines[0].startswith("== Turn ") and lines[1].startswith("Bank ") and lines[1].endswith(LEGEND)
+    assert lines[2].startswith("Cities  " if module == "cities" else "Nobles  ")
+    rows = [line for line in lines if line[:2] in {"L1", "L2", "L3", "O1", "O2", "O3"}]
+    assert [row[:2] for row in rows] == ["L3", "L2", "L1"] + (["O3", "O2", "O1"] if module == "orient" else [])
+    for row, deck in zip(rows, [2, 1, 0, 5, 4, 3]):
+        slots = view.market[deck].slots
+        assert row.count("[") == sum(slot.HasField("card_id") for slot in slots)
+        for slot in slots:
+            assert f"{slot.card_id}: " in row or not slot.HasField("card_id")
+    players = [index for index, line in enumerate(lines) if line.startswith("Player ")]
+    assert len(players) == 4 and lines[players[0]].startswith("Player 1 (you)  ")
+    posts = 1 if module == "trading_posts" else 0
+    assert len(lines) <= 3 + posts + len(rows) + 2 * 4

@@ -181,9 +181,14 @@ PROBES = ("healthz", "grpc_health", "grpc_create_game", "http_create_game")
 
 
 def probe_once(server: Server, channel: grpc.Channel, times: ProbeTimes) -> None:
+    """One round of cheap probes of ``server`` (``probe_round``)."""
+    probe_round(http_port(server), channel, times)
+
+
+def probe_round(port: int, channel: grpc.Channel, times: ProbeTimes) -> None:
     """One round of cheap probes: /healthz over a new connection (as the kubelet does), gRPC health, CreateGame
-    over gRPC and over Connect (a small body: what every move of a game sends)."""
-    port = http_port(server)
+    over gRPC and over Connect (a small body: what every move of a game sends); ``port`` is the HTTP one,
+    ``channel`` reaches the gRPC one."""
 
     def healthz() -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PROBE_SECONDS)

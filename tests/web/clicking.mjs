@@ -1,7 +1,26 @@
 // A player who plays the web front end by clicking what is on the table, as a person would: a
-// card to buy it (one with an ability first; its menu when it offers several choices), the bank's
-// gems one by one and then Confirm, the tokens to give back, a deck, a noble, a city or a card a
-// decision is about, and a prompt (pass, decline) only when nothing on the table is offered.
+// card to buy it (one with an ability first) and then the move in its menu, the bank's gems one by
+// one and then Confirm, the tokens to give back, a deck, a noble, a city or a card a decision is
+// about (each through its menu), and a prompt (pass, decline) only when nothing on the table is
+// offered. A click on a thing on the table that sends a move by itself fails the game.
+
+const SERVICE_APPLY = "/splendor.v1.EngineService/ApplyAction";
+const sentMoves = new WeakMap();
+
+/** Count the moves the page sends (ApplyAction requests), so a click that sends one unasked is seen. */
+export function watchMoves(page) {
+  if (sentMoves.has(page)) return;
+  sentMoves.set(page, 0);
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().endsWith(SERVICE_APPLY))
+      sentMoves.set(page, sentMoves.get(page) + 1);
+  });
+}
+
+/** How many moves the page has sent so far. */
+export function movesSent(page) {
+  return sentMoves.get(page) ?? 0;
+}
 
 /** The first element matching `selector` whose aria-label matches `label` (any when omitted). */
 async function find(page, selector, label) {
@@ -40,18 +59,26 @@ const whereOf = (element) =>
             : "other",
   );
 
-/** Click a thing on the table; with several choices, its menu's choice (`kind`, else the first). */
+/**
+ * Click a thing on the table, then its menu's choice (`kind`, else the first). The click on the
+ * thing itself must only open the menu: a move sent before the menu's choice fails the game.
+ */
 async function choose(page, thing, kind) {
   const where = await whereOf(thing);
+  watchMoves(page);
+  const sent = movesSent(page);
   await press(thing);
-  if ((await thing.evaluate((node) => node.dataset.choices)) === "1") return { where, kind: await kindOf(thing) };
   await page.waitForSelector(".choice-menu [data-action-id]");
+  // Let a stray request (if the click sent one) reach the page's request log before counting.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  if (movesSent(page) !== sent) throw new Error(`a click on a ${where} sent a move before its menu's choice`);
   const item =
     (kind === undefined ? null : await page.$(`.choice-menu [data-action-kind="${kind}"]`)) ??
     (await page.$(".choice-menu [data-action-id]"));
   const chosen = await kindOf(item);
+  const text = await item.evaluate((node) => node.textContent);
   await press(item);
-  return { where: `${where} menu`, kind: chosen };
+  return { where, kind: chosen, text };
 }
 
 /** Pick tokens one at a time (`attribute`: data-gem for the bank, data-own-gem for your own), then Confirm. */
@@ -116,19 +143,21 @@ const MAX_MOVES = 600;
 
 /**
  * Play by clicking until the game is over, or until `limit` moves are made; in a hot-seat game
- * also the hand-over screens. Returns each move's `{ where, kind }`.
+ * also the hand-over screens. `onTurn(page)` runs each time the page waits for a move, before it
+ * is made. Returns each move's `{ where, kind, text }` (`text`: the menu's words for it).
  */
-export async function playByClicking(page, limit = MAX_MOVES) {
+export async function playByClicking(page, limit = MAX_MOVES, { onTurn } = {}) {
   const made = [];
   for (;;) {
     const state = await settled(page);
-    if (state === "over" || made.length === limit) return made;
+    if (state === "over" || (made.length === limit && state !== "handover")) return made;
     if (made.length === MAX_MOVES) throw new Error(`the game was not over after ${MAX_MOVES} moves`);
     if (state === "handover") {
       await page.click(".handover button");
       continue;
     }
     if (state !== "ready") throw new Error(`page ${state}: ${await page.$eval("#alert", (node) => node.textContent)}`);
+    await onTurn?.(page);
     const before = await page.evaluate(() => document.querySelectorAll(".log-lines li").length);
     made.push(await clickOneMove(page));
     await page.waitForFunction(

@@ -66,14 +66,16 @@ async function missingFeatures(url) {
 
 /**
  * Start the engine; resolves to { url, stop, missing } once its HTTP listener answers.
- * `missing` says what the engine lacks for the front end (see missingFeatures).
+ * `missing` says what the engine lacks for the front end (see missingFeatures). `httpPort`
+ * starts it on a given loopback port and `sealingKeys` with a given key ring (to start it again
+ * where a page expects it, opening the tokens the page holds).
  */
-export async function startEngine() {
-  if (process.env.SPLENDOR_WEB_URL) {
+export async function startEngine({ httpPort: port, sealingKeys } = {}) {
+  if (process.env.SPLENDOR_WEB_URL && port === undefined) {
     const url = process.env.SPLENDOR_WEB_URL.replace(/\/$/, "");
     return { url, stop: async () => {}, missing: await missingFeatures(url) };
   }
-  const httpPort = await freePort();
+  const httpPort = port ?? (await freePort());
   const args = [
     "serve",
     "--address",
@@ -87,7 +89,8 @@ export async function startEngine() {
     "--log-format",
     "json",
   ];
-  const child = spawn(join(venvDir, "bin", "splendor-engine"), args, { stdio: ["ignore", "ignore", "pipe"] });
+  const env = sealingKeys === undefined ? process.env : { ...process.env, SPLENDOR_SEALING_KEYS: sealingKeys };
+  const child = spawn(join(venvDir, "bin", "splendor-engine"), args, { stdio: ["ignore", "ignore", "pipe"], env });
   const output = [];
   child.stderr.on("data", (chunk) => output.push(chunk.toString()));
   const url = `http://127.0.0.1:${httpPort}`;

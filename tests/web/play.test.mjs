@@ -2,13 +2,21 @@
 // a whole game of the base game and of each module, through the engine's own HTTP listener.
 // Screenshots go to tests/web/artefacts/ (ignored by git; WEB_ARTEFACTS overrides it).
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launchBrowser } from "./browser.mjs";
-import { playByClicking, settled } from "./clicking.mjs";
+import { movesSent, playByClicking, settled, watchMoves } from "./clicking.mjs";
 import { startEngine } from "./engine.mjs";
 import { leaks } from "./hidden.mjs";
+import {
+  checkAffordableMarks,
+  checkEmptySlots,
+  checkLastMoves,
+  checkLogNumbers,
+  checkPurchasePrices,
+} from "./turns.mjs";
 
 const ARTEFACTS = process.env.WEB_ARTEFACTS ?? new URL("./artefacts/", import.meta.url).pathname;
 const SERVICE = "/splendor.v1.EngineService/";
@@ -51,11 +59,12 @@ async function openPage({ width = 1280, height = 900, needs = "play" } = {}) {
     const url = response.url();
     if (url.includes(SERVICE) && response.request().method() === "POST") {
       const method = url.slice(url.indexOf(SERVICE) + SERVICE.length);
+      const request = JSON.parse(response.request().postData() ?? "{}");
       // A body still unread when a test closes its page is recorded as unread, not thrown later.
       received.push(
         response.text().then(
-          (text) => ({ method, status: response.status(), text }),
-          (error) => ({ method, status: response.status(), unread: error.message }),
+          (text) => ({ method, status: response.status(), text, request }),
+          (error) => ({ method, status: response.status(), unread: error.message, request }),
         ),
       );
     }
@@ -172,15 +181,25 @@ describe("a human plays a whole game against a bot by clicking the table", () =>
       const { page, received, errors, created } = opened;
       const link = `/?players=${game.players}&module=${game.module}&seats=human,greedy&seed=${game.seed}&delay=0`;
       await page.goto(`${engine.url}${link}`);
-      const moves = await playByClicking(page);
+      // On every turn: the marks on the table against the engine's own answers.
+      const seen = { affordable: 0, turns: 0, botMoves: 0, emptySlots: 0 };
+      const onTurn = async () => {
+        seen.turns += 1;
+        seen.affordable += (await checkAffordableMarks(page, engine.url, received, 0)) > 0 ? 1 : 0;
+        seen.botMoves += await checkLastMoves(page, received, 0);
+        seen.emptySlots += await checkEmptySlots(page);
+      };
+      const moves = await playByClicking(page, undefined, { onTurn });
       assert.ok(moves.length > 5, `only ${moves.length} moves`);
       const made = assertMadeOnTheTable(moves);
+      const priced = await checkPurchasePrices(moves, received, 0);
+      const logged = await checkLogNumbers(page);
       context.diagnostic(`${moves.length} moves: ${[...made].sort().join("; ")}`);
-      if (game.module === "none")
-        assert.ok(
-          moves.some(({ where }) => where === "card menu"),
-          "a card that could be bought or reserved was bought from its menu",
-        );
+      context.diagnostic(
+        `checked ${seen.turns} turns (${seen.affordable} with a card to buy), ${seen.botMoves} bot moves, ` +
+          `${priced} prices, ${logged} log numbers, ${seen.emptySlots} empty slots`,
+      );
+      assert.ok(seen.botMoves > 5 && priced > 3, "the bots' moves and the prices were checked");
       if (game.module === "orient") await assertAnOrientDecision(made, game);
       if (game.module === "strongholds")
         assert.ok(made.has("placeStronghold on card"), `no stronghold placed on a card: ${[...made].join("; ")}`);
@@ -223,6 +242,8 @@ test("two humans share one screen (hot seat) for a whole game", async () => {
   assert.ok(moves.length > 20, `only ${moves.length} moves`);
   assertMadeOnTheTable(moves);
   assert.equal(await page.$$eval(".final .ranking tbody tr", (rows) => rows.length), 2);
+  // This deal's game is long (the same every run: two humans clicking alike): log numbers from 100 on show whole.
+  assert.ok((await checkLogNumbers(page)) >= 100, "the log reached 100 lines");
   assert.ok((await checkSeatKeys(sent, received)) > 20, "each human's moves carried that human's key");
   await checkResponses(received);
   assert.deepEqual(errors, []);
@@ -277,7 +298,7 @@ test("gems are picked from the bank and confirmed with the keyboard alone", asyn
   );
   assert.match(await page.$eval("#status", (node) => node.textContent), /^Turn 3, round 2\. Your move/);
   const took = `You took ${picked.map((name) => `1 ${name}`).join(", ")}.`;
-  const lines = await page.$$eval(".log-lines li", (items) => items.map((item) => item.textContent));
+  const lines = await page.$$eval(".log-lines li .text", (items) => items.map((item) => item.textContent));
   assert.ok(lines.includes(took), `the log does not say "${took}": ${lines.join(" / ")}`);
   assert.deepEqual(errors, []);
   await page.close();
@@ -294,7 +315,10 @@ test("a card's menu opens, closes and plays with the keyboard", async () => {
   }
   const cardId = await page.$eval(CARD, (card) => card.dataset.cardId);
   const card = `.market [data-card-id="${cardId}"]`;
-  assert.match(await page.$eval(card, (node) => node.getAttribute("aria-label")), /\. Buy, or Reserve$/);
+  assert.match(
+    await page.$eval(card, (node) => node.getAttribute("aria-label")),
+    /\. Buy for [^,]+, or Reserve \((\+1 gold|no gold left)\)$/,
+  );
   await page.focus(card);
   await page.keyboard.press("Enter");
   await page.waitForSelector(".choice-menu");
@@ -306,7 +330,7 @@ test("a card's menu opens, closes and plays with the keyboard", async () => {
     return { inside: node.contains(menu), below: Math.round(box.top - own.bottom), left: box.left < own.right };
   });
   assert.deepEqual(placed, { inside: false, below: 2, left: true });
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy");
+  assert.match(await page.evaluate(() => document.activeElement?.textContent), /^Buy for /);
   await page.keyboard.press("Escape");
   assert.equal(await page.$(".choice-menu"), null, "Escape closes the menu");
   assert.equal(
@@ -323,7 +347,7 @@ test("a card's menu opens, closes and plays with the keyboard", async () => {
     { timeout: 30_000 },
     logged,
   );
-  const line = await page.$eval(`.log-lines li:nth-child(${logged + 1})`, (node) => node.textContent);
+  const line = await page.$eval(`.log-lines li:nth-child(${logged + 1}) .text`, (node) => node.textContent);
   assert.match(line, /^You bought a level \d .+ card.*\(cost .+\), paying .+\.$/);
   assert.deepEqual(errors, []);
   await page.close();
@@ -417,15 +441,29 @@ test("an exported game replays step by step", async () => {
   assert.equal(record.config.seed, finalView.revealedSeed);
   const total = record.actions.length;
   assert.ok(total > 10);
+  const replayStatus = (step) =>
+    page.waitForFunction(
+      (text) => document.querySelector("#status")?.textContent === text,
+      { timeout: 30_000 },
+      `Replay: action ${step} of ${total}.`,
+    );
 
+  // The end screen shows the revealed seed and replays this very game from its start.
+  assert.equal(await page.$eval("[data-revealed-seed] code", (node) => node.textContent), finalView.revealedSeed);
+  await page.click("[data-replay-link]");
+  await replayStatus(0);
+  assert.equal(await page.$(".final"), null, "the replay opens at the deal, not at the end");
+  await page.click('[data-replay="next"]');
+  await replayStatus(1);
+
+  // A record loaded on the setup screen opens at its start too.
   await page.click("#new-game");
   const input = await page.waitForSelector('input[type="file"]');
   await input.uploadFile(join(downloads, name));
-  await page.waitForFunction(
-    (count) => document.querySelector("#status")?.textContent === `Replay: action ${count} of ${count}.`,
-    { timeout: 30_000 },
-    total,
-  );
+  await replayStatus(0);
+  assert.equal(await page.$$eval(".player .purchased summary", (nodes) => nodes[0].textContent), "Cards bought (0)");
+  await page.click('[data-replay="end"]');
+  await replayStatus(total);
   assert.equal(await page.$$eval(".final .ranking tbody tr", (rows) => rows.length), 2);
   // The replay, dealt from the revealed seed, ends where the game ended.
   const replayed = (await Promise.all(received)).filter((response) => response.method === "ReplayGame");
@@ -436,11 +474,7 @@ test("an exported game replays step by step", async () => {
     finalView.ranking.map((standing) => [standing.seat ?? 0, standing.prestige ?? 0]),
   );
   await page.click('[data-replay="back"]');
-  await page.waitForFunction(
-    (count) => document.querySelector("#status")?.textContent === `Replay: action ${count - 1} of ${count}.`,
-    { timeout: 30_000 },
-    total,
-  );
+  await replayStatus(total - 1);
   assert.equal(await page.$(".final"), null, "one action before the end the game is not over");
   // The replay's controls are written in characters every font has (no empty boxes).
   const controls = await page.$$eval(".replay-controls button", (buttons) => buttons.map((node) => node.textContent));
@@ -450,4 +484,139 @@ test("an exported game replays step by step", async () => {
   await checkResponses(received);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("no click on a thing on the table makes a move: each opens a menu that states it, gems wait for Confirm", async () => {
+  const opened = await openPage();
+  const { page, errors } = opened;
+  watchMoves(page);
+  await page.goto(`${engine.url}/?players=2&seats=human,greedy&seed=31&delay=0`);
+  assert.equal(await settled(page), "ready");
+  const things = await page.$$eval("[data-choices]", (nodes) => nodes.length);
+  assert.ok(things >= 15, `only ${things} things offer moves`);
+  for (let index = 0; index < things; index += 1) {
+    const thing = (await page.$$("[data-choices]"))[index];
+    const sent = movesSent(page);
+    await thing.evaluate((node) => node.scrollIntoView({ block: "center" }));
+    await thing.click();
+    await page.waitForSelector(".choice-menu");
+    const items = await page.$$eval(".choice-menu button", (buttons) => buttons.map((node) => node.textContent));
+    // Every move in words: a price to pay, the gold a reserve brings; then Cancel.
+    assert.equal(items[items.length - 1], "Cancel");
+    for (const item of items.slice(0, -1))
+      assert.match(
+        item,
+        /^(Buy for .+|Buy by giving up .+|Reserve \((\+1 gold|no gold left)\)|Reserve the top card, face down \((\+1 gold|no gold left)\))$/,
+      );
+    await page.keyboard.press("Escape");
+    assert.equal(await page.$(".choice-menu"), null);
+    assert.equal(movesSent(page), sent, `opening the menu of thing ${index + 1} sent a move`);
+  }
+  // Gems: picked one by one, nothing sent until Confirm; Cancel puts them all back.
+  const sent = movesSent(page);
+  for (const colour of ["white", "blue"]) await page.click(`[data-gem="${colour}"]:not([disabled])`);
+  assert.deepEqual(await page.$$eval("[data-picked]", (nodes) => nodes.map((node) => node.dataset.picked)), [
+    "white",
+    "blue",
+  ]);
+  await page.click("[data-cancel]");
+  assert.equal(await page.$("[data-picked]"), null);
+  assert.equal(movesSent(page), sent, "picking and cancelling gems sent a move");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("an engine that cannot be reached is named as such, and the page tries again until it answers", async () => {
+  // One key ring for both runs of the engine, so the second opens the token the page holds.
+  const sealingKeys = `test:${randomBytes(32).toString("base64")}`;
+  const own = await startEngine({ sealingKeys });
+  const port = Number(new URL(own.url).port);
+  const page = await chromium.browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  let server = own;
+  try {
+    await page.goto(`${own.url}/?players=2&seats=human,greedy&seed=33&delay=0`);
+    assert.equal(await settled(page), "ready");
+    const before = await page.$eval("#status", (node) => node.textContent);
+    await server.stop();
+    // A move while the engine is down: the banner says so and when it tries again; nothing is lost.
+    for (let picks = 0; picks < 3; picks += 1) {
+      const colour = await page.$$eval("[data-gem]:not([disabled])", (nodes) => {
+        const picked = [...document.querySelectorAll("[data-picked]")].map((node) => node.dataset.picked);
+        return nodes.map((node) => node.dataset.gem).find((name) => !picked.includes(name));
+      });
+      await page.click(`[data-gem="${colour}"]`);
+    }
+    await page.click("[data-confirm]");
+    await page.waitForSelector("#alert:not([hidden])[data-retry-in]");
+    const banner = await page.$eval("#alert", (node) => node.textContent);
+    assert.match(
+      banner,
+      /^The engine cannot be reached at http:\/\/127\.0\.0\.1:\d+: no answer\. Trying again in \d+ s… Try now$/,
+    );
+    assert.doesNotMatch(banner, /refused|Failed to fetch/);
+    // Back on the same port: the page finds it by itself and the game goes on from where it was.
+    server = await startEngine({ httpPort: port, sealingKeys });
+    await page.waitForFunction(
+      () => document.querySelector("#alert").hidden && document.body.dataset.state === "ready",
+      { timeout: 30_000 },
+    );
+    assert.equal(await page.$eval("#status", (node) => node.textContent), before);
+  } finally {
+    await server.stop();
+    await page.close();
+  }
+  assert.deepEqual(errors, []);
+});
+
+test("a page whose engine stops answering before the catalog says so and starts once it answers", async () => {
+  const page = await chromium.browser.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  let failing = true;
+  await page.setRequestInterception(true);
+  page.on("request", (request) =>
+    failing && request.url().endsWith("/GetCatalog") ? request.abort("connectionrefused") : request.continue(),
+  );
+  await page.goto(`${engine.url}/?players=2&seats=human,greedy&seed=34&delay=0`);
+  await page.waitForSelector("#alert:not([hidden])[data-retry-in]");
+  assert.match(
+    await page.$eval("#alert", (node) => node.textContent),
+    /^The engine cannot be reached at .+: no answer\. Trying again in 1 s…$/,
+  );
+  failing = false;
+  assert.equal(await settled(page), "ready");
+  assert.equal(await page.$eval("#alert", (node) => node.hidden), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the last move arrives with a short animation, and none under prefers-reduced-motion", async () => {
+  for (const motion of ["no-preference", "reduce"]) {
+    const page = await chromium.browser.newPage();
+    await page.emulateMediaFeatures([{ name: "prefers-reduced-motion", value: motion }]);
+    await page.goto(`${engine.url}/?players=2&seats=human,greedy&seed=35&delay=0`);
+    await playByClicking(page, 1);
+    const moving = await page.$$eval(".last-move.latest .pieces > *, .card.fresh", (nodes) =>
+      nodes.map((node) => node.getAnimations().length),
+    );
+    assert.ok(moving.length > 0, "the last move is drawn");
+    if (motion === "reduce")
+      assert.deepEqual(
+        moving.filter((count) => count > 0),
+        [],
+        "nothing moves",
+      );
+    else
+      assert.ok(
+        moving.every((count) => count > 0),
+        `every piece of the last move arrives: ${moving}`,
+      );
+    // A redraw that is no new move (a gem picked) does not play it again.
+    await page.click("[data-gem]:not([disabled])");
+    assert.equal(await page.$(".last-move.arriving"), null);
+    await page.close();
+  }
 });

@@ -43,6 +43,13 @@ import type { SealedStateBinding } from "./gen/splendor/v1/sealing_pb.js";
 import type { GameView } from "./gen/splendor/v1/view_pb.js";
 import { readTokenHeader } from "./tokens.js";
 
+/**
+ * The header carrying a sealed game's id (public in its binding) with each call about it: a proxy can
+ * hash on it (nginx `hash`, Envoy's ring hash) so that a game's calls meet the replica that served its
+ * previous call, whose memo of states already checked makes the call cheaper.
+ */
+export const ROUTING_KEY_HEADER = "splendor-game-id";
+
 /** The default deadline of each call, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -220,6 +227,12 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** Headers (gRPC metadata) sent with every call. */
   readonly headers?: HeadersInit;
+  /**
+   * Send a sealed game's id with each call about it (`ROUTING_KEY_HEADER`); default true. A browser
+   * page calling an engine on another origin sends it only if the engine's CORS policy allows the
+   * header: pass false otherwise.
+   */
+  readonly routingKey?: boolean;
 }
 
 /** A transport the client can release when it closes (see `node.ts`). */
@@ -265,6 +278,7 @@ export function gameConfig(options: NewGameOptions = {}): GameConfig {
 export class EngineClient {
   private readonly service: Client<typeof EngineService>;
   private readonly callOptions: CallOptions;
+  private readonly routingKey: boolean;
 
   constructor(
     private readonly transport: Transport | ClosableTransport,
@@ -276,6 +290,7 @@ export class EngineClient {
       ...(timeoutMs > 0 ? { timeoutMs } : {}),
       ...(options.headers === undefined ? {} : { headers: options.headers }),
     };
+    this.routingKey = options.routingKey ?? true;
   }
 
   /** Release the transport's connection, if the transport has one to release. */
@@ -309,7 +324,7 @@ export class EngineClient {
    */
   async listLegalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
     const request = { ...gameFields(game, options, false) };
-    return this.call(() => this.service.listLegalActions(request, this.callOptions));
+    return this.call(() => this.service.listLegalActions(request, this.optionsFor(game)));
   }
 
   /** Every legal action of the seat that must act (the pending decision's answers while one is pending). */
@@ -353,7 +368,7 @@ export class EngineClient {
   /** The game (and `events`) as `seat` may see them; no seat for a spectator. */
   async view(game: Game | SealedGame, options: ViewOptions = {}): Promise<ViewResult> {
     const request = { ...gameFields(game, options, false), events: [...(options.events ?? [])] };
-    const response = await this.call(() => this.service.getPlayerView(request, this.callOptions));
+    const response = await this.call(() => this.service.getPlayerView(request, this.optionsFor(game)));
     if (response.view === undefined) throw new TypeError("the engine's response carries no view");
     return { view: response.view, events: response.events };
   }
@@ -400,7 +415,7 @@ export class EngineClient {
       seat: options.seat,
       ...(key === "" ? {} : { seatKey: key }),
     };
-    const response = await this.call(() => this.service.getPlayerView(request, this.callOptions));
+    const response = await this.call(() => this.service.getPlayerView(request, this.optionsFor(game)));
     if (response.view === undefined) throw new TypeError("the engine's response carries no view");
     return {
       token: tokenOf(game),
@@ -436,7 +451,8 @@ export class EngineClient {
       ...moveChecks(options),
       audiences: audiencesOf(options.audiences, numPlayersOf(game), keysOf(game)),
     };
-    return sealedResult(await this.call(() => this.service.applyAction(request, this.callOptions)), keysOf(game));
+    const response = await this.call(() => this.service.applyAction(request, this.optionsFor(game)));
+    return sealedResult(response, keysOf(game));
   }
 
   /** A sealed game (and `events`) as `seat` may see them; no seat for a spectator. */
@@ -463,6 +479,18 @@ export class EngineClient {
     };
     const response = await this.call(() => this.service.replayGame(request, this.callOptions));
     return sealedResult(response, keysBySeat(response.seatKeys));
+  }
+
+  /**
+   * The options of a call about `game`: a sealed handle's game id as the routing key, the header a
+   * proxy can hash on to send a game's calls to one replica (see `ROUTING_KEY_HEADER`).
+   */
+  private optionsFor(game: Game | SealedGame): CallOptions {
+    const gameId = game instanceof Uint8Array || !("token" in game) ? undefined : game.binding?.gameId;
+    if (!this.routingKey || gameId === undefined || gameId === "") return this.callOptions;
+    const headers = new Headers(this.callOptions.headers);
+    headers.set(ROUTING_KEY_HEADER, gameId);
+    return { ...this.callOptions, headers };
   }
 
   private async call<T>(run: () => Promise<T>): Promise<T> {

@@ -11,11 +11,19 @@ export { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 export type { ActionKind, ActionLike, PurchaseOptions } from "./actions.js";
 export { RandomBot, type Bot } from "./bots.js";
 export {
+  balancedTransport,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  type BalanceOptions,
+  type RetryPolicy,
+} from "./balance.js";
+export {
   DEFAULT_TIMEOUT_MS,
   EngineClient,
   gameConfig,
   moduleValue,
   outcome,
+  ROUTING_KEY_HEADER,
   type ApplyOptions,
   type BatchOutcome,
   type BotMove,

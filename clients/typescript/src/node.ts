@@ -24,6 +24,7 @@ import {
   Http2SessionManager,
 } from "@connectrpc/connect-node";
 import { baseUrl } from "./address.js";
+import { balancedTransport } from "./balance.js";
 import { type ClientOptions, type ClosableTransport, EngineClient } from "./client.js";
 import { JSON_REGISTRY } from "./errors.js";
 
@@ -100,7 +101,11 @@ export function grpcWebTransport(
   return closable(transport, opened.close);
 }
 
-/** A client of the engine's gRPC port at `address`. Call `close()` when done. */
-export function connectGrpc(address: string, options: ClientOptions = {}): EngineClient {
-  return new EngineClient(grpcTransport(address), options);
+/**
+ * A client of the engine's gRPC port at `address`, or of several replicas' (calls round robin over
+ * them). Either way a call no engine answered is retried (`balancedTransport`). Call `close()` when done.
+ */
+export function connectGrpc(address: string | readonly string[], options: ClientOptions = {}): EngineClient {
+  const addresses = typeof address === "string" ? [address] : address;
+  return new EngineClient(balancedTransport(addresses.map((one) => grpcTransport(one))), options);
 }

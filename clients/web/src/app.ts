@@ -5,6 +5,7 @@
 import {
   actingSeat,
   create,
+  type Event as GameEvent,
   type GameConfig,
   GameConfigSchema,
   type GameView,
@@ -18,18 +19,44 @@ import { Describer, END_REASONS } from "./describe.js";
 import { type Child, h, replaceChildren } from "./dom.js";
 import type { Engine } from "./engine.js";
 import { closeMenu } from "./choices.js";
+import { LastMoves } from "./lastmove.js";
 import { type Moves, NO_MOVES, sortMoves } from "./moves.js";
 import { moveButton, section } from "./pieces.js";
 import { type Picking, pickPanel } from "./pick.js";
 import { without } from "./picker.js";
+import { renderPlayers } from "./players.js";
+import { priceOf } from "./price.js";
 import { type GameRecord, recordFromJson, recordToJson, replayableConfig } from "./record.js";
 import { Session } from "./session.js";
-import { botName, HUMAN, linkOf, moduleValues, type Setup, SetupError, setupFromLink } from "./setup.js";
+import { botName, HUMAN, linkOf, MODULES, moduleValues, type Setup, SetupError, setupFromLink } from "./setup.js";
 import { setupForm } from "./setup-form.js";
-import { renderPlayers, renderTable } from "./table.js";
+import { renderTable, type TableContext } from "./table.js";
+
+/**
+ * Whether the engine could not be reached at all (no answer: the browser's fetch failed, or a
+ * gateway said UNAVAILABLE), as opposed to an answer that refused the request.
+ */
+export function unreachable(error: unknown): boolean {
+  if (error instanceof SplendorError)
+    return error.codeName === "UNAVAILABLE" || (error.reason === "" && error.cause.cause instanceof TypeError);
+  return error instanceof TypeError;
+}
+
+/** How long to wait before the `attempt`th try to reach the engine again: 1, 2, 4, 8, then 10 s. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(10_000, 1000 * 2 ** Math.max(0, attempt - 1));
+}
+
+/** The game's classes for its layout: its module and number of players. */
+function gameClasses(config: GameConfig, view: GameView): string {
+  const module =
+    MODULES.find((entry) => entry.value !== undefined && config.modules.includes(entry.value))?.key ?? "none";
+  return `module-${module} players-${view.players.length}`;
+}
 
 /** The engine's refusal (or any failure) in words. */
 export function errorText(error: unknown): string {
+  if (unreachable(error)) return `The engine cannot be reached at ${location.origin}: no answer.`;
   if (error instanceof SplendorError) {
     const reason = error.reason === "" ? "" : ` (${error.reason})`;
     return `The engine refused: ${error.rawMessage}${reason}`;
@@ -43,6 +70,15 @@ export class App {
   private replay: { record: GameRecord; step: number; seat: number | undefined } | undefined;
   /** The log, one element for a whole game: lines are only added, so a screen reader hears each once. */
   private readonly logList = h("ol", { class: "log-lines", "aria-live": "polite", "aria-relevant": "additions" });
+  /** Each seat's last move, from the events of the game on screen. */
+  private lastMoves = new LastMoves();
+  /** The moves already drawn arriving once the page settled: their pieces move in then, not on every redraw. */
+  private animated = 0;
+  /** The pending retry after the engine could not be reached, and how many tries have failed. */
+  private retry: { timer: ReturnType<typeof setTimeout> | undefined; attempts: number } = {
+    timer: undefined,
+    attempts: 0,
+  };
   private readonly openHoldings = new Set<number>();
   /** The tokens picked so far on this turn (gems to take, tokens to give back); emptied by every move. */
   private picked: TokenName[] = [];
@@ -60,7 +96,11 @@ export class App {
     try {
       const setup = setupFromLink(search, this.catalog.botPolicies());
       if (setup === undefined) this.showSetup();
-      else await this.startGame(setup);
+      else
+        await this.startGame(setup).catch((error: unknown) => {
+          if (!unreachable(error)) throw error;
+          this.failed(error, () => this.startGame(setup));
+        });
     } catch (error) {
       this.showSetup();
       this.showError(error);
@@ -80,12 +120,49 @@ export class App {
 
   private showError(error: unknown): void {
     replaceChildren(this.alert, errorText(error));
+    delete this.alert.dataset["retryIn"];
     this.alert.hidden = false;
   }
 
   private clearError(): void {
     this.alert.hidden = true;
     replaceChildren(this.alert);
+    delete this.alert.dataset["retryIn"];
+    if (this.retry.timer !== undefined) clearTimeout(this.retry.timer);
+    this.retry = { timer: undefined, attempts: 0 };
+  }
+
+  /**
+   * Show a failure; when the engine could not be reached, say so and try `again` after a growing
+   * delay (and at once from the banner's button), until it answers or the player does something else.
+   */
+  private failed(error: unknown, again: () => Promise<void>): void {
+    if (!unreachable(error)) {
+      this.showError(error);
+      return;
+    }
+    if (this.retry.timer !== undefined) clearTimeout(this.retry.timer);
+    const attempts = this.retry.attempts + 1;
+    const delay = retryDelayMs(attempts);
+    const tryNow = async (): Promise<void> => {
+      if (this.retry.timer !== undefined) clearTimeout(this.retry.timer);
+      this.retry = { timer: undefined, attempts };
+      try {
+        await again();
+      } catch (next) {
+        this.failed(next, again);
+        return;
+      }
+      this.clearError();
+    };
+    this.retry = { timer: setTimeout(() => void tryNow(), delay), attempts };
+    replaceChildren(
+      this.alert,
+      `${errorText(error)} Trying again in ${Math.round(delay / 1000)} s… `,
+      h("button", { type: "button", "data-retry-now": "", onclick: () => void tryNow() }, "Try now"),
+    );
+    this.alert.dataset["retryIn"] = String(delay);
+    this.alert.hidden = false;
   }
 
   // The setup form.
@@ -95,6 +172,7 @@ export class App {
     this.session?.stop();
     this.session = undefined;
     this.replay = undefined;
+    this.clearError();
     replaceChildren(this.status, "Choose the players and a module, then start.");
     replaceChildren(
       this.root,
@@ -102,7 +180,7 @@ export class App {
         this.catalog.botPolicies(),
         (setup) => {
           history.pushState(null, "", linkOf(setup));
-          void this.startGame(setup).catch((error: unknown) => this.showError(error));
+          void this.startGame(setup).catch((error: unknown) => this.failed(error, () => this.startGame(setup)));
         },
         (text) => void this.startReplay(text),
       ),
@@ -116,6 +194,7 @@ export class App {
     this.session?.stop();
     this.replay = undefined;
     this.clearLog(true);
+    this.lastMoves = new LastMoves();
     // Seed 0 lets the engine draw the deal's seed; a public deal names its own.
     const config = create(GameConfigSchema, {
       numPlayers: setup.players,
@@ -123,18 +202,23 @@ export class App {
       modules: moduleValues(setup),
     });
     replaceChildren(this.status, "Dealing…");
+    document.body.dataset["state"] = "busy"; // until the deal is on the table
     const session = new Session(this.engine, setup, config, (events) => {
       if (this.session !== session) return;
       this.picked = [];
-      const describer = this.describer(setup.seats, session.state.viewer);
-      for (const event of events) {
-        const line = describer.event(event);
-        if (line !== undefined) this.logList.append(h("li", {}, line));
-      }
+      this.lastMoves.take(events);
+      this.logEvents(this.describer(setup.seats, session.state.viewer), events);
       this.renderGame();
     });
     this.session = session;
-    await session.start();
+    try {
+      await session.start();
+    } catch (error) {
+      // Not dealt: the setup form (or the link's) is still what the page shows.
+      if (this.session === session && document.body.dataset["state"] === "busy")
+        document.body.dataset["state"] = "setup";
+      throw error;
+    }
   }
 
   /** Seats in the log: "you" for the viewer, unless several humans share the screen (hot seat). */
@@ -148,15 +232,34 @@ export class App {
     });
   }
 
+  /** The log's lines for these events, numbered (the number in a box of its own, never clipped). */
+  private logEvents(describer: Describer, events: readonly GameEvent[]): void {
+    for (const event of events) {
+      const line = describer.event(event);
+      if (line === undefined) continue;
+      const number = this.logList.children.length + 1;
+      this.logList.append(
+        h("li", {}, h("span", { class: "n", "aria-hidden": "true" }, number), h("span", { class: "text" }, line)),
+      );
+    }
+  }
+
   private async play(action: LegalAction): Promise<void> {
     this.clearError();
     this.picked = [];
+    const session = this.session;
     try {
-      await this.session?.play(action);
+      await session?.play(action);
     } catch (error) {
-      this.showError(error);
+      // Not reached: nothing was played; the session waits on its last token and tries again.
+      if (unreachable(error) && session !== undefined && session === this.session) session.stall();
+      this.failed(error, () => this.resumeSession());
       this.renderGame();
     }
+  }
+
+  private async resumeSession(): Promise<void> {
+    await this.session?.resume();
   }
 
   private async resume(): Promise<void> {
@@ -164,7 +267,7 @@ export class App {
     try {
       await this.session?.resume();
     } catch (error) {
-      this.showError(error);
+      this.failed(error, () => this.resumeSession());
     }
   }
 
@@ -175,7 +278,16 @@ export class App {
     const seats = session.setup.seats;
     const label = (seat: number): string => this.seatLabel(seat, seats, viewer);
     const describer = this.describer(seats, viewer);
-    const moves = busy || handover ? NO_MOVES : sortMoves(legal, describer);
+    const moves =
+      busy || handover || viewer === undefined
+        ? NO_MOVES
+        : sortMoves(legal, describer, {
+            priceOf: (cardId) => {
+              const card = this.catalog.cards.get(cardId);
+              return card === undefined ? undefined : priceOf(this.catalog, view, viewer, card);
+            },
+            bankGold: view.bank?.gold ?? 0,
+          });
     closeMenu();
     const play = (action: LegalAction): void => void this.play(action);
     replaceChildren(this.status, this.statusText(view, viewer, seats, busy));
@@ -207,12 +319,23 @@ export class App {
       );
       return;
     }
-    const context = { catalog: this.catalog, view, seatLabel: label, moves, play, picking: this.picking() };
+    const context: TableContext = {
+      catalog: this.catalog,
+      view,
+      seatLabel: label,
+      moves,
+      play,
+      picking: this.picking(),
+      lastMoves: this.lastMoves,
+    };
+    // A new move arrives while the page is busy and once more when it settles; not again on every redraw.
+    const animate = this.lastMoves.version !== this.animated;
+    if (!busy) this.animated = this.lastMoves.version;
     replaceChildren(
       this.root,
       h(
         "div",
-        { class: "game" },
+        { class: `game ${gameClasses(session.config, view)}${animate ? " arriving" : ""}` },
         h(
           "div",
           { class: "side" },
@@ -221,7 +344,7 @@ export class App {
           this.dealNote(session.setup),
           this.logPanel(),
         ),
-        h("div", { class: "board" }, renderTable(context), renderPlayers(context)),
+        h("div", { class: "board" }, renderTable(context), renderPlayers(context, animate)),
       ),
     );
     this.keepHoldingsOpen();
@@ -231,16 +354,19 @@ export class App {
   /** What the viewer may click this turn, in words. */
   private moveHint(moves: Moves): string {
     const parts: string[] = [];
-    if (moves.onCards.size > 0) parts.push("a card to buy or reserve it");
-    if (moves.onDecks.size > 0) parts.push("a deck to reserve its top card");
+    if (moves.onCards.size > 0) parts.push("a card or a deck for its moves");
+    else if (moves.onDecks.size > 0) parts.push("a deck to reserve its top card");
     if (moves.pick?.source === "bank") parts.push("the bank's gems to take them");
-    return parts.length === 0 ? "" : `Click ${parts.join(", ")}.`;
+    const marks = moves.onCards.size > 0 ? " Green ring: you can buy it; dashed: you can reserve it." : "";
+    return parts.length === 0 ? "" : `Click ${parts.join(", or ")}.${marks}`;
   }
 
   /** The pick in progress, with your own tokens when giving some back. */
   private pickPanel(moves: Moves, describer: Describer, play: (action: LegalAction) => void): HTMLElement | null {
     const state = this.session?.state;
     if (moves.pick === undefined || state === undefined) return null;
+    // Gems from the bank: the pick shows from the first gem on (the hint says where to click).
+    if (moves.pick.source === "bank" && this.picked.length === 0) return null;
     const held = state.viewer === undefined ? undefined : state.view.players[state.viewer]?.tokens;
     return pickPanel(moves.pick, this.picking(), held, describer, play);
   }
@@ -370,6 +496,7 @@ export class App {
           ),
         ),
       ),
+      this.seedNote(session, view),
       this.replay === undefined && session !== undefined
         ? h(
             "p",
@@ -379,6 +506,33 @@ export class App {
             h("a", { href: linkOf(session.setup) }, "Play again"),
           )
         : null,
+    );
+  }
+
+  /** The deal's seed, revealed now the game is over, and the replay of this game from its start. */
+  private seedNote(session: Session | undefined, view: GameView): HTMLElement | null {
+    if (view.revealedSeed === undefined) return null;
+    const config = session === undefined ? undefined : replayableConfig(session.config, view);
+    return h(
+      "p",
+      { class: "seed-note", "data-revealed-seed": String(view.revealedSeed) },
+      "The deal's seed, revealed now the game is over: ",
+      h("code", {}, String(view.revealedSeed)),
+      ". ",
+      config === undefined || session === undefined
+        ? null
+        : h(
+            "a",
+            {
+              href: "#replay",
+              "data-replay-link": "",
+              onclick: (event: Event) => {
+                event.preventDefault();
+                void this.openReplay({ config, seats: session.setup.seats, actions: [...session.actions] });
+              },
+            },
+            "Replay this game from the start",
+          ),
     );
   }
 
@@ -447,14 +601,24 @@ export class App {
     this.clearError();
     this.session?.stop();
     this.session = undefined;
+    let record: GameRecord;
     try {
-      const record = recordFromJson(text);
-      const human = record.seats.indexOf(HUMAN);
-      this.replay = { record, step: record.actions.length, seat: human < 0 ? undefined : human };
-      await this.showStep();
+      record = recordFromJson(text);
     } catch (error) {
       this.showError(error);
+      return;
     }
+    await this.openReplay(record);
+  }
+
+  /** Replay a record from its deal, step by step. */
+  private async openReplay(record: GameRecord): Promise<void> {
+    this.clearError();
+    this.session?.stop();
+    this.session = undefined;
+    const human = record.seats.indexOf(HUMAN);
+    this.replay = { record, step: 0, seat: human < 0 ? undefined : human };
+    await this.showStep().catch((error: unknown) => this.failed(error, () => this.showStep()));
   }
 
   private async showStep(): Promise<void> {
@@ -466,22 +630,22 @@ export class App {
     const seats = record.seats.length > 0 ? record.seats : Array.from({ length: record.config.numPlayers }, () => "?");
     const describer = this.describer(seats, seat);
     this.clearLog(false);
-    for (const event of turn.events) {
-      const line = describer.event(event);
-      if (line !== undefined) this.logList.append(h("li", {}, line));
-    }
+    this.logEvents(describer, turn.events);
+    const lastMoves = new LastMoves();
+    lastMoves.take(turn.events);
     const label = (index: number): string => this.seatLabel(index, seats, seat);
-    const context = {
+    const context: TableContext = {
       catalog: this.catalog,
       view: turn.view,
       seatLabel: label,
       moves: NO_MOVES,
       play: () => undefined,
       picking: this.picking(),
+      lastMoves,
     };
     const go = (next: number): void => {
       replay.step = Math.max(0, Math.min(record.actions.length, next));
-      void this.showStep().catch((error: unknown) => this.showError(error));
+      void this.showStep().catch((error: unknown) => this.failed(error, () => this.showStep()));
     };
     const last = record.actions[step - 1];
     replaceChildren(this.status, `Replay: action ${step} of ${record.actions.length}.`);
@@ -490,7 +654,7 @@ export class App {
       this.root,
       h(
         "div",
-        { class: "game" },
+        { class: `game ${gameClasses(record.config, turn.view)}` },
         h(
           "div",
           { class: "side" },
@@ -501,7 +665,11 @@ export class App {
             h(
               "div",
               { class: "replay-controls", role: "group", "aria-label": "replay steps" },
-              h("button", { type: "button", onclick: () => go(0), disabled: step === 0 }, "« Start"),
+              h(
+                "button",
+                { type: "button", "data-replay": "start", onclick: () => go(0), disabled: step === 0 },
+                "« Start",
+              ),
               h(
                 "button",
                 { type: "button", "data-replay": "back", onclick: () => go(step - 1), disabled: step === 0 },
@@ -519,7 +687,12 @@ export class App {
               ),
               h(
                 "button",
-                { type: "button", onclick: () => go(record.actions.length), disabled: step === record.actions.length },
+                {
+                  type: "button",
+                  "data-replay": "end",
+                  onclick: () => go(record.actions.length),
+                  disabled: step === record.actions.length,
+                },
                 "End »",
               ),
             ),
@@ -544,7 +717,7 @@ export class App {
           this.finalPanel(undefined, turn.view, label),
           this.logPanel(),
         ),
-        h("div", { class: "board" }, renderTable(context), renderPlayers(context)),
+        h("div", { class: "board" }, renderTable(context), renderPlayers(context, false)),
       ),
     );
     this.keepHoldingsOpen();

@@ -1,9 +1,10 @@
 /**
  * Making a thing on the table (a card, a deck, a noble, a city) the control for the choices about
- * it: one choice plays when the thing is clicked (or Enter/Space pressed on it); several open a
- * small menu beside it. The thing keeps its own label for screen readers, with its choices added.
- * The menu is not inside the thing (a button's content is hidden from screen readers) but laid
- * over the page just below it.
+ * it. A click (or Enter/Space) never makes a move by itself: it opens a small menu beside the
+ * thing that states each move in full ("Buy for 2 red + 1 gold", "Reserve (+1 gold)") with
+ * Cancel; the move is made from the menu. The thing keeps its own label for screen readers, with
+ * its choices added. The menu is not inside the thing (a button's content is hidden from screen
+ * readers) but laid over the page just below it; the arrow keys move through it, Escape closes it.
  */
 import { h } from "./dom.js";
 import type { Choice } from "./moves.js";
@@ -27,14 +28,15 @@ document.addEventListener("click", (event) => {
   if (openMenu !== undefined && !openMenu.menu.contains(target) && !openMenu.owner.contains(target)) closeMenu();
 });
 
-/** Lay the menu over the page just below its thing, inside the screen's width. */
+/** Lay the menu over the page just below its thing (above it when there is no room), inside the screen. */
 function placeMenu(menu: HTMLElement, owner: HTMLElement): void {
   const box = owner.getBoundingClientRect();
-  const width = menu.getBoundingClientRect().width;
+  const { width, height } = menu.getBoundingClientRect();
   const left = Math.max(4, Math.min(box.left, document.documentElement.clientWidth - width - 4));
+  const below = box.bottom + 2 + height <= innerHeight || box.top - 2 - height < 0;
   menu.style.left = `${left + scrollX}px`;
-  menu.style.top = `${box.bottom + scrollY + 2}px`;
-  menu.style.minWidth = `${Math.min(box.width, 256)}px`;
+  menu.style.top = `${(below ? box.bottom + 2 : box.top - 2 - height) + scrollY}px`;
+  menu.dataset["side"] = below ? "below" : "above";
 }
 
 function menuOf(owner: HTMLElement, choices: readonly Choice[], play: Play): HTMLElement {
@@ -64,7 +66,17 @@ function menuOf(owner: HTMLElement, choices: readonly Choice[], play: Play): HTM
     h("button", { type: "button", role: "menuitem", class: "cancel", onclick: () => closeMenu(true) }, "Cancel"),
   );
   menu.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") closeMenu(true);
+    if (event.key === "Escape") {
+      event.preventDefault();
+      closeMenu(true);
+      return;
+    }
+    const step = event.key === "ArrowDown" ? 1 : event.key === "ArrowUp" ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const items = [...menu.querySelectorAll<HTMLElement>("button")];
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    items[(at + step + items.length) % items.length]?.focus();
   });
   return menu;
 }
@@ -72,40 +84,31 @@ function menuOf(owner: HTMLElement, choices: readonly Choice[], play: Play): HTM
 /** Make `element` the control of `choices` (none: left as it is). */
 export function offerChoices(element: HTMLElement, choices: readonly Choice[], play: Play): HTMLElement {
   if (choices.length === 0) return element;
-  const [only] = choices;
   const what = element.getAttribute("aria-label") ?? "";
   element.classList.add("choosable");
   element.setAttribute("role", "button");
   element.setAttribute("tabindex", "0");
   element.setAttribute("aria-label", `${what}. ${choices.map((choice) => choice.short).join(", or ")}`);
+  element.setAttribute("aria-haspopup", "menu");
+  element.setAttribute("aria-expanded", "false");
   element.dataset["choices"] = String(choices.length);
-  let act: () => void;
-  if (choices.length === 1 && only !== undefined) {
-    element.dataset["actionId"] = String(only.action.actionId);
-    element.dataset["actionKind"] = only.action.action?.kind.case ?? "";
-    element.title = only.label;
-    act = () => play(only.action);
-  } else {
-    element.setAttribute("aria-haspopup", "menu");
-    element.setAttribute("aria-expanded", "false");
-    act = () => {
-      const wasOpen = openMenu?.owner === element;
-      closeMenu();
-      if (wasOpen) return;
-      const menu = menuOf(element, choices, play);
-      document.body.append(menu);
-      placeMenu(menu, element);
-      element.setAttribute("aria-controls", menu.id);
-      element.setAttribute("aria-expanded", "true");
-      openMenu = { menu, owner: element };
-      menu.querySelector("button")?.focus();
-    };
-  }
-  element.addEventListener("click", act);
+  const open = (): void => {
+    const wasOpen = openMenu?.owner === element;
+    closeMenu();
+    if (wasOpen) return;
+    const menu = menuOf(element, choices, play);
+    document.body.append(menu);
+    placeMenu(menu, element);
+    element.setAttribute("aria-controls", menu.id);
+    element.setAttribute("aria-expanded", "true");
+    openMenu = { menu, owner: element };
+    menu.querySelector("button")?.focus();
+  };
+  element.addEventListener("click", open);
   element.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;
     event.preventDefault();
-    act();
+    open();
   });
   return element;
 }

@@ -1,9 +1,10 @@
 /** Entry point: connect to the engine that served this page, load the catalog, start. */
 import { EngineClient } from "splendor-engine-client";
 import { webConnectTransport } from "splendor-engine-client/web";
-import { App, errorText } from "./app.js";
+import { App, errorText, retryDelayMs, unreachable } from "./app.js";
 import { CatalogIndex } from "./catalog.js";
 import { connectEngine } from "./connect.js";
+import { installSprite } from "./svg.js";
 
 async function main(): Promise<void> {
   const root = document.getElementById("app")!;
@@ -14,8 +15,27 @@ async function main(): Promise<void> {
     timeoutMs: 60_000,
   });
   const engine = connectEngine(client);
+  installSprite(document);
+  // The catalog first: an engine that does not answer yet is tried again, saying so meanwhile.
+  let catalog: CatalogIndex | undefined;
+  for (let attempt = 1; catalog === undefined; attempt += 1) {
+    try {
+      catalog = new CatalogIndex(await engine.catalog());
+    } catch (error) {
+      alert.hidden = false;
+      if (!unreachable(error)) {
+        alert.textContent = errorText(error);
+        return;
+      }
+      const delay = retryDelayMs(attempt);
+      alert.textContent = `${errorText(error)} Trying again in ${Math.round(delay / 1000)} s…`;
+      alert.dataset["retryIn"] = String(delay);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+  alert.hidden = true;
+  delete alert.dataset["retryIn"];
   try {
-    const catalog = new CatalogIndex(await engine.catalog());
     const app = new App(root, status, alert, engine, catalog);
     document.getElementById("new-game")?.addEventListener("click", () => {
       history.pushState(null, "", location.pathname);
@@ -24,7 +44,7 @@ async function main(): Promise<void> {
     await app.begin(location.search);
   } catch (error) {
     alert.hidden = false;
-    alert.textContent = `The engine cannot be reached: ${errorText(error)}`;
+    alert.textContent = errorText(error);
   }
 }
 

@@ -9,13 +9,25 @@ import { colorName, countsOf, type LegalAction, TOKEN_NAMES, type TokenName } fr
 import { countsText } from "./catalog.js";
 import type { Describer } from "./describe.js";
 import type { TokenOption } from "./picker.js";
+import { buyText, type Price } from "./price.js";
 
 /** One choice: the action, a short label for where it is offered, and the whole sentence. */
 export interface Choice {
   readonly action: LegalAction;
   readonly short: string;
   readonly label: string;
+  /** A purchase's price, as the menu states it. */
+  readonly price?: Price;
 }
+
+/** What the menus state about a move before it is made: a purchase's price, a reserve's gold. */
+export interface Pricing {
+  readonly priceOf: (cardId: number) => Price | undefined;
+  /** Gold tokens in the bank: a reserve takes one while any is left. */
+  readonly bankGold: number;
+}
+
+const NO_PRICING: Pricing = { priceOf: () => undefined, bankGold: 0 };
 
 /** Tokens picked one by one: from the bank (gems to take) or from the player's own (to give back). */
 export interface TokenPick {
@@ -55,7 +67,8 @@ function tokensOf(counts: Parameters<typeof countsOf>[0]): TokenName[] {
   return TOKEN_NAMES.flatMap((name) => Array.from({ length: all[name] }, () => name));
 }
 
-export function sortMoves(actions: readonly LegalAction[], describer: Describer): Moves {
+export function sortMoves(actions: readonly LegalAction[], describer: Describer, pricing: Pricing = NO_PRICING): Moves {
+  const gold = pricing.bankGold > 0 ? " (+1 gold)" : " (no gold left)";
   const onCards = new Map<number, Choice[]>();
   const onDecks = new Map<number, Choice>();
   const onNobles = new Map<number, Choice[]>();
@@ -69,12 +82,19 @@ export function sortMoves(actions: readonly LegalAction[], describer: Describer)
     const choice = (short: string): Choice => ({ action, short, label });
     switch (kind?.case) {
       case "purchaseCard": {
-        const paid = kind.value.payment === undefined ? "" : `, paying ${countsText(kind.value.payment)}`;
-        add(onCards, kind.value.cardId, choice(`Buy${paid}`));
+        // An explicit payment (never listed by the engine, kept for completeness) is stated as sent.
+        const price = pricing.priceOf(kind.value.cardId);
+        const short =
+          kind.value.payment !== undefined
+            ? `Buy for ${countsText(kind.value.payment).replace(/, /g, " + ")}`
+            : price === undefined
+              ? "Buy"
+              : buyText(price);
+        add(onCards, kind.value.cardId, price === undefined ? choice(short) : { ...choice(short), price });
         break;
       }
       case "reserveCard":
-        add(onCards, kind.value.cardId, choice("Reserve"));
+        add(onCards, kind.value.cardId, choice(`Reserve${gold}`));
         break;
       case "placeStronghold":
         add(
@@ -97,7 +117,7 @@ export function sortMoves(actions: readonly LegalAction[], describer: Describer)
         add(onCards, kind.value.cardId, choice("Take for free"));
         break;
       case "reserveFromDeck":
-        onDecks.set(kind.value.deck, choice("Reserve the top card"));
+        onDecks.set(kind.value.deck, choice(`Reserve the top card, face down${gold}`));
         break;
       case "chooseNoble":
         add(onNobles, kind.value.nobleId, choice("Choose this noble"));

@@ -1,6 +1,6 @@
 /**
  * The tokens picked one at a time (gems from the bank, tokens to give back): the state of a pick,
- * a token as a button that adds it, and the panel that shows the pick with Confirm and Clear.
+ * a token as a button that adds it, and the panel that shows the pick with Confirm and Cancel.
  * Which tokens may be added, and when the pick is a move, comes from `picker.ts`.
  */
 import { countsOf, type LegalAction, TOKEN_NAMES, type TokenCounts, type TokenName } from "splendor-engine-client";
@@ -8,6 +8,7 @@ import type { Describer } from "./describe.js";
 import { h } from "./dom.js";
 import type { TokenPick } from "./moves.js";
 import { canAdd, matching } from "./picker.js";
+import { gem } from "./svg.js";
 
 /** The tokens picked so far, and how to change the pick. */
 export interface Picking {
@@ -38,19 +39,21 @@ export function tokenButton(
     "button",
     {
       type: "button",
-      class: `chip gem-button gem-${token}`,
+      class: `token token-${token} gem-button`,
       [marker]: token,
       disabled: !canAdd(pick.options, picking.picked, token),
       "aria-label": label,
       onclick: () => picking.add(token),
     },
-    h("span", { class: "count" }, left),
-    " ",
-    h("span", { class: "name" }, token),
+    gem(token),
+    h("span", { class: "n" }, left),
   );
 }
 
-/** The pick in progress (your own tokens to click first when giving back), with Confirm once it is a legal move. */
+/**
+ * The pick in progress (your own tokens to click first when giving back), with Confirm once it is
+ * exactly a legal move, and Cancel to put every picked token back.
+ */
 export function pickPanel(
   pick: TokenPick,
   picking: Picking,
@@ -84,12 +87,13 @@ export function pickPanel(
               "button",
               {
                 type: "button",
-                class: `chip gem-${token}`,
+                class: `token token-${token} picked-token`,
                 "data-picked": token,
                 "aria-label": `Put back a ${token}`,
+                title: `Put back a ${token}`,
                 onclick: () => picking.remove(token),
               },
-              token,
+              gem(token),
             ),
           ),
     ),
@@ -112,8 +116,13 @@ export function pickPanel(
       " ",
       h(
         "button",
-        { type: "button", disabled: picking.picked.length === 0, onclick: () => picking.remove("all") },
-        "Clear",
+        {
+          type: "button",
+          "data-cancel": "",
+          disabled: picking.picked.length === 0,
+          onclick: () => picking.remove("all"),
+        },
+        "Cancel",
       ),
     ),
   );

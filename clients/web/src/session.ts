@@ -100,6 +100,11 @@ export class Session {
     await this.settle(turn, state.viewer);
   }
 
+  /** A call could not reach the engine: wait on the last token until `resume`. */
+  stall(): void {
+    if (this.stateNow !== undefined) this.stateNow = { ...this.stateNow, legal: [], busy: false, stalled: true };
+  }
+
   /** After a failed call: carry on from the last token the engine handed out. */
   async resume(): Promise<void> {
     const state = this.state;

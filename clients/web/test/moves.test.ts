@@ -21,7 +21,9 @@ const describer = new Describer(catalog, (seat) => (seat === 0 ? "you" : `Player
 const legal = (actionId: number, action: ReturnType<typeof actions.takeTwo>) =>
   create(LegalActionSchema, { actionId, action });
 
-test("buying (first) and reserving go on the card, a blind reserve on its deck, gems to the bank's pick", () => {
+const price = { tokens: { white: 0, blue: 1, green: 0, red: 2, black: 0, gold: 1 }, goldCards: 0 };
+
+test("buying (first, with its price) and reserving (with its gold) go on the card, a blind reserve on its deck, gems to the bank's pick", () => {
   const moves = sortMoves(
     [
       legal(1, actions.takeGems("white", "blue", "green")),
@@ -31,13 +33,21 @@ test("buying (first) and reserving go on the card, a blind reserve on its deck, 
       legal(5, actions.reserveFromDeck(1)),
     ],
     describer,
+    { priceOf: (cardId) => (cardId === 7 ? price : undefined), bankGold: 3 },
   );
   assert.deepEqual(
     moves.onCards.get(7)?.map((choice) => [choice.short, choice.action.actionId]),
     [
-      ["Buy", 4],
-      ["Reserve", 3],
+      ["Buy for 1 blue + 2 red + 1 gold", 4],
+      ["Reserve (+1 gold)", 3],
     ],
+  );
+  assert.equal(moves.onCards.get(7)?.[0]?.price, price);
+  assert.equal(moves.onDecks.get(1)?.short, "Reserve the top card, face down (+1 gold)");
+  const noGold = sortMoves([legal(3, actions.reserve(7))], describer, { priceOf: () => undefined, bankGold: 0 });
+  assert.deepEqual(
+    noGold.onCards.get(7)?.map((choice) => choice.short),
+    ["Reserve (no gold left)"],
   );
   assert.equal(moves.onDecks.get(1)?.action.actionId, 5);
   assert.equal(moves.pick?.source, "bank");

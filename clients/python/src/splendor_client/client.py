@@ -43,8 +43,9 @@ from splendor.v1 import (
 )
 
 from .actions import ActionLike, as_action
+from .balancing import ROUTING_KEY_HEADER, channel_options, channel_target
 from .errors import EngineError, from_rpc_error, from_status
-from .tokens import read_token_header
+from .tokens import TokenHeaderError, read_token_header
 
 ModuleLike = str | int
 """A module name (``"cities"``, ``"MODULE_CITIES"``) or a ``Module`` enum value."""
@@ -432,7 +433,7 @@ class EngineClient:
         """
         key = _key_for(game, seat, seat_key)
         request = _with_game(engine_service_pb2.GetPlayerViewRequest(), game, seat, key)
-        response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request)
+        response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request, game)
         # The engine opened the token: its header reads.
         binding = game.binding if isinstance(game, SealedGame) else read_token_header(game).binding
         token = game.token if isinstance(game, SealedGame) else game
@@ -450,7 +451,7 @@ class EngineClient:
         """
         seat = _seat_for(game, seat)
         request = _with_game(engine_service_pb2.ListLegalActionsRequest(), game, seat, seat_key)
-        response: engine_service_pb2.ListLegalActionsResponse = self._call(self._stub.ListLegalActions, request)
+        response: engine_service_pb2.ListLegalActionsResponse = self._call(self._stub.ListLegalActions, request, game)
         return response
 
     def legal_actions(
@@ -530,7 +531,7 @@ class EngineClient:
         if expected_step is not None:
             request.expected_step = expected_step
         request.audiences.extend(_audiences(game, audiences))
-        response: engine_service_pb2.ApplyActionResponse = self._call(self._stub.ApplyAction, request)
+        response: engine_service_pb2.ApplyActionResponse = self._call(self._stub.ApplyAction, request, game)
         if isinstance(game, SealedGame):
             return _sealed(response, game.seat_keys)
         if isinstance(game, bytes):
@@ -550,7 +551,7 @@ class EngineClient:
         sees as its own seat: pass its ``token`` for a spectator's view). A sealed call sends ``seat``'s key."""
         seat = _seat_for(game, seat)
         request = _with_game(engine_service_pb2.GetPlayerViewRequest(events=list(events)), game, seat, seat_key)
-        response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request)
+        response: engine_service_pb2.GetPlayerViewResponse = self._call(self._stub.GetPlayerView, request, game)
         return ViewResult(response.view, list(response.events))
 
     @overload
@@ -672,10 +673,17 @@ class EngineClient:
         response: Any = self._call(stub.Check, health_pb2.HealthCheckRequest(service=service))
         return str(health_pb2.HealthCheckResponse.ServingStatus.Name(response.status))
 
-    def _call(self, method: Any, request: Any) -> Any:
-        """Run one unary call with the client's deadline and metadata, converting gRPC errors."""
+    def _call(self, method: Any, request: Any, game: GameLike | None = None) -> Any:
+        """Run one unary call with the client's deadline and metadata, converting gRPC errors.
+
+        A call about a sealed game carries its id as the routing key (``splendor-game-id``), which a
+        proxy may hash on to send a game's calls to one replica."""
+        metadata = self.metadata
+        game_id = _game_id(game)
+        if game_id:
+            metadata = (*metadata, (ROUTING_KEY_HEADER, game_id))
         try:
-            return method(request, timeout=self.timeout, metadata=self.metadata or None)
+            return method(request, timeout=self.timeout, metadata=metadata or None)
         except grpc.RpcError as error:
             raise from_rpc_error(error) from error
 
@@ -689,8 +697,21 @@ def outcome(
     return result.response
 
 
+def _game_id(game: GameLike | None) -> str:
+    """A sealed game's id, from its binding or its token's header ("" for a plain state or no game)."""
+    if isinstance(game, SealedGame) and game.binding.game_id:
+        return str(game.binding.game_id)
+    token = game.token if isinstance(game, SealedGame) else game
+    if isinstance(token, bytes):
+        try:
+            return str(read_token_header(token).binding.game_id)
+        except TokenHeaderError:  # not a token: the engine refuses it, wherever it lands
+            return ""
+    return ""
+
+
 def connect(
-    address: str = DEFAULT_ADDRESS,
+    address: str | Sequence[str] = DEFAULT_ADDRESS,
     timeout: float | None = DEFAULT_TIMEOUT,
     *,
     credentials: grpc.ChannelCredentials | None = None,
@@ -699,11 +720,16 @@ def connect(
 ) -> EngineClient:
     """A client of the engine at ``address`` (``host:port``), over a plaintext channel unless ``credentials``.
 
-    Connecting is lazy: an unreachable server shows as ``EngineError(UNAVAILABLE)``
-    on the first call (or use ``wait_until_ready``). ``timeout`` is each call's deadline.
+    ``address`` may also be a list of replicas (``["10.0.0.1:50051", "10.0.0.2:50051"]``) or a DNS name
+    resolving to several (``dns:///engine-headless:50051``): calls go round robin over them. Either way
+    a call that fails with ``UNAVAILABLE`` is retried, up to 4 times, on the next replica
+    (``splendor_client.balancing``: why that is safe); options with a ``grpc.service_config`` of their own
+    replace that policy. Connecting is lazy: an unreachable server shows as ``EngineError(UNAVAILABLE)``
+    on the first call (or use ``wait_until_ready``). ``timeout`` is each call's deadline, retries included.
     """
+    target, channel_args = channel_target(address), channel_options(options)
     if credentials is None:
-        channel = grpc.insecure_channel(address, options=list(options))
+        channel = grpc.insecure_channel(target, options=channel_args)
     else:
-        channel = grpc.secure_channel(address, credentials, options=list(options))
+        channel = grpc.secure_channel(target, credentials, options=channel_args)
     return EngineClient(channel, timeout=timeout, metadata=metadata, owns_channel=True)

@@ -38,7 +38,6 @@ from typing import TextIO
 import grpc  # type: ignore[import-untyped, unused-ignore]
 from splendor.v1 import actions_pb2, events_pb2, state_pb2, view_pb2
 
-from .board import board_lines
 from .bots import BOT_NAMES, Bot, acting_seat, make_bot
 from .client import (
     DEFAULT_ADDRESS,
@@ -51,6 +50,7 @@ from .client import (
     module_value,
     server_bot,
 )
+from .compact_board import compact_board_lines
 from .describe import Describer, player_name, plural, winners_text
 from .errors import EngineError
 
@@ -86,6 +86,14 @@ class PersonQuit(RuntimeError):
 
 Ask = Callable[[str], str]
 """Reads one answer from the person at the keyboard after showing a prompt (``input``)."""
+
+MOVE_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("Buy", frozenset({"purchase_card"})),
+    ("Take gems", frozenset({"take_gems", "take_two_gems", "take_gem"})),
+    ("Reserve", frozenset({"reserve_card", "reserve_from_deck"})),
+)
+"""How a person's moves are listed: buys first, then gems, then whatever else (a decision's
+answers, pass), and the many reserves last."""
 
 SPECTATOR = "spectator"
 MAX_WIDTH = 100
@@ -217,7 +225,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print("splendor-play: interrupted", file=sys.stderr)
         return 130
-    print(summary(outcome, seed=outcome.seed, bot_names=bot_names), file=out)
+    print(summary(outcome, seed=outcome.seed, bot_names=bot_names, humans=humans), file=out)
     out.flush()
     return EXIT_FINISHED if outcome.finished else EXIT_NOT_FINISHED
 
@@ -280,7 +288,10 @@ def play_game(
     who = ", ".join(f"{player_name(seat)} is you" for seat in sorted(humans))
     deal = f"seed {seed}" if seed is not None else "a seed the server draws (shown at the end)"
     kind = "sealed game" if sealed else "game"
-    _say(out, f"New {kind}: {players} players, {deal}, {_bots_text(bot_names)}{'; ' + who if who else ''}.")
+    _say(
+        out,
+        f"New {kind}: {players} players, {deal}, {_seats_text(players, bot_names, humans)}{'; ' + who if who else ''}.",
+    )
     _say(out, f"Shown as {player_name(viewer) if viewer is not None else 'a spectator'} sees it.")
     seen = client.view(held, viewer, events=events)
     calls += 1
@@ -354,7 +365,12 @@ def _ask_person(
         else f"Your move, {player_name(seat)}"
     )
     print(f"{heading}:", file=screen)
+    legal = listed_in_order(legal)
+    group = None
     for number, option in enumerate(legal, start=1):
+        if _group_of(option) != group:
+            group = _group_of(option)
+            print(f"  {group}:", file=screen)
         print(_wrap(f"{number:>4}. {describer.action(option.action)}", indent=6), file=screen)
     screen.flush()
     while True:
@@ -372,6 +388,17 @@ def _ask_person(
         print(f"Please answer a number from 1 to {len(legal)}, b or q.", file=screen)
 
 
+def _group_of(option: actions_pb2.LegalAction) -> str:
+    kind = option.action.WhichOneof("kind") or ""
+    return next((title for title, kinds in MOVE_GROUPS if kind in kinds), "Other moves")
+
+
+def listed_in_order(legal: Sequence[actions_pb2.LegalAction]) -> list[actions_pb2.LegalAction]:
+    """The legal actions as a person is offered them: buys, gems, other moves, then reserves (stable within each)."""
+    rank = {"Buy": 0, "Take gems": 1, "Other moves": 2, "Reserve": 3}
+    return sorted(legal, key=lambda option: rank[_group_of(option)])
+
+
 def _decision_event(view: view_pb2.GameView) -> events_pb2.Event:
     decision = view.pending_decision
     required = events_pb2.DecisionRequired(
@@ -385,16 +412,19 @@ def _decision_event(view: view_pb2.GameView) -> events_pb2.Event:
 
 
 def _print_board(out: TextIO, describer: Describer, view: view_pb2.GameView) -> None:
-    for line in board_lines(view, describer):
+    for line in compact_board_lines(view, describer):
         print(_wrap(line, indent=4), file=out)
 
 
-def summary(outcome: Outcome, *, seed: int | None, bot_names: Sequence[str]) -> str:
-    """The one-line summary of a game (``seed=None``: a sealed game's, still hidden)."""
+def summary(outcome: Outcome, *, seed: int | None, bot_names: Sequence[str], humans: Collection[int] = ()) -> str:
+    """The one-line summary of a game (``seed=None``: a sealed game's, still hidden).
+
+    ``humans``: the seats people played, named as humans (the others as their bots).
+    """
     state = outcome.state
     dealt = f"seed {seed}" if seed is not None else "seed hidden"
     facts = (
-        f"{len(state.players)} players, {dealt}, {_bots_text(bot_names)}, "
+        f"{len(state.players)} players, {dealt}, {_seats_text(len(state.players), bot_names, humans)}, "
         f"{outcome.calls} calls in {outcome.seconds:.2f}s"
     )
     turns = f"{plural(state.turn, 'turn')} ({plural(state.round, 'round')})"
@@ -426,10 +456,18 @@ def _say(out: TextIO | None, text: str) -> None:
         print(text, file=out)
 
 
-def _bots_text(bot_names: Sequence[str]) -> str:
-    if len(set(bot_names)) == 1:
-        return f"{bot_names[0]} bots"
-    return "bots " + ", ".join(bot_names) + " (player by player)"
+def _seats_text(players: int, bot_names: Sequence[str], humans: Collection[int] = ()) -> str:
+    """Who played: ``"greedy bots"``, ``"bots greedy, random (player by player)"``, or seat by seat when
+    people played some (``"Player 1 human, Player 2 greedy bot"``)."""
+    if not humans:
+        if len(set(bot_names)) == 1:
+            return f"{bot_names[0]} bots"
+        return "bots " + ", ".join(bot_names) + " (player by player)"
+    seats = [
+        f"{player_name(seat)} {'human' if seat in humans else bot_names[seat % len(bot_names)] + ' bot'}"
+        for seat in range(players)
+    ]
+    return ", ".join(seats)
 
 
 def _report_engine_error(error: EngineError, address: str) -> int:

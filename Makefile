@@ -66,13 +66,14 @@ format: install
 typecheck: install
 	$(BIN)/mypy
 
+# buf runs on proto/ staged with the googleapis protos it imports (scripts/proto_imports.py).
 proto-lint: install
-	cd proto && ../$(BIN)/buf lint
+	$(BIN)/python scripts/proto_imports.py lint
 
 # Breaking-change check (FILE level) of the working tree against the main branch.
 proto-breaking: install
 	@if git rev-parse --verify --quiet main >/dev/null && git cat-file -e main:proto/buf.yaml 2>/dev/null; then \
-		cd proto && ../$(BIN)/buf breaking --against '../.git#branch=main,subdir=proto' && echo "proto-breaking: no breaking change against main"; \
+		$(BIN)/python scripts/proto_imports.py breaking --against '$(CURDIR)/.git#branch=main,subdir=proto' && echo "proto-breaking: no breaking change against main"; \
 	else \
 		echo "proto-breaking: main has no protos yet, nothing to compare against"; \
 	fi

@@ -1,5 +1,6 @@
-"""The bounds of the calls whose work and answer grow with their input: ReplayGame and GetPlayerView,
-and which calls are expensive (``is_expensive``): those the transports run in their own few slots.
+"""The bounds of the calls whose work and answer grow with their input: ReplayGame, GetPlayerView and
+BatchApplyActions, and which calls are expensive (``is_expensive``): those the transports run in their own
+few slots.
 
 Every other request is bounded by the largest request the transport accepts and by the state's
 own bounds (``engine_service.codec.bounds``), and its answer by the state and one move's events.
@@ -14,7 +15,7 @@ from splendor.v1 import engine_service_pb2
 
 from .bot_choice import SEARCH_POLICIES
 from .call import Call
-from .errors import REPLAY_TOO_LONG, RESPONSE_TOO_LARGE, refusal
+from .errors import BATCH_TOO_LARGE, REPLAY_TOO_LONG, RESPONSE_TOO_LARGE, refusal
 
 
 def check_length(request: engine_service_pb2.ReplayGameRequest, call: Call) -> None:
@@ -24,6 +25,15 @@ def check_length(request: engine_service_pb2.ReplayGameRequest, call: Call) -> N
     if count > bound:
         message = f"{count} actions: the service replays at most {bound} (far more than any game lasts)"
         raise refusal(REPLAY_TOO_LONG, message, field="actions", metadata={"actions": str(count), "limit": str(bound)})
+
+
+def check_items(request: engine_service_pb2.BatchApplyActionsRequest, call: Call) -> None:
+    """BATCH_TOO_LARGE for more items than the service takes in one call, before any of them is read."""
+    bound = call.settings.max_batch_items
+    count = len(request.requests)
+    if count > bound:
+        message = f"{count} items: the service takes at most {bound} a call (Catalog.limits): split the batch"
+        raise refusal(BATCH_TOO_LARGE, message, field="requests", metadata={"items": str(count), "limit": str(bound)})
 
 
 def check_size(response: Message, call: Call, field: str) -> None:
@@ -39,17 +49,29 @@ def check_size(response: Message, call: Call, field: str) -> None:
 EXPENSIVE_METHODS: Final = frozenset({"Simulate", "ReplayGame"})
 # A view redacting more events than this takes tens of milliseconds or more (1 MiB of events: seconds).
 EXPENSIVE_VIEW_EVENTS: Final = 5_000
+# A batch of more items than this takes ten milliseconds or more of a server's CPU, even of the cheapest moves
+# (an item costs ~150-200 µs on the compiled core: benchmarks/bot_loop_bench.py).
+EXPENSIVE_BATCH_ITEMS: Final = 64
 
 
 def is_expensive(method: str, request: Any) -> bool:
     """Can this call take far more than a move's worth of CPU: Simulate, ReplayGame, a server-side search
-    move, a view of many events? (A request that is not a message, e.g. undecodable bytes, is cheap.)"""
+    move, a view of many events, a batch of many items or of any search move? (A request that is not a
+    message, e.g. undecodable bytes, is cheap.)"""
     if method in EXPENSIVE_METHODS:
         return True
     if not isinstance(request, Message):
         return False
     if method == "ApplyAction":
-        return request.HasField("bot") and request.bot.policy in SEARCH_POLICIES  # type: ignore[attr-defined]
+        return searches(request)  # type: ignore[arg-type]
     if method == "GetPlayerView":
         return len(request.events) > EXPENSIVE_VIEW_EVENTS  # type: ignore[attr-defined]
+    if method == "BatchApplyActions":
+        items = request.requests  # type: ignore[attr-defined]
+        return len(items) > EXPENSIVE_BATCH_ITEMS or any(map(searches, items))
     return False
+
+
+def searches(request: engine_service_pb2.ApplyActionRequest) -> bool:
+    """Does this ApplyAction request ask for a server-side search move?"""
+    return request.HasField("bot") and request.bot.policy in SEARCH_POLICIES

@@ -63,9 +63,11 @@ from .observation import (
     ObservationLayout,
     ObservationSlice,
     encode_view,
+    legal_action_ids,
     legal_action_mask,
     observation_layout,
     observation_layouts,
+    observation_values,
     observe,
 )
 from .plugin import DeckSpec, FollowUp, Module, PaymentRules, Price
@@ -169,6 +171,7 @@ __all__ = [
     "id_layout",
     "id_range",
     "known_modules",
+    "legal_action_ids",
     "legal_action_mask",
     "legal_actions",
     "module_named",
@@ -176,6 +179,7 @@ __all__ = [
     "new_game",
     "observation_layout",
     "observation_layouts",
+    "observation_values",
     "observe",
     "registered",
     "registered_modules",

@@ -10,7 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from engine_service.api.config import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_MAX_REPLAY_ACTIONS, ApiConfig
+from engine_service.api.config import (
+    DEFAULT_MAX_BATCH_ITEMS,
+    DEFAULT_MAX_BOT_ITERATIONS,
+    DEFAULT_MAX_REPLAY_ACTIONS,
+    DEFAULT_MAX_REQUEST_BYTES,
+    ApiConfig,
+)
 from engine_service.api.state_memo import DEFAULT_STATE_MEMO_ENTRIES, StateMemo
 from engine_service.sealing import KeyRing
 
@@ -28,6 +34,7 @@ ENV: Final = {
     "max_request_bytes": "SPLENDOR_MAX_REQUEST_BYTES",
     "max_replay_actions": "SPLENDOR_MAX_REPLAY_ACTIONS",
     "max_bot_iterations": "SPLENDOR_MAX_BOT_ITERATIONS",
+    "max_batch_items": "SPLENDOR_MAX_BATCH_ITEMS",
     "workers": "SPLENDOR_WORKERS",
     "grace_seconds": "SPLENDOR_GRACE_SECONDS",
     "log_level": "SPLENDOR_LOG_LEVEL",
@@ -109,11 +116,13 @@ class Settings:
     # The largest request gRPC accepts (RESOURCE_EXHAUSTED beyond), which bounds a call's memory. The largest
     # legitimate request is a ReplayGame at max_replay_actions: 10,000 actions of at most ~40 bytes (a purchase
     # with a payment and cards spent; ~6 on average) is under 400 KiB; see docs/operations.md, "Limits".
-    max_request_bytes: int = 1024 * 1024
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     # ReplayGame refuses longer logs before any work (REPLAY_TOO_LONG); derivation in engine_service/api/config.py.
     max_replay_actions: int = DEFAULT_MAX_REPLAY_ACTIONS
     # The most ISMCTS iterations a server-side bot move may ask for (INVALID_BOT_CHOICE beyond).
     max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS
+    # The most items of one BatchApplyActions call (BATCH_TOO_LARGE beyond); derivation in engine_service/api/config.py.
+    max_batch_items: int = DEFAULT_MAX_BATCH_ITEMS
     # States, tokens and seat keys already checked, remembered per process (engine_service/api/state_memo.py),
     # this many of each kind; 0: every call checks its game in full.
     state_memo_entries: int = DEFAULT_STATE_MEMO_ENTRIES
@@ -124,7 +133,14 @@ class Settings:
         if memo is None:
             memo = StateMemo(self.state_memo_entries)
         return ApiConfig(
-            key_ring, self.max_replay_actions, self.max_message_bytes, self.max_bot_iterations, self.seat_keys, memo
+            key_ring,
+            self.max_replay_actions,
+            self.max_message_bytes,
+            self.max_bot_iterations,
+            self.seat_keys,
+            memo,
+            max_batch_items=self.max_batch_items,
+            max_request_bytes=self.max_request_bytes,
         )
 
     def __post_init__(self) -> None:
@@ -134,6 +150,8 @@ class Settings:
             raise ValueError("max_replay_actions must be positive")
         if self.max_bot_iterations <= 0:
             raise ValueError("max_bot_iterations must be positive")
+        if self.max_batch_items <= 0:
+            raise ValueError("max_batch_items must be positive")
         if self.workers <= 0:
             raise ValueError("workers (threads) must be positive")
         if self.grace_seconds < 0:
@@ -188,6 +206,7 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
         max_request_bytes=int(get("max_request_bytes", base.max_request_bytes)),
         max_replay_actions=int(get("max_replay_actions", base.max_replay_actions)),
         max_bot_iterations=int(get("max_bot_iterations", base.max_bot_iterations)),
+        max_batch_items=int(get("max_batch_items", base.max_batch_items)),
         workers=int(get("workers", base.workers)),
         grace_seconds=float(get("grace_seconds", base.grace_seconds)),
         log_level=get("log_level", base.log_level).lower(),

@@ -63,6 +63,7 @@ def test_reflection_lists_the_services(channel: grpc.Channel) -> None:
         "ReplayGame",
         "Simulate",
         "Determinize",
+        "BatchApplyActions",
     }
 
 

@@ -13,7 +13,15 @@ from tests.ops.support import ENGINE, Samples, Server
 
 pytestmark = pytest.mark.e2e
 
-ENGINE_METHODS = ("GetCatalog", "CreateGame", "ListLegalActions", "ApplyAction", "GetPlayerView", "ReplayGame")
+ENGINE_METHODS = (
+    "GetCatalog",
+    "CreateGame",
+    "ListLegalActions",
+    "ApplyAction",
+    "GetPlayerView",
+    "ReplayGame",
+    "BatchApplyActions",
+)
 CODES = ("OK", "INVALID_ARGUMENT", "FAILED_PRECONDITION", "RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "INTERNAL")
 
 
@@ -54,3 +62,5 @@ def test_every_queried_series_exists_at_zero_from_start_up(processes: int) -> No
     for kind in ("take_gems", "take_two_gems", "purchase_card", "pass", "return_tokens", "place_stronghold"):
         assert series(samples, "splendor_actions_applied_total", kind=kind) == [0.0], kind
     assert not series(samples, "splendor_actions_applied_total", kind="action_id")  # counted as its kind
+    for outcome in ("answered", "refused"):
+        assert series(samples, "splendor_batch_items_total", outcome=outcome) == [0.0], outcome

@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/catalog.proto.
  */
 export const file_splendor_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("ChlzcGxlbmRvci92MS9jYXRhbG9nLnByb3RvEgtzcGxlbmRvci52MSLVAgoHQ2F0YWxvZxIkCgVjYXJkcxgBIAMoCzIVLnNwbGVuZG9yLnYxLkNhcmRJbmZvEiYKBm5vYmxlcxgCIAMoCzIWLnNwbGVuZG9yLnYxLk5vYmxlSW5mbxIXCg9hY3Rpb25faWRfY291bnQYAyABKA0SNAoQYWN0aW9uX2lkX3JhbmdlcxgEIAMoCzIaLnNwbGVuZG9yLnYxLkFjdGlvbklkUmFuZ2USJQoGY2l0aWVzGAUgAygLMhUuc3BsZW5kb3IudjEuQ2l0eUluZm8SMwoNdHJhZGluZ19wb3N0cxgGIAMoCzIcLnNwbGVuZG9yLnYxLlRyYWRpbmdQb3N0SW5mbxI7ChNvYnNlcnZhdGlvbl9sYXlvdXRzGAcgAygLMh4uc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25MYXlvdXQSFAoMYm90X3BvbGljaWVzGAggAygJIowCCghDYXJkSW5mbxIKCgJpZBgBIAEoDRINCgVsZXZlbBgCIAEoDRIMCgRkZWNrGAMgASgNEiEKBWJvbnVzGAQgASgOMhIuc3BsZW5kb3IudjEuQ29sb3ISDgoGcG9pbnRzGAUgASgNEiQKBGNvc3QYBiABKAsyFi5zcGxlbmRvci52MS5HZW1Db3VudHMSIwoEa2luZBgHIAEoDjIVLnNwbGVuZG9yLnYxLkNhcmRLaW5kEhMKC2JvbnVzX2NvdW50GAggASgNEisKD3NhY3JpZmljZV9jb2xvchgJIAEoDjISLnNwbGVuZG9yLnYxLkNvbG9yEhcKD3NhY3JpZmljZV9jb3VudBgKIAEoDSJUCglOb2JsZUluZm8SCgoCaWQYASABKA0SDgoGcG9pbnRzGAIgASgNEisKC3JlcXVpcmVtZW50GAMgASgLMhYuc3BsZW5kb3IudjEuR2VtQ291bnRzInYKDUFjdGlvbklkUmFuZ2USDAoEa2luZBgBIAEoCRIOCgZvZmZzZXQYAiABKA0SDQoFY291bnQYAyABKA0SEgoKaW5kZXhfcnVsZRgEIAEoCRIkCgdtb2R1bGVzGAUgAygOMhMuc3BsZW5kb3IudjEuTW9kdWxlKvkBCghDYXJkS2luZBIZChVDQVJEX0tJTkRfVU5TUEVDSUZJRUQQABIWChJDQVJEX0tJTkRfU1RBTkRBUkQQARIVChFDQVJEX0tJTkRfR09MRF9YMhACEhQKEENBUkRfS0lORF9QQUlSRUQQAxIgChxDQVJEX0tJTkRfUEFJUkVEX1RBS0VfTEVWRUwxEAQSGgoWQ0FSRF9LSU5EX0RPVUJMRV9CT05VUxAFEhsKF0NBUkRfS0lORF9SRVNFUlZFX05PQkxFEAYSGQoVQ0FSRF9LSU5EX1RBS0VfTEVWRUwyEAcSFwoTQ0FSRF9LSU5EX1NBQ1JJRklDRRAIYgZwcm90bzM", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_config, file_splendor_v1_observation, file_splendor_v1_trading_posts]);
+  fileDesc("ChlzcGxlbmRvci92MS9jYXRhbG9nLnByb3RvEgtzcGxlbmRvci52MSKBAwoHQ2F0YWxvZxIkCgVjYXJkcxgBIAMoCzIVLnNwbGVuZG9yLnYxLkNhcmRJbmZvEiYKBm5vYmxlcxgCIAMoCzIWLnNwbGVuZG9yLnYxLk5vYmxlSW5mbxIXCg9hY3Rpb25faWRfY291bnQYAyABKA0SNAoQYWN0aW9uX2lkX3JhbmdlcxgEIAMoCzIaLnNwbGVuZG9yLnYxLkFjdGlvbklkUmFuZ2USJQoGY2l0aWVzGAUgAygLMhUuc3BsZW5kb3IudjEuQ2l0eUluZm8SMwoNdHJhZGluZ19wb3N0cxgGIAMoCzIcLnNwbGVuZG9yLnYxLlRyYWRpbmdQb3N0SW5mbxI7ChNvYnNlcnZhdGlvbl9sYXlvdXRzGAcgAygLMh4uc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25MYXlvdXQSFAoMYm90X3BvbGljaWVzGAggAygJEioKBmxpbWl0cxgJIAEoCzIaLnNwbGVuZG9yLnYxLlNlcnZpY2VMaW1pdHMilwEKDVNlcnZpY2VMaW1pdHMSFwoPbWF4X2JhdGNoX2l0ZW1zGAEgASgNEhkKEW1heF9yZXF1ZXN0X2J5dGVzGAIgASgNEhoKEm1heF9yZXNwb25zZV9ieXRlcxgDIAEoDRIaChJtYXhfcmVwbGF5X2FjdGlvbnMYBCABKA0SGgoSbWF4X2JvdF9pdGVyYXRpb25zGAUgASgNIowCCghDYXJkSW5mbxIKCgJpZBgBIAEoDRINCgVsZXZlbBgCIAEoDRIMCgRkZWNrGAMgASgNEiEKBWJvbnVzGAQgASgOMhIuc3BsZW5kb3IudjEuQ29sb3ISDgoGcG9pbnRzGAUgASgNEiQKBGNvc3QYBiABKAsyFi5zcGxlbmRvci52MS5HZW1Db3VudHMSIwoEa2luZBgHIAEoDjIVLnNwbGVuZG9yLnYxLkNhcmRLaW5kEhMKC2JvbnVzX2NvdW50GAggASgNEisKD3NhY3JpZmljZV9jb2xvchgJIAEoDjISLnNwbGVuZG9yLnYxLkNvbG9yEhcKD3NhY3JpZmljZV9jb3VudBgKIAEoDSJUCglOb2JsZUluZm8SCgoCaWQYASABKA0SDgoGcG9pbnRzGAIgASgNEisKC3JlcXVpcmVtZW50GAMgASgLMhYuc3BsZW5kb3IudjEuR2VtQ291bnRzInYKDUFjdGlvbklkUmFuZ2USDAoEa2luZBgBIAEoCRIOCgZvZmZzZXQYAiABKA0SDQoFY291bnQYAyABKA0SEgoKaW5kZXhfcnVsZRgEIAEoCRIkCgdtb2R1bGVzGAUgAygOMhMuc3BsZW5kb3IudjEuTW9kdWxlKvkBCghDYXJkS2luZBIZChVDQVJEX0tJTkRfVU5TUEVDSUZJRUQQABIWChJDQVJEX0tJTkRfU1RBTkRBUkQQARIVChFDQVJEX0tJTkRfR09MRF9YMhACEhQKEENBUkRfS0lORF9QQUlSRUQQAxIgChxDQVJEX0tJTkRfUEFJUkVEX1RBS0VfTEVWRUwxEAQSGgoWQ0FSRF9LSU5EX0RPVUJMRV9CT05VUxAFEhsKF0NBUkRfS0lORF9SRVNFUlZFX05PQkxFEAYSGQoVQ0FSRF9LSU5EX1RBS0VfTEVWRUwyEAcSFwoTQ0FSRF9LSU5EX1NBQ1JJRklDRRAIYgZwcm90bzM", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_config, file_splendor_v1_observation, file_splendor_v1_trading_posts]);
 
 /**
  * The static game data, so that front ends render cards and nobles by id.
@@ -85,6 +85,15 @@ export type Catalog = Message<"splendor.v1.Catalog"> & {
    * @generated from field: repeated string bot_policies = 8;
    */
   botPolicies: string[];
+
+  /**
+   * The bounds the server enforces on calls: its settings, the same on every
+   * replica of a deployment. Absent from a catalog built in process (no
+   * server, no bounds).
+   *
+   * @generated from field: splendor.v1.ServiceLimits limits = 9;
+   */
+  limits?: ServiceLimits | undefined;
 };
 
 /**
@@ -93,6 +102,59 @@ export type Catalog = Message<"splendor.v1.Catalog"> & {
  */
 export const CatalogSchema: GenMessage<Catalog> = /*@__PURE__*/
   messageDesc(file_splendor_v1_catalog, 0);
+
+/**
+ * The bounds of a server's calls (its settings: see docs/operations.md).
+ *
+ * @generated from message splendor.v1.ServiceLimits
+ */
+export type ServiceLimits = Message<"splendor.v1.ServiceLimits"> & {
+  /**
+   * The most items one BatchApplyActions call takes; more is INVALID_ARGUMENT,
+   * reason BATCH_TOO_LARGE, before any item is read.
+   *
+   * @generated from field: uint32 max_batch_items = 1;
+   */
+  maxBatchItems: number;
+
+  /**
+   * The largest request message the server reads, in bytes; a larger one is
+   * refused (RESOURCE_EXHAUSTED over gRPC, HTTP 413 over Connect) unread.
+   *
+   * @generated from field: uint32 max_request_bytes = 2;
+   */
+  maxRequestBytes: number;
+
+  /**
+   * The largest response message the server sends, in bytes; a call whose
+   * answer would be larger is INVALID_ARGUMENT, reason RESPONSE_TOO_LARGE.
+   *
+   * @generated from field: uint32 max_response_bytes = 3;
+   */
+  maxResponseBytes: number;
+
+  /**
+   * The most actions one ReplayGame call replays (more: REPLAY_TOO_LONG).
+   *
+   * @generated from field: uint32 max_replay_actions = 4;
+   */
+  maxReplayActions: number;
+
+  /**
+   * The most search iterations a server-side bot move may ask for (more:
+   * INVALID_BOT_CHOICE).
+   *
+   * @generated from field: uint32 max_bot_iterations = 5;
+   */
+  maxBotIterations: number;
+};
+
+/**
+ * Describes the message splendor.v1.ServiceLimits.
+ * Use `create(ServiceLimitsSchema)` to create a new message.
+ */
+export const ServiceLimitsSchema: GenMessage<ServiceLimits> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_catalog, 1);
 
 /**
  * A development card as printed.
@@ -180,7 +242,7 @@ export type CardInfo = Message<"splendor.v1.CardInfo"> & {
  * Use `create(CardInfoSchema)` to create a new message.
  */
 export const CardInfoSchema: GenMessage<CardInfo> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_catalog, 1);
+  messageDesc(file_splendor_v1_catalog, 2);
 
 /**
  * A noble tile as printed.
@@ -215,7 +277,7 @@ export type NobleInfo = Message<"splendor.v1.NobleInfo"> & {
  * Use `create(NobleInfoSchema)` to create a new message.
  */
 export const NobleInfoSchema: GenMessage<NobleInfo> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_catalog, 2);
+  messageDesc(file_splendor_v1_catalog, 3);
 
 /**
  * One contiguous range of action ids.
@@ -272,7 +334,7 @@ export type ActionIdRange = Message<"splendor.v1.ActionIdRange"> & {
  * Use `create(ActionIdRangeSchema)` to create a new message.
  */
 export const ActionIdRangeSchema: GenMessage<ActionIdRange> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_catalog, 3);
+  messageDesc(file_splendor_v1_catalog, 4);
 
 /**
  * What a development card does besides its bonus and points: the base cards,

@@ -38,16 +38,42 @@ def stage_imports(target: Path) -> None:
 
 
 def run_buf(arguments: list[str]) -> int:
-    """``buf <command> <staged proto root> <options>``, checking only the contract's files."""
+    """``buf <command> <staged proto root> <options>``, checking only the contract's files. A git ``--against``
+    input (``.git#branch=main,subdir=proto``) is exported and staged with the same imports first: buf reads
+    a git input as it is, without them."""
     buf = Path(sys.executable).parent / "buf"
     command, *options = arguments
     with tempfile.TemporaryDirectory(prefix="splendor-proto-") as scratch:
-        staged = Path(scratch)
-        shutil.copytree(ROOT / "proto", staged, dirs_exist_ok=True)
+        staged = Path(scratch) / "current"
+        shutil.copytree(ROOT / "proto", staged)
         stage_imports(staged)
-        # Run there, so that buf names the files as proto/ does (splendor/v1/...).
+        if "--against" in options:
+            at = options.index("--against") + 1
+            options[at] = str(_staged_against(options[at], Path(scratch) / "against"))
+        # Run there, so that buf names the files as proto/ does (splendor/v1/...). The imports are linted by
+        # nobody (they are googleapis' own); a breaking check sees them the same on both sides.
         excluded = [f"--exclude-path={top}" for top in dict.fromkeys(name.split("/")[0] for name in GOOGLE_IMPORTS)]
+        if command != "lint":
+            excluded = []
         return subprocess.run([str(buf), command, ".", *excluded, *options], cwd=staged, check=False).returncode
+
+
+def _staged_against(against: str, target: Path) -> str | Path:
+    """A git input (``<path>.git#branch=B,subdir=S``) exported into ``target`` with the imports staged; any other
+    input as it is."""
+    repository, hash_sign, settings = against.partition("#")
+    if not hash_sign or not repository.endswith(".git"):
+        return against
+    fields = dict(field.split("=", 1) for field in settings.split(",") if "=" in field)
+    branch, subdir = fields.get("branch", "HEAD"), fields.get("subdir", ".")
+    target.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "--git-dir", repository, "archive", branch, subdir], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    root = target / subdir
+    stage_imports(root)
+    return root
 
 
 if __name__ == "__main__":

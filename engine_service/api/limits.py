@@ -49,14 +49,11 @@ def check_size(response: Message, call: Call, field: str) -> None:
 EXPENSIVE_METHODS: Final = frozenset({"Simulate", "ReplayGame"})
 # A view redacting more events than this takes tens of milliseconds or more (1 MiB of events: seconds).
 EXPENSIVE_VIEW_EVENTS: Final = 5_000
-# A batch of more items than this takes ten milliseconds or more of a server's CPU, even of the cheapest moves
-# (an item costs ~150-200 µs on the compiled core: benchmarks/bot_loop_bench.py).
-EXPENSIVE_BATCH_ITEMS: Final = 64
 
 
 def is_expensive(method: str, request: Any) -> bool:
     """Can this call take far more than a move's worth of CPU: Simulate, ReplayGame, a server-side search
-    move, a view of many events, a batch of many items or of any search move? (A request that is not a
+    move, a view of many events, a batch with any search move? (A request that is not a
     message, e.g. undecodable bytes, is cheap.)"""
     if method in EXPENSIVE_METHODS:
         return True
@@ -67,8 +64,10 @@ def is_expensive(method: str, request: Any) -> bool:
     if method == "GetPlayerView":
         return len(request.events) > EXPENSIVE_VIEW_EVENTS  # type: ignore[attr-defined]
     if method == "BatchApplyActions":
-        items = request.requests  # type: ignore[attr-defined]
-        return len(items) > EXPENSIVE_BATCH_ITEMS or any(map(searches, items))
+        # Its moves cost ~100-200 µs each: even --max-batch-items of them are tens of milliseconds, the cost of a
+        # large view, not the seconds of a search (an expensive place taken by a learner's batch would refuse the
+        # next one, and two vector environments would refuse each other).
+        return any(map(searches, request.requests))  # type: ignore[attr-defined]
     return False
 
 

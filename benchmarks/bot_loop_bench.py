@@ -1,40 +1,53 @@
-"""The API's CPU per step of a bot loop: three calls a move against one, side by side in one run.
+"""The API's CPU per step of a bot loop: three calls a move, one call a move, and many games' moves in one call.
 
 - ``three calls``: ListLegalActions, then ApplyAction, then GetPlayerView of the next seat (as splendor-play does);
 - ``one call``: ApplyAction with include_legal_actions, whose response carries the next seat's legal
-  actions and view.
+  actions and view;
+- ``batch N``, for each N of ``--batch-sizes`` (1, 8, 64, 256): N games at once, each round one
+  BatchApplyActions call carrying every game's move (the same ApplyAction request as ``one call``'s
+  as an item); a game that ends is replaced by a new one (CreateGame and ListLegalActions, as the
+  other loops start each game). The N games carry over from round to round (dealt in the warm-up).
 
-Both play the same random games (same seeds, same choices) against one server in its own
-process, interleaved round by round. Client CPU is this process's (time.process_time), server
-CPU the server process's (/proc/<pid>/stat); both per step (move). Prints median, min and max
-over the rounds, and the rules core's own time per step in this process for scale.
+The game-at-a-time loops play the same random games (same seeds, same choices); every loop plays at
+least ``--moves`` moves a round, against one server in its own process, interleaved round by round
+(the order rotating). Client CPU is this process's (time.process_time), server CPU the server
+process's (/proc/<pid>/stat); both per step (move). Prints median, min and max over the rounds, the
+rules core's own time per step in this process for scale (the compiled core when it is first on
+PYTHONPATH, as for the server), each loop's client + server CPU per move over it, and the load average.
 
 With ``--memo-off``, a second server checks every state in full (``--state-memo-entries 0``) and plays
 the same games, interleaved: the memo's share of the server's CPU in play, where each call carries the
 state the previous call returned.
 
-    python benchmarks/bot_loop_bench.py [--rounds 5] [--games 4] [--memo-off]
+    python benchmarks/bot_loop_bench.py [--rounds 5] [--moves 2000] [--batch-sizes 1,8,64,256] [--memo-off]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+# Appended, not prepended: a compiled core on PYTHONPATH (scripts/build_compiled_core.py) takes precedence.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from splendor.v1 import engine_service_pb2, state_pb2
+from splendor.v1 import actions_pb2, engine_service_pb2, state_pb2
 from splendor_client import EngineClient
 
 from benchmarks.bench_server import BenchServer
+from engine_service.core_info import core_kind
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
 
 Loop = Callable[[EngineClient, state_pb2.GameState, random.Random], int]
+# Plays games of the seeds given until at least the number of moves given: the moves played.
+Runner = Callable[[EngineClient, Iterator[int], int], int]
+BATCH_SIZES = (1, 8, 64, 256)
 
 
 def three_calls(client: EngineClient, state: state_pb2.GameState, rng: random.Random) -> int:
@@ -66,6 +79,54 @@ def one_call(client: EngineClient, state: state_pb2.GameState, rng: random.Rando
     return steps
 
 
+def game_at_a_time(loop: Loop) -> Runner:
+    """``loop`` over whole games, one after the other, until ``moves`` are played."""
+
+    def run(client: EngineClient, seeds: Iterator[int], moves: int) -> int:
+        played = 0
+        while played < moves:
+            seed = next(seeds)
+            played += loop(client, client.new_game(num_players=2, seed=seed).state, random.Random(seed))
+        return played
+
+    return run
+
+
+class Batched:
+    """``size`` games at once, one BatchApplyActions call a round; a game that ends is replaced by a new one. The
+    games carry over from one measurement to the next, so a measurement pays for the games that end in it (their
+    replacement's deal), as a game-at-a-time loop pays for its games' deals, not for filling ``size`` slots."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.games: list[tuple[state_pb2.GameState, list[actions_pb2.LegalAction]]] = []
+
+    def __call__(self, client: EngineClient, seeds: Iterator[int], moves: int) -> int:
+        stub = client._stub
+        rng = random.Random(next(seeds))
+
+        def deal() -> tuple[state_pb2.GameState, list[actions_pb2.LegalAction]]:
+            state = client.new_game(num_players=2, seed=next(seeds)).state
+            request = engine_service_pb2.ListLegalActionsRequest(state=state)
+            return state, list(stub.ListLegalActions(request).actions)
+
+        games = self.games
+        while len(games) < self.size:
+            games.append(deal())
+        played = 0
+        while played < moves:
+            batch = engine_service_pb2.BatchApplyActionsRequest()
+            for state, actions in games:
+                item = batch.requests.add(include_legal_actions=True)
+                item.state.CopyFrom(state)
+                item.action.action_id = actions[rng.randrange(len(actions))].action_id
+            for index, result in enumerate(stub.BatchApplyActions(batch).results):
+                response = result.response
+                games[index] = (response.state, list(response.legal_actions)) if response.legal_actions else deal()
+            played += self.size
+        return played
+
+
 def core_step_seconds(seeds: list[int]) -> float:
     steps = 0
     start = time.process_time()
@@ -79,57 +140,67 @@ def core_step_seconds(seeds: list[int]) -> float:
     return (time.process_time() - start) / steps
 
 
-def measure(server: BenchServer, loop: Loop, seeds: list[int]) -> tuple[float, float]:
-    """Client and server CPU seconds per step over the games of ``seeds``."""
+def measure(server: BenchServer, run: Runner, seeds: Iterator[int], moves: int) -> tuple[float, float]:
+    """Client and server CPU seconds per step over at least ``moves`` moves."""
     client_start, server_start = time.process_time(), server.cpu()
-    steps = 0
-    for seed in seeds:
-        state = server.client.new_game(num_players=2, seed=seed).state
-        steps += loop(server.client, state, random.Random(seed))
+    steps = run(server.client, seeds, moves)
     return (time.process_time() - client_start) / steps, (server.cpu() - server_start) / steps
 
 
 def summary(values: list[float]) -> str:
     micro = [value * 1e6 for value in values]
-    return f"median {statistics.median(micro):7.0f} µs  min {min(micro):7.0f}  max {max(micro):7.0f}"
+    return f"median {statistics.median(micro):7.1f} µs  min {min(micro):7.1f}  max {max(micro):7.1f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--games", type=int, default=4, help="games per loop and round")
+    parser.add_argument("--moves", type=int, default=2000, help="moves per loop and round (at least)")
+    parser.add_argument(
+        "--batch-sizes",
+        type=lambda text: tuple(int(size) for size in text.split(",") if size),
+        default=BATCH_SIZES,
+        help="games of each batched loop, comma-separated (default: 1,8,64,256; empty: none)",
+    )
     parser.add_argument("--memo-off", action="store_true", help="also a server without the memo, interleaved")
     args = parser.parse_args()
-    loops: dict[str, Loop] = {"three calls": three_calls, "one call": one_call}
+    loops: dict[str, Runner] = {"three calls": game_at_a_time(three_calls), "one call": game_at_a_time(one_call)}
+    loops.update({f"batch {size}": Batched(size) for size in args.batch_sizes})
     servers = {"": BenchServer()}
     if args.memo_off:
         servers[", memo off"] = BenchServer(options=("--state-memo-entries", "0"))
     runs = [(name + suffix, loop, server) for suffix, server in servers.items() for name, loop in loops.items()]
     results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name, _, _ in runs}
     core: list[float] = []
+    load_before = os.getloadavg()[0]
     try:
         for server in servers.values():
-            measure(server, one_call, [0])  # warm-up
+            for loop in loops.values():
+                measure(server, loop, itertools.count(10**6), 300)  # warm-up (and a batch's games dealt)
         for round_index in range(args.rounds):
-            seeds = [round_index * 1000 + game for game in range(args.games)]
             shift = round_index % len(runs)  # rotate which goes first
             for name, loop, server in runs[shift:] + runs[:shift]:
-                client_cpu, server_cpu = measure(server, loop, seeds)
+                seeds = itertools.count(round_index * 100_000)  # the same games for the game-at-a-time loops
+                client_cpu, server_cpu = measure(server, loop, seeds, args.moves)
                 results[name][0].append(client_cpu)
                 results[name][1].append(server_cpu)
-            core.append(core_step_seconds(seeds))
+            core.append(core_step_seconds([round_index * 1000 + game for game in range(8)]))
     finally:
         for server in servers.values():
             server.__exit__()
+    print(f"{args.rounds} rounds of at least {args.moves} moves a loop; core {core_kind()} here; median (min-max)")
     for name, (client_cpu, server_cpu) in results.items():
+        total = [a + b for a, b in zip(client_cpu, server_cpu)]
         print(f"{name:23s} client CPU/step {summary(client_cpu)}")
         print(f"{'':23s} server CPU/step {summary(server_cpu)}")
-        print(f"{'':23s} total  CPU/step {summary([a + b for a, b in zip(client_cpu, server_cpu)])}")
+        print(f"{'':23s} total  CPU/step {summary(total)}")
+        print(f"{'':23s} total / core step x{ratio_summary([t / c for t, c in zip(total, core)])}")
     if args.memo_off:
         for name in loops:
             ratios = [on / off for on, off in zip(results[name][1], results[name + ", memo off"][1])]
             print(f"{name:23s} server CPU/step with the memo / without: x{ratio_summary(ratios)}")
     print(f"{'rules core':23s}        CPU/step {summary(core)}")
+    print(f"load average (1 min) before/after: {load_before:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
 def ratio_summary(values: list[float]) -> str:

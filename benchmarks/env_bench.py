@@ -1,10 +1,10 @@
 """What a Gymnasium env step costs next to a bare rules-core step, in-process and remote, measured side by side.
 
     python benchmarks/env_bench.py [--module cities] [--players 2] [--steps 3000] [--remote-steps 1000]
-                                   [--repeats 5] [--action-ids ruleset] [--no-remote]
+                                   [--repeats 5] [--action-ids ruleset] [--batch-sizes 1,8,64,256] [--no-remote]
     python benchmarks/env_bench.py --against <commit> [--repeats 7] [--steps 6000] [--games 20]
 
-Three loops run within each repeat (their order rotating from one repeat to the next),
+The loops below run within each repeat (their order rotating from one repeat to the next),
 each timed in CPU time:
 
 - **core**: random games on the rules core, one step = ``legal_actions`` + ``apply``
@@ -19,7 +19,12 @@ each timed in CPU time:
   threads, its access log on as deployed, no /metrics nor HTTP listener; the env speaks
   gRPC to it). Timed twice: the client's CPU
   (``time.process_time``, gRPC's threads included) and the client's plus the server
-  process's (utime + stime of ``/proc/<pid>/stat``, read before and after the loop).
+  process's (utime + stime of ``/proc/<pid>/stat``, read before and after the loop);
+- **remote xN**, for each batch size N of ``--batch-sizes``: ``SplendorVectorEnv`` of N games
+  against the same server, one ``BatchApplyActions`` call a round (the learners' moves, then the
+  opponents'); a step of it is N env steps, and it runs at least ``--remote-steps`` env steps
+  and 8 vector steps. Timed like ``remote``, per env step (the N learners' random picks from
+  their masks left out).
 
 Printed per repeat and as median (min-max) over the repeats: microseconds per step and
 env steps per CPU-second of each loop, the ratio of each env step to a core step, and
@@ -52,6 +57,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -59,7 +65,7 @@ import numpy as np
 # Appended, not prepended: a compiled core on PYTHONPATH (scripts/build_compiled_core.py) takes precedence.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from splendor_client.envs import SplendorEnv
+from splendor_client.envs import SplendorEnv, SplendorVectorEnv
 
 from benchmarks.compare_commits import export
 from engine_service.core_info import core_kind
@@ -121,6 +127,32 @@ def env_steps(env: SplendorEnv, steps: int, seed: int, server_cpu: Callable[[], 
     server = server_cpu() - server_before
     applied += env.game.applied
     return elapsed / steps, server / steps, applied / steps
+
+
+class VectorLoop:
+    """A vector of games that plays on from one measurement to the next (its games dealt again as they end)."""
+
+    def __init__(self, envs: SplendorVectorEnv) -> None:
+        self.envs = envs
+        self.observations = envs.reset(seed=0)[0]
+
+    def steps(self, steps: int, seed: int, server_cpu: Callable[[], float]) -> tuple[float, float]:
+        """CPU seconds per env step of this process and of the server's, over at least ``steps`` env steps and
+        8 vector steps (one vector step is ``num_envs`` env steps)."""
+        rng = np.random.default_rng(seed)
+        count = self.envs.num_envs
+        rounds = max(8, -(-steps // count))
+        observations = self.observations
+        elapsed = 0.0
+        server_before = server_cpu()
+        for _ in range(rounds):
+            actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in observations["action_mask"]])
+            start = time.process_time()
+            observations = self.envs.step(actions)[0]
+            elapsed += time.process_time() - start
+        server = server_cpu() - server_before
+        self.observations = observations
+        return elapsed / (rounds * count), server / (rounds * count)
 
 
 def no_server() -> float:
@@ -185,6 +217,16 @@ def engine_server() -> Iterator[tuple[str, int, str]]:
 
 
 PHASES = ("core", "in-process", "remote client", "remote client+server")
+BATCH_SIZES = (1, 8, 64, 256)
+
+
+def vector_phases(size: int) -> tuple[str, str]:
+    return f"remote x{size} client", f"remote x{size} client+server"
+
+
+def phases(batch_sizes: tuple[int, ...]) -> list[str]:
+    """Every phase's row name, in the report's order."""
+    return [*PHASES, *(name for size in batch_sizes for name in vector_phases(size))]
 
 
 def main() -> None:
@@ -195,7 +237,13 @@ def main() -> None:
     parser.add_argument("--remote-steps", type=int, default=1000, help="steps of the remote loop")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--action-ids", default="all", choices=["all", "ruleset"])
-    parser.add_argument("--no-remote", action="store_true", help="skip the remote loop (no server)")
+    parser.add_argument("--no-remote", action="store_true", help="skip the remote loops (no server)")
+    parser.add_argument(
+        "--batch-sizes",
+        type=lambda text: tuple(int(size) for size in text.split(",") if size),
+        default=BATCH_SIZES,
+        help="games of each remote vector environment, comma-separated (default: 1,8,64,256; empty: none)",
+    )
     parser.add_argument("--against", metavar="COMMIT", help="compare the in-process paths with this commit's")
     parser.add_argument("--games", type=int, default=20, help="--against: tournament games per repeat")
     args = parser.parse_args()
@@ -219,11 +267,16 @@ def measure(args: argparse.Namespace, server: tuple[str, int, str] | None) -> li
     options = {"num_players": args.players, "module": args.module, "action_ids": args.action_ids}
     local = SplendorEnv(**options)
     remote = SplendorEnv(**options, address=server[0]) if server is not None else None
+    sizes = args.batch_sizes if server is not None else ()
+    address = server[0] if server is not None else ""
+    vectors = {size: VectorLoop(SplendorVectorEnv(size, **options, address=address)) for size in sizes}
     server_cpu = process_cpu(server[1]) if server is not None else no_server
     core_steps(500, args.players, modules, 0)  # warm caches (and the connection) before the first timed repeat
     env_steps(local, 500, 0, no_server)
     if remote is not None:
         env_steps(remote, 200, 0, server_cpu)
+    for vector in vectors.values():
+        vector.steps(200, 0, server_cpu)
     rows = []
     for repeat in range(args.repeats):
         seed = repeat + 1
@@ -242,16 +295,33 @@ def measure(args: argparse.Namespace, server: tuple[str, int, str] | None) -> li
             row["remote client"] = (step, held)
             row["remote client+server"] = (step + on_server, held)
 
-        loops = [run_core, run_local] + ([run_remote] if remote is not None else [])
+        vector_cpu: dict[int, tuple[float, float]] = {}
+
+        def run_vector(size: int, seed: int = seed, measured: dict[int, tuple[float, float]] = vector_cpu) -> None:
+            measured[size] = vectors[size].steps(args.remote_steps, seed, server_cpu)
+
+        loops: list[Callable[[], None]] = [run_core, run_local] + ([run_remote] if remote is not None else [])
+        loops += [partial(run_vector, size) for size in vectors]
         for index in range(len(loops)):
             loops[(index + repeat) % len(loops)]()
+        held = row["in-process"][1]  # a vector plays as the in-process env does: its core steps per env step
+        for size, (step, on_server) in vector_cpu.items():
+            client, both = vector_phases(size)
+            row[client] = (step, held)
+            row[both] = (step + on_server, held)
         rows.append(row)
         core = row["core"][0]
-        cells = [f"{name} {row[name][0] * 1e6:.1f} us ({row[name][0] / core:.2f}x)" for name in PHASES if name in row]
+        cells = [
+            f"{name} {row[name][0] * 1e6:.1f} us ({row[name][0] / core:.2f}x)"
+            for name in phases(tuple(vectors))
+            if name in row
+        ]
         print(f"repeat {seed}: " + ", ".join(cells), flush=True)
     local.close()
     if remote is not None:
         remote.close()
+    for vector in vectors.values():
+        vector.envs.close()
     return rows
 
 
@@ -269,19 +339,22 @@ def report(
         f"{args.steps} core and in-process steps, {args.remote_steps} remote steps; core {core_kind()} "
         f"(server: {server[2] if server is not None else 'none'}); median (min-max)"
     )
-    print(f"  {'phase':<22} {'us/step':>24} {'steps/CPU-s':>26} {'x core step':>22} {'x per core step held':>22}")
-    for name in PHASES:
+    header = f"  {'phase':<28} {'us/step':>24} {'steps/CPU-s':>26} {'x core step':>22} {'x per core step held':>22}"
+    print(header + f" {'share of in-process':>22}")
+    for name in phases(args.batch_sizes):
         if name not in rows[0]:
             continue
         seconds = [row[name][0] for row in rows]
         ratios = [row[name][0] / row["core"][0] for row in rows]
         held = [row[name][0] / row["core"][0] / row[name][1] for row in rows]
+        # Steps per CPU-second as a share of the in-process env's, repeat by repeat.
+        share = [row["in-process"][0] / row[name][0] for row in rows]
         print(
-            f"  {name:<22} {spread([s * 1e6 for s in seconds], 1):>24} {spread([1 / s for s in seconds], 0):>26} "
-            f"{spread(ratios):>22} {spread(held):>22}"
+            f"  {name:<28} {spread([s * 1e6 for s in seconds], 1):>24} {spread([1 / s for s in seconds], 0):>26} "
+            f"{spread(ratios):>22} {spread(held):>22} {spread(share, 3):>22}"
         )
     steps_held = [row["in-process"][1] for row in rows]
-    print(f"  core steps per env step: {spread(steps_held)}")
+    print(f"  core steps per env step: {spread(steps_held)} (a remote vector's: the in-process env's, the same play)")
     print(f"load average (1 min) before/after: {load[0]:.1f}/{load[1]:.1f} on {os.cpu_count()} CPUs")
 
 

@@ -85,6 +85,12 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         type=int,
     )
     add(
+        "--max-batch-items",
+        "max_batch_items",
+        "most items of one BatchApplyActions call (BATCH_TOO_LARGE beyond); published in the catalog's limits",
+        type=int,
+    )
+    add(
         "--max-call-seconds",
         "max_call_seconds",
         "server time budget of one engine call in seconds (DEADLINE_EXCEEDED beyond); 0: the caller's deadline only",
@@ -240,6 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_request_bytes=args.max_request_bytes,
             max_replay_actions=args.max_replay_actions,
             max_bot_iterations=args.max_bot_iterations,
+            max_batch_items=args.max_batch_items,
             max_call_seconds=args.max_call_seconds,
             expensive_calls=args.expensive_calls,
             expensive_queue=args.expensive_queue,

@@ -7,6 +7,9 @@ protoc and its Go plugins come from Debian's packages (protobuf-compiler 3.21, p
 protoc-gen-go-grpc 1.0; ``make go-generate`` installs them when missing), so the output is the same on every
 machine with them: each file names the versions that wrote it. The protos have no ``go_package``: the import
 path is given with protoc's ``M`` options instead, so the contract stays free of any one language's options.
+The googleapis protos the contract imports (google/rpc/status.proto) are staged beside it from the
+googleapis-common-protos package (``scripts/proto_imports.py``); their own ``go_package`` is genproto's, which
+the module already requires.
 """
 
 from __future__ import annotations
@@ -21,9 +24,13 @@ from pathlib import Path
 from typing import Final
 
 HERE: Final = Path(__file__).resolve().parent
-PROTO_ROOT: Final = HERE.parent.parent / "proto"
+REPO: Final = HERE.parent.parent
+PROTO_ROOT: Final = REPO / "proto"
 PACKAGE_DIR: Final = Path("splendor") / "v1"
 TARGET: Final = HERE / "splendorv1"
+
+sys.path.insert(0, str(REPO))
+from scripts.proto_imports import stage_imports  # noqa: E402  (the repository's root, just put on the path)
 
 
 def module_path() -> str:
@@ -36,12 +43,19 @@ def module_path() -> str:
 
 def generate(out: Path) -> list[Path]:
     """Run protoc on every proto of the package into ``out``; returns the generated file names."""
+    with tempfile.TemporaryDirectory() as imports:
+        stage_imports(Path(imports))
+        return _generate(out, Path(imports))
+
+
+def _generate(out: Path, imports: Path) -> list[Path]:
     import_path = f"{module_path()}/{TARGET.name}"
     protos = sorted(str(path.relative_to(PROTO_ROOT)) for path in (PROTO_ROOT / PACKAGE_DIR).glob("*.proto"))
     mappings = ",".join(f"M{proto}={import_path};{TARGET.name}" for proto in protos)
     command = [
         "protoc",
         f"--proto_path={PROTO_ROOT}",
+        f"--proto_path={imports}",
         f"--go_out={out}",
         f"--go_opt=paths=source_relative,{mappings}",
         f"--go-grpc_out={out}",

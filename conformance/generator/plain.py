@@ -112,6 +112,7 @@ def plain_cases(cases: CaseFile, name: str, games: RulesetGames) -> None:
     if name in OBSERVED:
         observation_cases(cases, games.main[0], with_apply=name == OBSERVED[0])
     audience_cases(cases, games.main)
+    batch_cases(cases, games.main)
     replay_cases(cases, games.main)
     bot_cases(cases, games.main)
 
@@ -171,6 +172,24 @@ def audience_cases(cases: CaseFile, games: tuple[GamePath, ...]) -> None:
         for seat in range(game.config.num_players):
             request.audiences.add(seat=seat)
         cases.answered(f"{game.name}/apply/{index}/audiences", "ApplyAction", request)
+
+
+def batch_cases(cases: CaseFile, games: tuple[GamePath, ...]) -> None:
+    """Moves of several games in one BatchApplyActions call, each answered as its ApplyAction is, and a malformed
+    item among them (a move without a game) refused alone: its google.rpc.Status in the answer, whose ErrorInfo has
+    no metadata (a map: its entries serialize in no fixed order, so a runner comparing messages could not match
+    an Any holding one)."""
+    items = []
+    for game in games:
+        for index in (0, len(game.moves) // 3, len(game.moves) - 1):
+            items.append(apply_request(game.moves[index], index))
+    refused = pb.ApplyActionRequest()
+    refused.action.action_id = games[0].moves[0].applied.action_id
+    items.insert(1, refused)
+    request = pb.BatchApplyActionsRequest(requests=items)
+    answered = cases.answered(f"{games[0].name}/batch/{len(items)}", "BatchApplyActions", request)
+    if [result.WhichOneof("outcome") for result in answered.results].count("error") != 1:
+        raise AssertionError(f"{games[0].name}: the batch's legal moves must be answered, the malformed one refused")
 
 
 def legal_cases(cases: CaseFile, game: GamePath, moves: list[int], whole: bool) -> None:

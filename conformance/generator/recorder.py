@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from google.protobuf import json_format
+from google.protobuf import descriptor_pool, json_format
 from google.protobuf.message import Message
 from splendor_client.conformance.transports import message_types
 from splendor_client.conformance.vectors import Json, Refusal, normalised, resolve
@@ -19,8 +19,35 @@ Path_ = tuple[str, ...]
 
 def to_json(message: Message) -> Json:
     """The proto3 JSON of ``message`` (what a runner's library writes, read back as numbers), with whole floats as
-    integers: ``0`` rather than ``0.0`` in the long observation vectors (a JSON number either way)."""
-    return _compact(json_format.MessageToDict(message))
+    integers: ``0`` rather than ``0.0`` in the long observation vectors (a JSON number either way), and every map's
+    keys in order (a map iterates in no fixed order, ``ErrorInfo.metadata`` in a batch's refused item)."""
+    return _compact(_maps_sorted(json_format.MessageToDict(message), message.DESCRIPTOR))
+
+
+def _maps_sorted(value: Json, descriptor: Any) -> Json:
+    """``value`` (the JSON of a message of ``descriptor``) with the keys of its maps sorted, at any depth, inside
+    ``google.protobuf.Any`` too (by its ``@type``). ``descriptor``: a message ``Descriptor`` (typed Any: the upb and
+    Python descriptor types differ)."""
+    if not isinstance(value, dict):
+        return value
+    if descriptor.full_name == "google.protobuf.Any" and "@type" in value:
+        packed = descriptor_pool.Default().FindMessageTypeByName(value["@type"].rsplit("/", 1)[-1])
+        return _maps_sorted(value, packed) | {"@type": value["@type"]}
+    out = dict(value)
+    for field in descriptor.fields:
+        if field.json_name not in out or field.message_type is None:
+            continue
+        item = out[field.json_name]
+        if field.message_type.GetOptions().map_entry:
+            entry_value = field.message_type.fields_by_name["value"].message_type
+            out[field.json_name] = {
+                key: item[key] if entry_value is None else _maps_sorted(item[key], entry_value) for key in sorted(item)
+            }
+        elif isinstance(item, list):
+            out[field.json_name] = [_maps_sorted(element, field.message_type) for element in item]
+        else:
+            out[field.json_name] = _maps_sorted(item, field.message_type)
+    return out
 
 
 def _compact(value: Json) -> Json:
@@ -56,7 +83,7 @@ class Session:
         else:
             answer = json_format.MessageToDict(outcome)
             self.answers.append(answer)
-            step["response"] = normalised(_compact(answer), normalise)
+            step["response"] = normalised(to_json(outcome), normalise)
             _, response_type = message_types(method)
             json_format.ParseDict(step["response"], response_type())  # a placeholder must still parse
             if normalise:

@@ -17,6 +17,7 @@ from splendor.v1 import actions_pb2, bots_pb2, common_pb2, config_pb2, engine_se
 from splendor_client.conformance.vectors import Refusal
 
 from engine_service import in_process
+from engine_service.api.config import DEFAULT_MAX_BATCH_ITEMS
 from engine_service.rules import id_layout
 
 from .paths import GamePath, Modules, config
@@ -330,6 +331,7 @@ def request_refusals(cases: CaseFile, ruleset: str, games: list[GamePath]) -> No
     for label, view in view_refusals.items():
         cases.refused(f"{name}/view/{label}", "GetPlayerView", view)
     replay_refusals(cases, name, game)
+    batch_refusals(cases, name)
     greedy = bots_pb2.BotChoice(policy="greedy")
     simulate_refusals = {
         "no-playouts": pb.SimulateRequest(state=state, policies=[greedy]),
@@ -356,6 +358,13 @@ def request_refusals(cases: CaseFile, ruleset: str, games: list[GamePath]) -> No
     }
     for label, determinize in determinize_refusals.items():
         cases.refused(f"{name}/determinize/{label}", "Determinize", determinize)
+
+
+def batch_refusals(cases: CaseFile, name: str) -> None:
+    """A batch of one item more than the server takes (its default bound): refused before any item is read, so the
+    items may be empty."""
+    request = pb.BatchApplyActionsRequest(requests=[pb.ApplyActionRequest()] * (DEFAULT_MAX_BATCH_ITEMS + 1))
+    cases.refused(f"{name}/batch/too-many-items", "BatchApplyActions", request)
 
 
 def replay_refusals(cases: CaseFile, name: str, game: GamePath) -> None:

@@ -25,6 +25,16 @@ from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 
 
 def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> engine_service_pb2.ApplyActionResponse:
+    response = engine_service_pb2.ApplyActionResponse()
+    answer(request, call, response)
+    return response
+
+
+def answer(
+    request: engine_service_pb2.ApplyActionRequest, call: Call, response: engine_service_pb2.ApplyActionResponse
+) -> None:
+    """Fill ``response`` (empty) with ApplyAction's answer to ``request``; ``ApiError`` for a refusal, which may
+    leave it partly filled. BatchApplyActions answers each item into its result's own message, copying none."""
     by_bot = request.HasField("bot")
     kind: str | None = request.action.WhichOneof("kind")
     call.action = action_kind(request.action, kind)
@@ -48,7 +58,6 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> 
     with span(RULES):
         new_state, events = apply_checked(state, action, seat, kind)
     with span(BUILD_RESPONSE):
-        response = engine_service_pb2.ApplyActionResponse()
         if validate_only:
             new_state, events = state, ()
         if game.sealed:
@@ -60,11 +69,17 @@ def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> 
         # A choice not applied shows no event: in sealed mode only the acting seat may see it (a blind purchase).
         if not (game.sealed and validate_only and seat != state.acting_seat):
             fill_applied(response.applied, action, None if by_bot else request.action)
-        legal, observation = request.include_legal_actions, request.include_observation
-        fill_next_move(response, new_state, legal=legal, observation=observation, sealed=game.sealed, viewer=seat)
+        fill_next_move(
+            response,
+            new_state,
+            legal=request.include_legal_actions,
+            observation=request.include_observation,
+            sealed=game.sealed,
+            viewer=seat,
+            ids=request.observation_legal_ids,
+        )
     if not validate_only:
         record_applied(new_state, call)
-    return response
 
 
 def check_expected_turn(request: engine_service_pb2.ApplyActionRequest, state: GameState) -> None:

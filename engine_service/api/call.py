@@ -36,10 +36,13 @@ class Call:
 
     Log fields: ``seat`` (the acting seat), ``turn``, ``action`` (the action kind),
     ``validate_only``, ``reason`` (the refusal's reason), ``end_reason``, ``players``,
-    ``module``, ``actions`` (number replayed), ``viewer`` (a seat or ``spectator``).
+    ``module``, ``actions`` (number replayed), ``viewer`` (a seat or ``spectator``),
+    ``items`` and ``items_refused`` (a batch's items, and those refused).
     Metric facts, recorded when the call succeeds: ``game_created`` (counted by
     ``module`` and ``players``), ``action_applied`` (counted by ``action``), ``end_reason``
-    (a finished game), ``state_bytes`` (the response state's serialized size).
+    (a finished game), ``state_bytes`` (the response state's serialized size), and a
+    batch's ``item_calls``: each item's own facts (``item``), and for a refused item its
+    ``refusal_code`` (the status code's name) and ``reason``.
 
     The defaults are class attributes, so a call costs only the fields a handler sets
     (one is made for every call, health checks included).
@@ -61,6 +64,10 @@ class Call:
     game_created: bool = False
     action_applied: bool = False
     state_bytes: int | None = None
+    items: int | None = None
+    items_refused: int | None = None
+    item_calls: tuple[Call, ...] = ()
+    refusal_code: str | None = None
     config: ApiConfig | None = None
 
     def __init__(
@@ -99,6 +106,13 @@ class Call:
             return caller
         own = self._budget_ends - time.monotonic()
         return own if caller is None else min(own, caller)
+
+    def item(self, method: str) -> Call:
+        """A call of ``method`` for one item of this call (a batch's): its own facts, this call's config,
+        caller and budget."""
+        item = Call(method, is_active=self.is_active, time_remaining=self.time_remaining)
+        item.config = self.config
+        return item
 
     def running(self) -> None:
         """Its handler starts (it no longer waits in the server's queues)."""
@@ -149,6 +163,8 @@ LOG_FIELDS: Final = (
     "module",
     "actions",
     "viewer",
+    "items",
+    "items_refused",
 )
 _LOGGED: Final = frozenset(LOG_FIELDS)
 

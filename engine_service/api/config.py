@@ -31,6 +31,13 @@ MAX_ACTIONS_PER_TURN: Final = 10
 DEFAULT_REPLAY_TURNS: Final = 1_000
 DEFAULT_MAX_REPLAY_ACTIONS: Final = DEFAULT_REPLAY_TURNS * MAX_ACTIONS_PER_TURN
 DEFAULT_MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
+# The largest request a transport reads (a ReplayGame at the replay bound is under 400 KiB). The API only
+# publishes it (GetCatalog's limits): the transports enforce it before a handler runs.
+DEFAULT_MAX_REQUEST_BYTES: Final = 1024 * 1024
+# The most items of one BatchApplyActions call: a vector environment's games or a tournament's concurrent
+# ones. 256 plain items of the largest states seen in play (~1.3 KiB, benchmarks/token_sizes.py) are
+# ~330 KiB of request; their answers with observations and views ~2 MiB, under DEFAULT_MAX_RESPONSE_BYTES.
+DEFAULT_MAX_BATCH_ITEMS: Final = 256
 # The most ISMCTS iterations one bot move may ask for (the cost of an iteration: benchmarks/bot_loop_bench.py).
 # A search also stops at half of what is left of the call's deadline.
 DEFAULT_MAX_BOT_ITERATIONS: Final = 1000
@@ -51,10 +58,22 @@ class ApiConfig:
     memo: StateMemo = field(default_factory=StateMemo, compare=False, repr=False)
     # Unix time in seconds, for token expiry (tests move it).
     clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
+    max_batch_items: int = DEFAULT_MAX_BATCH_ITEMS
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES  # published only: the transport enforces it
 
     def __post_init__(self) -> None:
-        if self.max_replay_actions <= 0 or self.max_response_bytes <= 0 or self.max_bot_iterations <= 0:
-            raise ValueError("max_replay_actions, max_response_bytes and max_bot_iterations must be positive")
+        bounds = (
+            self.max_replay_actions,
+            self.max_response_bytes,
+            self.max_bot_iterations,
+            self.max_batch_items,
+            self.max_request_bytes,
+        )
+        if min(bounds) <= 0:
+            raise ValueError(
+                "max_replay_actions, max_response_bytes, max_bot_iterations, max_batch_items and max_request_bytes "
+                "must be positive"
+            )
 
 
 _default: ApiConfig | None = None

@@ -10,7 +10,7 @@ Connect as its error details (``engine_service/http/errors.py``).
 from __future__ import annotations
 
 from google.protobuf import any_pb2
-from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
+from google.rpc import error_details_pb2, status_pb2
 
 from .errors import DOMAIN, ApiError
 

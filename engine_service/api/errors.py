@@ -21,7 +21,8 @@ paths of the request, e.g. ``state.players[1].tokens`` or ``action.take_gems.col
 |                     | the request message); REPLAY_TOO_LONG (more actions than a game can have); |
 |                     | RESPONSE_TOO_LARGE (the answer would exceed the largest message the service sends); |
 |                     | INVALID_BOT_CHOICE (server-side bots); BUDGET_EXCEEDED (Simulate, Determinize) |
-|                     | SEED_NOT_ALLOWED (a sealed CreateGame with a seed and without public_deal) |
+|                     | SEED_NOT_ALLOWED (a sealed CreateGame with a seed and without public_deal); |
+|                     | BATCH_TOO_LARGE (more BatchApplyActions items than the server takes) |
 | PERMISSION_DENIED   | SEAT_KEY_MISSING, SEAT_KEY_INVALID (a sealed request names or acts as a seat without |
 |                     | that seat's key), SEAT_KEY_RETIRED (a key of a game begun before token version 3, whose |
 |                     | ring key was retired) |
@@ -60,6 +61,7 @@ SEAT_KEY_MISSING: Final = "SEAT_KEY_MISSING"
 SEAT_KEY_INVALID: Final = "SEAT_KEY_INVALID"
 SEAT_KEY_RETIRED: Final = "SEAT_KEY_RETIRED"
 STEP_MISMATCH: Final = "STEP_MISMATCH"
+BATCH_TOO_LARGE: Final = "BATCH_TOO_LARGE"
 # Why a sealed_state did not open (engine_service.sealing's errors carry these names).
 SEALED_STATE_REASONS: Final = frozenset(
     {
@@ -139,6 +141,7 @@ INVALID_ARGUMENT_REASONS: Final = frozenset(
         REPLAY_TOO_LONG,
         RESPONSE_TOO_LARGE,
         SEED_NOT_ALLOWED,
+        BATCH_TOO_LARGE,
         *SEALED_STATE_REASONS,
     }
 )

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from splendor.v1 import actions_pb2, config_pb2, engine_service_pb2
+from splendor.v1 import actions_pb2, catalog_pb2, config_pb2, engine_service_pb2
 
 from engine_service.bots import policy_specs
 from engine_service.codec import (
@@ -40,12 +40,12 @@ from engine_service.rules import (
     events_for,
     legal_actions,
     new_game,
-    observe,
     view_for,
 )
 from engine_service.sealing import new_game_id, new_game_secret
 
 from .call import Call
+from .config import ApiConfig
 from .entropy import SEED_BITS
 from .errors import INVALID_SEAT, SEED_NOT_ALLOWED, refusal, rejection
 from .limits import check_size
@@ -60,7 +60,18 @@ LEGAL_ACTIONS: Final = legal_action_table()
 
 def get_catalog(request: engine_service_pb2.GetCatalogRequest, call: Call) -> engine_service_pb2.GetCatalogResponse:
     with span(BUILD_RESPONSE):
-        return engine_service_pb2.GetCatalogResponse(catalog=catalog(policy_specs()))
+        response = engine_service_pb2.GetCatalogResponse(catalog=catalog(policy_specs()))
+        fill_limits(response.catalog.limits, call.settings)
+        return response
+
+
+def fill_limits(out: catalog_pb2.ServiceLimits, config: ApiConfig) -> None:
+    """The bounds this server's calls are held to (its settings)."""
+    out.max_batch_items = config.max_batch_items
+    out.max_request_bytes = config.max_request_bytes
+    out.max_response_bytes = config.max_response_bytes
+    out.max_replay_actions = config.max_replay_actions
+    out.max_bot_iterations = config.max_bot_iterations
 
 
 def create_game(request: engine_service_pb2.CreateGameRequest, call: Call) -> engine_service_pb2.CreateGameResponse:
@@ -167,7 +178,7 @@ def get_player_view(
         fill_revealed_seed(response.view, state)
         fill_events(response.events, seen)
         if viewer is not None and request.include_observation:
-            fill_observation(response.observation, observe(state, viewer))
+            fill_observation(response.observation, state, viewer, ids=request.observation_legal_ids)
         fill_acting_seat(response, state)
         check_size(response, call, "events")
     return response

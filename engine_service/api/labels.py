@@ -26,3 +26,7 @@ PLAYER_COUNTS: Final = tuple(str(count) for count in range(MIN_PLAYERS, MAX_PLAY
 ACTION_KINDS: Final = tuple(
     field.name for field in actions_pb2.Action.DESCRIPTOR.oneofs_by_name["kind"].fields if field.name != "action_id"
 )
+# splendor_batch_items_total{outcome}: a BatchApplyActions item got its response, or its own refusal.
+ANSWERED: Final = "answered"
+REFUSED: Final = "refused"
+BATCH_ITEM_OUTCOMES: Final = (ANSWERED, REFUSED)

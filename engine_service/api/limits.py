@@ -1,5 +1,6 @@
-"""The bounds of the calls whose work and answer grow with their input: ReplayGame and GetPlayerView,
-and which calls are expensive (``is_expensive``): those the transports run in their own few slots.
+"""The bounds of the calls whose work and answer grow with their input: ReplayGame, GetPlayerView and
+BatchApplyActions, and which calls are expensive (``is_expensive``): those the transports run in their own
+few slots.
 
 Every other request is bounded by the largest request the transport accepts and by the state's
 own bounds (``engine_service.codec.bounds``), and its answer by the state and one move's events.
@@ -15,7 +16,7 @@ from splendor.v1 import engine_service_pb2
 from engine_service.bots import is_search_policy
 
 from .call import Call
-from .errors import REPLAY_TOO_LONG, RESPONSE_TOO_LARGE, refusal
+from .errors import BATCH_TOO_LARGE, REPLAY_TOO_LONG, RESPONSE_TOO_LARGE, refusal
 
 
 def check_length(request: engine_service_pb2.ReplayGameRequest, call: Call) -> None:
@@ -25,6 +26,15 @@ def check_length(request: engine_service_pb2.ReplayGameRequest, call: Call) -> N
     if count > bound:
         message = f"{count} actions: the service replays at most {bound} (far more than any game lasts)"
         raise refusal(REPLAY_TOO_LONG, message, field="actions", metadata={"actions": str(count), "limit": str(bound)})
+
+
+def check_items(request: engine_service_pb2.BatchApplyActionsRequest, call: Call) -> None:
+    """BATCH_TOO_LARGE for more items than the service takes in one call, before any of them is read."""
+    bound = call.settings.max_batch_items
+    count = len(request.requests)
+    if count > bound:
+        message = f"{count} items: the service takes at most {bound} a call (Catalog.limits): split the batch"
+        raise refusal(BATCH_TOO_LARGE, message, field="requests", metadata={"items": str(count), "limit": str(bound)})
 
 
 def check_size(response: Message, call: Call, field: str) -> None:
@@ -44,13 +54,24 @@ EXPENSIVE_VIEW_EVENTS: Final = 5_000
 
 def is_expensive(method: str, request: Any) -> bool:
     """Can this call take far more than a move's worth of CPU: Simulate, ReplayGame, a server-side search
-    move, a view of many events? (A request that is not a message, e.g. undecodable bytes, is cheap.)"""
+    move, a view of many events, a batch with any search move? (A request that is not a
+    message, e.g. undecodable bytes, is cheap.)"""
     if method in EXPENSIVE_METHODS:
         return True
     if not isinstance(request, Message):
         return False
     if method == "ApplyAction":
-        return request.HasField("bot") and is_search_policy(request.bot.policy)  # type: ignore[attr-defined]
+        return searches(request)  # type: ignore[arg-type]
     if method == "GetPlayerView":
         return len(request.events) > EXPENSIVE_VIEW_EVENTS  # type: ignore[attr-defined]
+    if method == "BatchApplyActions":
+        # Its moves cost ~100-200 µs each: even --max-batch-items of them are tens of milliseconds, the cost of a
+        # large view, not the seconds of a search (an expensive place taken by a learner's batch would refuse the
+        # next one, and two vector environments would refuse each other).
+        return any(map(searches, request.requests))  # type: ignore[attr-defined]
     return False
+
+
+def searches(request: engine_service_pb2.ApplyActionRequest) -> bool:
+    """Does this ApplyAction request ask for a server-side search move?"""
+    return request.HasField("bot") and is_search_policy(request.bot.policy)

@@ -10,7 +10,7 @@ import structlog
 from google.protobuf.message import Message
 from splendor.v1 import engine_service_pb2
 
-from . import apply, determinize, handlers, replay, simulate
+from . import apply, batch, determinize, handlers, replay, simulate
 from .call import Call
 from .errors import REQUEST_UNDECODABLE, ApiError, internal_error, refusal
 
@@ -80,5 +80,6 @@ METHODS: Final[tuple[Method[Any, Any], ...]] = (
     Method("ReplayGame", replay.replay_game, pb.ReplayGameRequest, pb.ReplayGameResponse),
     Method("Simulate", simulate.simulate, pb.SimulateRequest, pb.SimulateResponse),
     Method("Determinize", determinize.determinize, pb.DeterminizeRequest, pb.DeterminizeResponse),
+    Method("BatchApplyActions", batch.batch_apply_actions, pb.BatchApplyActionsRequest, pb.BatchApplyActionsResponse),
 )
 METHODS_BY_NAME: Final[dict[str, Method[Any, Any]]] = {method.name: method for method in METHODS}

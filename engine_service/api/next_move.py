@@ -8,19 +8,28 @@ cards (which blind reserves it can afford).
 
 from __future__ import annotations
 
+from typing import Final
+
 from splendor.v1 import actions_pb2, engine_service_pb2
 
 from engine_service.codec import fill_observation, fill_view_of_state
+from engine_service.codec.wire import entry, tag
 from engine_service.rules import (
     Action,
     GameState,
     action_id,
     legal_actions,
-    observe,
 )
 
 from .handlers import LEGAL_ACTIONS
 from .sealed import acting_seat_of
+
+# Every legal action as its entry of ApplyActionResponse.legal_actions, in wire bytes: a position's list is
+# one merge (codec/wire.py), not a copy of each message.
+_LEGAL_ENTRIES: Final = tuple(
+    entry(tag(engine_service_pb2.ApplyActionResponse, "legal_actions"), action.SerializeToString())
+    for action in LEGAL_ACTIONS
+)
 
 
 def fill_applied(out: actions_pb2.LegalAction, action: Action, sent: actions_pb2.Action | None) -> None:
@@ -41,8 +50,10 @@ def fill_next_move(
     observation: bool,
     sealed: bool = False,
     viewer: int | None = None,
+    ids: bool = False,
 ) -> None:
-    """Fill ``acting_seat`` and, as asked, ``legal_actions``, ``view`` and ``observation`` for ``state``.
+    """Fill ``acting_seat`` and, as asked, ``legal_actions``, ``view`` and ``observation`` for ``state`` (with
+    ``ids``, the observation's legal actions as ids, not flags).
 
     ``sealed``: the response is for ``viewer`` (a seat, or None for a spectator) and its
     view is filled by the caller; otherwise ``response.state`` already holds ``state``.
@@ -52,8 +63,8 @@ def fill_next_move(
         response.acting_seat = acting
     seat = viewer if sealed else acting
     if legal and acting is not None and seat == acting:
-        response.legal_actions.extend(LEGAL_ACTIONS[action_id(action)] for action in legal_actions(state))
+        response.MergeFromString(b"".join([_LEGAL_ENTRIES[action_id(action)] for action in legal_actions(state)]))
     if not sealed and (legal or observation):
         fill_view_of_state(response.view, response.state, state, seat)
     if observation and seat is not None:
-        fill_observation(response.observation, observe(state, seat))
+        fill_observation(response.observation, state, seat, ids=ids)

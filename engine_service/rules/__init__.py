@@ -63,9 +63,11 @@ from .observation import (
     ObservationLayout,
     ObservationSlice,
     encode_view,
+    legal_action_ids,
     legal_action_mask,
     observation_layout,
     observation_layouts,
+    observation_values,
     observe,
 )
 from .plugin import DeckSpec, FollowUp, Module, PaymentRules, Price
@@ -172,6 +174,7 @@ __all__ = [
     "id_layout",
     "id_range",
     "known_modules",
+    "legal_action_ids",
     "legal_action_mask",
     "legal_actions",
     "module_named",
@@ -179,6 +182,7 @@ __all__ = [
     "new_game",
     "observation_layout",
     "observation_layouts",
+    "observation_values",
     "observe",
     "registered",
     "registered_modules",

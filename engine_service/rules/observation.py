@@ -287,19 +287,31 @@ def state_features(state: GameState, seat: int) -> tuple[list[int], list[float]]
     return rows, scalars
 
 
+def legal_action_ids(state: GameState, seat: int) -> tuple[int, ...]:
+    """The ids of the legal actions of ``seat``, in increasing order (none unless it must act)."""
+    if state.end_reason is not None or state.acting_seat != seat:
+        return ()
+    return tuple(sorted(action_id(action) for action in legal_actions(state)))
+
+
 def legal_action_mask(state: GameState, seat: int) -> tuple[bool, ...]:
     """One flag per action id: the legal actions of ``seat`` (all false unless it must act)."""
     mask = [False] * id_layout().count
-    if state.end_reason is None and state.acting_seat == seat:
-        for action in legal_actions(state):
-            mask[action_id(action)] = True
+    for value in legal_action_ids(state, seat):
+        mask[value] = True
     return tuple(mask)
 
 
-def observe(state: GameState, seat: int) -> Observation:
-    """The observation of ``seat``: its view as numbers, and its legal-action mask."""
+def observation_values(state: GameState, seat: int) -> tuple[str, tuple[float, ...]]:
+    """The name of the state's layout and ``seat``'s observation values: ``observe`` without the mask."""
     if not 0 <= seat < len(state.players):
         raise ValueError(f"seat {seat} is not a seat of a {len(state.players)}-player game")
     config = state.config
     name = layout_name(next(iter(sorted(config.modules)), None), config.num_players)
-    return Observation(seat, name, encode_view(view_for(state, seat)), legal_action_mask(state, seat))
+    return name, encode_view(view_for(state, seat))
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    """The observation of ``seat``: its view as numbers, and its legal-action mask."""
+    name, values = observation_values(state, seat)
+    return Observation(seat, name, values, legal_action_mask(state, seat))

@@ -13,8 +13,9 @@ server therefore leaves gRPC's limit off and applies its own, to the engine's ca
   slot, the rest are refused at once (RESOURCE_EXHAUSTED, reason ``MAX_EXPENSIVE_CALLS``). A
   call's wait for a slot counts in its deadline and in the server's budget (``--max-call-seconds``);
 - health and reflection calls are never counted nor refused;
-- ``LaneExecutor``, the gRPC server's thread pool, runs unary health checks and the refusals on a
-  small lane of their own, so they never wait behind engine calls for a thread; the methods
+- ``LaneExecutor``, the gRPC server's thread pool, runs unary health checks on a small lane of their
+  own and the refusals on another, so health checks never wait behind engine calls, nor behind a
+  flood of calls refused at once; the methods
   expensive by name on the EXPENSIVE lane, threads of their own (one per place, so a queued call
   waits for its slot on its own thread); and gives an admitted call's place back when its work
   item ends, however it ends (a call cancelled before its handler ran included: the interceptor
@@ -46,6 +47,9 @@ from .settings import DEFAULT_EXPENSIVE_QUEUE, Settings
 # Lanes: LIGHT runs on the probe threads; ADMITTED counts against the limit until it ends; EXPENSIVE
 # too, on threads of its own.
 LIGHT: Final = "light"
+# Refusals run on threads of their own: a flood of refused calls (callers re-sending at once) must never
+# queue the health checks behind it.
+REFUSED: Final = "refused"
 ADMITTED: Final = "admitted"
 EXPENSIVE: Final = "expensive"
 # How often a call waiting for an expensive slot checks that its caller still waits.
@@ -221,6 +225,7 @@ class LaneExecutor(ThreadPoolExecutor):
     def __init__(self, max_workers: int, admission: Admission, thread_name_prefix: str = "engine") -> None:
         super().__init__(max_workers=max_workers, thread_name_prefix=thread_name_prefix)
         self._light = ThreadPoolExecutor(max_workers=LIGHT_THREADS, thread_name_prefix=f"{thread_name_prefix}-probe")
+        self._refused = ThreadPoolExecutor(max_workers=LIGHT_THREADS, thread_name_prefix=f"{thread_name_prefix}-refuse")
         self._expensive = ThreadPoolExecutor(
             max_workers=admission.expensive + admission.expensive_queue,
             thread_name_prefix=f"{thread_name_prefix}-expensive",
@@ -231,6 +236,8 @@ class LaneExecutor(ThreadPoolExecutor):
         lane = _lane_of(args)
         if lane == LIGHT:
             return self._light.submit(fn, *args, **kwargs)
+        if lane == REFUSED:
+            return self._refused.submit(fn, *args, **kwargs)
         if lane == EXPENSIVE:
             future = self._expensive.submit(fn, *args, **kwargs)
         else:
@@ -245,6 +252,7 @@ class LaneExecutor(ThreadPoolExecutor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._light.shutdown(wait, cancel_futures=cancel_futures)
+        self._refused.shutdown(wait, cancel_futures=cancel_futures)
         self._expensive.shutdown(wait, cancel_futures=cancel_futures)
         super().shutdown(wait, cancel_futures=cancel_futures)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine_service.api import Call
+from engine_service.api.labels import ANSWERED, REFUSED
 
 from .metrics import Metrics
 
@@ -54,17 +55,25 @@ class GameMetrics:
         self.actions_applied = _Counted(metrics.actions_applied)
         self.rejections = _Counted(metrics.rejections)
         self.games_finished = _Counted(metrics.games_finished)
+        self.batch_items = _Counted(metrics.batch_items)
         self.state_size_bytes = metrics.state_size_bytes
 
     def record(self, call: Call, code: str) -> None:
         if code == OK:
-            if call.state_bytes is not None:
-                self.state_size_bytes.observe(call.state_bytes)
-            if call.game_created:
-                self.games_created.inc(str(call.module), str(call.players))
-            if call.action_applied:
-                self.actions_applied.inc(str(call.action))
-            if call.end_reason is not None:
-                self.games_finished.inc(call.end_reason)
+            self._succeeded(call)
+            for item in call.item_calls:  # a batch's items, each counted as its own call would be
+                item_code = item.refusal_code or OK
+                self.batch_items.inc(ANSWERED if item_code == OK else REFUSED)
+                self.record(item, item_code)
         elif call.reason is not None and code in REJECTION_CODES:
             self.rejections.inc(call.reason)
+
+    def _succeeded(self, call: Call) -> None:
+        if call.state_bytes is not None:
+            self.state_size_bytes.observe(call.state_bytes)
+        if call.game_created:
+            self.games_created.inc(str(call.module), str(call.players))
+        if call.action_applied:
+            self.actions_applied.inc(str(call.action))
+        if call.end_reason is not None:
+            self.games_finished.inc(call.end_reason)

@@ -8,7 +8,9 @@ dashboard in deploy/compose/grafana and any existing gRPC dashboards query:
   ``grpc_server_handling_seconds``, labelled ``grpc_type``, ``grpc_service``, ``grpc_method``;
 - ``splendor_games_created_total`` (``module``, ``players``), ``splendor_actions_applied_total``
   (``kind``), ``splendor_rejections_total`` (``reason``), ``splendor_games_finished_total``
-  (``end_reason``) and the histogram ``splendor_state_size_bytes``;
+  (``end_reason``), ``splendor_batch_items_total`` (``outcome``: a BatchApplyActions call counts each of its items
+  as an ApplyAction would, actions applied, games finished, state sizes, rejections by reason) and the histogram
+  ``splendor_state_size_bytes``;
 - what a replica of a fleet is: ``splendor_state_memo_lookups_total`` (``kind``, ``result``: how often a
   call's game was one this process had seen, which affinity raises) and ``splendor_sealing_keys``
   (``key_id``, ``use``: the key ring it runs, which a key rotation's checks read).
@@ -37,7 +39,14 @@ import grpc
 import prometheus_client
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, values
 
-from engine_service.api.labels import ACTION_KINDS, END_REASONS, MODULES, PLAYER_COUNTS, REJECTION_REASONS
+from engine_service.api.labels import (
+    ACTION_KINDS,
+    BATCH_ITEM_OUTCOMES,
+    END_REASONS,
+    MODULES,
+    PLAYER_COUNTS,
+    REJECTION_REASONS,
+)
 from engine_service.core_info import core_kind, engine_version
 
 MULTIPROC_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
@@ -76,6 +85,7 @@ class Metrics:
     actions_applied: Counter
     rejections: Counter
     games_finished: Counter
+    batch_items: Counter
     state_size_bytes: Histogram
     memo_lookups: Counter
     sealing_keys: prometheus_client.Gauge
@@ -133,6 +143,12 @@ def create_metrics(registry: CollectorRegistry | None) -> Metrics:
             "splendor_games_finished_total",
             "Games ended by an ApplyAction, by end reason.",
             ("end_reason",),
+            registry=registry,
+        ),
+        batch_items=Counter(
+            "splendor_batch_items_total",
+            "Items of BatchApplyActions calls, by outcome: answered (the item's response) or refused (its own status).",
+            ("outcome",),
             registry=registry,
         ),
         state_size_bytes=Histogram(
@@ -199,6 +215,8 @@ def initialise_series(metrics: Metrics, methods: Iterable[tuple[str, str, str]])
         metrics.rejections.labels(reason)
     for end_reason in END_REASONS:
         metrics.games_finished.labels(end_reason)
+    for outcome in BATCH_ITEM_OUTCOMES:
+        metrics.batch_items.labels(outcome)
     for kind in MEMO_KINDS:
         for result in MEMO_RESULTS:
             metrics.memo_lookups.labels(kind, result)

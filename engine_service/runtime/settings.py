@@ -11,7 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from engine_service.api.config import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_MAX_REPLAY_ACTIONS, ApiConfig
+from engine_service.api.config import (
+    DEFAULT_MAX_BATCH_ITEMS,
+    DEFAULT_MAX_BOT_ITERATIONS,
+    DEFAULT_MAX_REPLAY_ACTIONS,
+    DEFAULT_MAX_REQUEST_BYTES,
+    ApiConfig,
+)
 from engine_service.api.state_memo import DEFAULT_STATE_MEMO_ENTRIES, StateMemo
 from engine_service.sealing import KeyRing
 
@@ -30,6 +36,7 @@ ENV: Final = {
     "max_replay_actions": "SPLENDOR_MAX_REPLAY_ACTIONS",
     "max_bot_iterations": "SPLENDOR_MAX_BOT_ITERATIONS",
     "threads": "SPLENDOR_THREADS",
+    "max_batch_items": "SPLENDOR_MAX_BATCH_ITEMS",
     "grace_seconds": "SPLENDOR_GRACE_SECONDS",
     "log_level": "SPLENDOR_LOG_LEVEL",
     "log_format": "SPLENDOR_LOG_FORMAT",
@@ -113,11 +120,13 @@ class Settings:
     # The largest request gRPC accepts (RESOURCE_EXHAUSTED beyond), which bounds a call's memory. The largest
     # legitimate request is a ReplayGame at max_replay_actions: 10,000 actions of at most ~40 bytes (a purchase
     # with a payment and cards spent; ~6 on average) is under 400 KiB; see docs/operations.md, "Limits".
-    max_request_bytes: int = 1024 * 1024
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     # ReplayGame refuses longer logs before any work (REPLAY_TOO_LONG); derivation in engine_service/api/config.py.
     max_replay_actions: int = DEFAULT_MAX_REPLAY_ACTIONS
     # The most ISMCTS iterations a server-side bot move may ask for (INVALID_BOT_CHOICE beyond).
     max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS
+    # The most items of one BatchApplyActions call (BATCH_TOO_LARGE beyond); derivation in engine_service/api/config.py.
+    max_batch_items: int = DEFAULT_MAX_BATCH_ITEMS
     # States, tokens and seat keys already checked, remembered per process (engine_service/api/state_memo.py),
     # this many of each kind; 0: every call checks its game in full.
     state_memo_entries: int = DEFAULT_STATE_MEMO_ENTRIES
@@ -128,7 +137,14 @@ class Settings:
         if memo is None:
             memo = StateMemo(self.state_memo_entries)
         return ApiConfig(
-            key_ring, self.max_replay_actions, self.max_response_bytes, self.max_bot_iterations, self.seat_keys, memo
+            key_ring,
+            self.max_replay_actions,
+            self.max_response_bytes,
+            self.max_bot_iterations,
+            self.seat_keys,
+            memo,
+            max_batch_items=self.max_batch_items,
+            max_request_bytes=self.max_request_bytes,
         )
 
     @property
@@ -153,6 +169,8 @@ class Settings:
             raise ValueError("max_bot_iterations must be positive")
         if self.threads <= 0:
             raise ValueError("threads must be positive")
+        if self.max_batch_items <= 0:
+            raise ValueError("max_batch_items must be positive")
         if self.grace_seconds < 0:
             raise ValueError("grace_seconds must not be negative")
         if self.log_level not in LOG_LEVELS:
@@ -211,6 +229,7 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
         max_replay_actions=int(get("max_replay_actions", base.max_replay_actions)),
         max_bot_iterations=int(get("max_bot_iterations", base.max_bot_iterations)),
         threads=int(get("threads", base.threads)),
+        max_batch_items=int(get("max_batch_items", base.max_batch_items)),
         grace_seconds=float(get("grace_seconds", base.grace_seconds)),
         log_level=get("log_level", base.log_level).lower(),
         log_format=get("log_format", base.log_format).lower(),

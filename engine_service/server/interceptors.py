@@ -35,6 +35,7 @@ from engine_service.runtime.admission import (
     EXPENSIVE_CALLS,
     LIGHT,
     REFUSAL_MESSAGE,
+    REFUSED,
     Admission,
     Behavior,
     on_lane,
@@ -396,7 +397,7 @@ def _laned(behavior: Behavior, lane: str | None, unserved: Callable[[float | Non
 
 
 def _refusal(handler: grpc.RpcMethodHandler[Any, Any], message: str) -> grpc.RpcMethodHandler[Any, Any]:
-    """A handler of the same shape that answers RESOURCE_EXHAUSTED (``message``) on the light lane, the request
+    """A handler of the same shape that answers RESOURCE_EXHAUSTED (``message``) on the refusals' lane, the request
     unread (no deserializer: a refused call costs no parsing)."""
 
     def refuse(request: Any, context: grpc.ServicerContext) -> Any:
@@ -406,7 +407,7 @@ def _refusal(handler: grpc.RpcMethodHandler[Any, Any], message: str) -> grpc.Rpc
         context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
         yield  # a generator, as a streaming handler must be
 
-    behavior = on_lane(refuse_streaming if handler.response_streaming else refuse, LIGHT)
+    behavior = on_lane(refuse_streaming if handler.response_streaming else refuse, REFUSED)
     if handler.request_streaming:
         if handler.response_streaming:
             return grpc.stream_stream_rpc_method_handler(behavior)

@@ -5,15 +5,18 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from collections import Counter
 from typing import Any
 
+import grpc
 import pytest
 from splendor.v1 import actions_pb2, engine_service_pb2, events_pb2, state_pb2, strongholds_pb2
-from splendor_client import GameResult, ViewResult, play
+from splendor_client import EngineClient, GameResult, ViewResult, play
 from splendor_client import actions as act
 from splendor_client.compact_board import short_card
 from splendor_client.describe import Describer
 
+from engine_service.runtime.metrics import get_metrics
 from tests.client.client_fakes import ScriptedEngine, sample_catalog
 
 
@@ -287,3 +290,33 @@ def test_runs_as_a_module() -> None:
     assert result.returncode == 0
     assert "--address" in result.stdout
     assert "--max-turns" in result.stdout
+
+
+class _Counted(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    """Counts a channel's calls by method name."""
+
+    def __init__(self) -> None:
+        self.calls: Counter[str] = Counter()
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        self.calls[details.method.rsplit("/", 1)[-1]] += 1
+        return continuation(details, request)
+
+
+def _actions_applied() -> float:
+    """The in-process server's count of actions applied, every kind."""
+    samples = get_metrics().actions_applied.collect()[0].samples
+    return sum(sample.value for sample in samples if sample.name.endswith("_total"))
+
+
+def test_splendor_play_stays_one_apply_action_call_a_move(loopback_address: str) -> None:
+    counted = _Counted()
+    before = _actions_applied()
+    with grpc.insecure_channel(loopback_address) as channel:
+        client = EngineClient(grpc.intercept_channel(channel, counted))
+        outcome = play.play_game(client, players=2, seed=3, bot_names=["random", "greedy"], out=None)
+    assert outcome.finished
+    moves = _actions_applied() - before  # the server runs in this process
+    assert counted.calls["ApplyAction"] == moves > 0  # one call a move, decisions included
+    assert "BatchApplyActions" not in counted.calls  # one game: nothing to batch
+    assert sum(counted.calls.values()) == outcome.calls

@@ -23,7 +23,7 @@ from splendor_client import (
     from_rpc_error,
 )
 
-from engine_service.api.config import DEFAULT_MAX_REPLAY_ACTIONS
+from engine_service.api.config import DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_REPLAY_ACTIONS
 from engine_service.api.errors import INVALID_SEAT
 from engine_service.codec import state_to_proto
 from engine_service.rules import CARDS
@@ -362,6 +362,11 @@ def _response_too_large(client: EngineClient) -> EngineError:
         server.stop(0).wait()
 
 
+def _batch_too_large(client: EngineClient) -> EngineError:
+    request = engine_service_pb2.ApplyActionRequest(state=_fresh(client), action=take_gems(RED, BLUE, GREEN))
+    return refusal(lambda: client.apply_batch([request] * (DEFAULT_MAX_BATCH_ITEMS + 1)))
+
+
 CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, str | None]] = {
     "INVALID_PLAYER_COUNT": (_create(num_players=5), grpc.StatusCode.INVALID_ARGUMENT, "config.num_players"),
     "INVALID_FIRST_SEAT": (_create(num_players=2, first_seat=2), grpc.StatusCode.INVALID_ARGUMENT, "config.first_seat"),
@@ -477,6 +482,7 @@ CASES: dict[str, tuple[Callable[[EngineClient], EngineError], grpc.StatusCode, s
     "REQUEST_UNDECODABLE": (_request_undecodable, grpc.StatusCode.INVALID_ARGUMENT, None),
     "REPLAY_TOO_LONG": (_replay_too_long, grpc.StatusCode.INVALID_ARGUMENT, "actions"),
     "RESPONSE_TOO_LARGE": (_response_too_large, grpc.StatusCode.INVALID_ARGUMENT, "events"),
+    "BATCH_TOO_LARGE": (_batch_too_large, grpc.StatusCode.INVALID_ARGUMENT, "requests"),
 }
 
 

@@ -12,10 +12,15 @@ from engine_service.server.app import build_server, start
 
 
 @pytest.fixture(scope="module")
-def client() -> Iterator[EngineClient]:
+def address() -> Iterator[str]:
     server, port, health = build_server(Settings(address="127.0.0.1:0", threads=2, metrics_port=0))
     start(server, health)
-    with connect(f"127.0.0.1:{port}") as engine:
+    yield f"127.0.0.1:{port}"
+    server.stop(0).wait()
+
+
+@pytest.fixture(scope="module")
+def client(address: str) -> Iterator[EngineClient]:
+    with connect(address) as engine:
         engine.wait_until_ready(5)
         yield engine
-    server.stop(0).wait()

@@ -75,7 +75,7 @@ def run_pooled(
                 pending.append((rpc, mutation, methods[rpc].future(mutation[1], timeout=DEADLINE_SECONDS)))
                 sent += 1
             rpc, (name, data), future = pending.popleft()
-            findings.record(rpc, name, data, outcome_of(future))
+            findings.record(rpc, name, data, outcome_of(rpc, future))
             if findings.requests % (RSS_EVERY * 10) == 0:
                 findings.max_rss_bytes = max([findings.max_rss_bytes, *(rss_bytes(pid) for pid in server_pids)])
                 if time.monotonic() > deadline:

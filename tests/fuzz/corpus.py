@@ -25,6 +25,7 @@ SERVICE = f"/{API_SERVICE}/"
 RPCS: dict[str, tuple[type[Message], type[Message]]] = {
     method.name: (method.request_type, method.response_type) for method in METHODS
 }
+BATCHES = 16  # batch seeds, of 1 to 6 ApplyAction seeds each
 # The base game, then each module of the contract's Module enum.
 MODULES: tuple[tuple[int, ...], ...] = ((), *((value,) for value in config_pb2.Module.values() if value))
 
@@ -69,7 +70,21 @@ def build_corpus(channel: grpc.Channel, rng: random.Random, steps: int = 60, rin
                 played.append(chosen.action)
             seeds.append(Seed("ReplayGame", engine_service_pb2.ReplayGameRequest(config=config, actions=played)))
             seeds += sealed_seeds(stub, config, played, rng)
-    return seeds
+    return seeds + batch_seeds(seeds, rng)
+
+
+def batch_seeds(seeds: list[Seed], rng: random.Random) -> list[Seed]:
+    """BatchApplyActions requests of the corpus's ApplyAction requests (plain, sealed, bots, forged tokens), mixed:
+    a batch is answered OK whatever its items, so a forged item makes no forged seed."""
+    applies = [seed.request for seed in seeds if seed.rpc == "ApplyAction"]
+    sealed = [request for request in applies if request.HasField("sealed_state")]
+    batches = []
+    for index in range(BATCHES):
+        items = rng.sample(applies, rng.randint(1, 6))
+        if index % 2 == 0:  # half of them with a sealed item at least
+            items.append(rng.choice(sealed))
+        batches.append(Seed("BatchApplyActions", engine_service_pb2.BatchApplyActionsRequest(requests=items)))
+    return batches
 
 
 def sealed_seeds(stub: Any, config: config_pb2.GameConfig, played: list[Any], rng: random.Random) -> list[Seed]:

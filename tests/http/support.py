@@ -15,7 +15,7 @@ from typing import Any
 
 import grpc
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
+from google.rpc import error_details_pb2, status_pb2
 
 ENGINE = "/splendor.v1.EngineService"
 GRPC_WEB_TRAILERS = 0x80

@@ -127,3 +127,25 @@ def test_a_token_sealed_over_grpc_is_played_over_connect_and_back(ports: Ports) 
         assert applied.sealed_state_binding.step == 1
         back = stub.GetPlayerView(pb.GetPlayerViewRequest(sealed_state=applied.sealed_state, seat=0, seat_key=key))
         assert back.view.turn == 1 or back.view.HasField("pending")
+
+
+def test_a_batch_answers_alike_over_every_encoding_its_refused_item_with_its_status(
+    http_port: int, engine: Any
+) -> None:
+    state = engine.CreateGame(pb.CreateGameRequest(config=config_pb2.GameConfig(num_players=2, seed=12))).state
+    legal = engine.ListLegalActions(pb.ListLegalActionsRequest(state=state)).actions
+    batch = pb.BatchApplyActionsRequest()
+    batch.requests.add(state=state, action=legal[0].action, include_observation=True, observation_legal_ids=True)
+    batch.requests.add(state=state).action.action_id = 9_000  # not an action id: refused alone
+    expected = engine.BatchApplyActions(batch)
+    for call in (connect_proto, grpc_web):
+        assert call(http_port, "BatchApplyActions", batch, pb.BatchApplyActionsResponse) == expected
+    reply = connect_json(http_port, "BatchApplyActions", json_format.MessageToDict(batch))
+    assert reply.status == 200, reply.body
+    answered, refused = reply.json()["results"]
+    assert json_format.ParseDict(answered, pb.BatchApplyActionsResult()) == expected.results[0]
+    error = refused["error"]
+    assert error["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert error["details"][0]["@type"] == "type.googleapis.com/google.rpc.ErrorInfo"
+    assert error["details"][0]["reason"] == "UNKNOWN_ACTION"
+    assert error["details"][1]["fieldViolations"][0]["field"] == "action.action_id"

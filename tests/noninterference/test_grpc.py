@@ -49,6 +49,9 @@ def over_grpc(stub: engine_service_pb2_grpc.EngineServiceStub, method: str, requ
         return ("refused", call.code(), call.details(), details)
     if hasattr(response, "sealed_state"):
         response.ClearField("sealed_state")
+    for result in getattr(response, "results", ()):  # a batch: each item's token
+        if result.HasField("response"):
+            result.response.ClearField("sealed_state")
     return ("answered", response.SerializeToString(deterministic=True))
 
 
@@ -107,6 +110,27 @@ def compare_position(
             "ApplyAction",
             lambda t: pb.ApplyActionRequest(
                 sealed_state=t, bot=bots_pb2.BotChoice(policy="ismcts", iterations=5), seat_key=mine
+            ),
+        )
+        # The same moves in one batch, with a refused and a malformed item among them.
+        alike(
+            stub,
+            moves,
+            "BatchApplyActions",
+            lambda t: pb.BatchApplyActionsRequest(
+                requests=[
+                    pb.ApplyActionRequest(
+                        sealed_state=t,
+                        action=actions_pb2.Action(action_id=move),
+                        seat_key=mine,
+                        include_observation=True,
+                    ),
+                    pb.ApplyActionRequest(sealed_state=t, action=actions_pb2.Action(action_id=move)),
+                    pb.ApplyActionRequest(sealed_state=t[:-7], action=actions_pb2.Action(action_id=move)),
+                    pb.ApplyActionRequest(
+                        sealed_state=t, bot=bots_pb2.BotChoice(policy="ismcts", iterations=5), seat_key=mine
+                    ),
+                ]
             ),
         )
 

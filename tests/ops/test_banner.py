@@ -15,7 +15,7 @@ import pytest
 from structlog.testing import capture_logs
 
 import engine_service.core_info
-from engine_service.core_info import compiled_core_hint, log_rules_core, running_from_a_checkout
+from engine_service.core_info import compiled_core_hint, core_kind, log_rules_core, running_from_a_checkout
 from engine_service.process.banner import KEY_FILE, banner, openable
 from tests.ops.support import ROOT, Server
 
@@ -54,13 +54,21 @@ def test_without_http_metrics_or_a_generated_key_the_banner_leaves_their_lines_o
 
 
 def test_a_pure_core_says_in_one_info_line_how_to_get_the_compiled_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Run from a checkout (the compiled test pass imports a copy of the package from the build folder instead).
     monkeypatch.setattr(engine_service.core_info, "core_kind", lambda: "pure")
+    monkeypatch.setattr(engine_service.core_info, "running_from_a_checkout", lambda: True)
     with capture_logs() as logs:
         log_rules_core()
     events = [(line["event"], line["log_level"]) for line in logs]
     assert events == [("rules_core", "info"), ("rules_core_hint", "info")]
-    assert "make serve" in logs[1]["hint"]  # this checkout: the Makefile builds it
-    assert running_from_a_checkout()
+    assert "make serve" in logs[1]["hint"]  # a checkout: the Makefile builds it
+
+
+def test_the_checkout_is_recognised_as_one() -> None:
+    if core_kind() == "compiled":  # the compiled pass runs a copy of the package in the build folder
+        assert not running_from_a_checkout()
+    else:
+        assert running_from_a_checkout()
 
 
 def test_an_installed_pure_core_says_to_reinstall_with_a_compiler(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,6 +93,10 @@ def calls_of_every_kind(server: Server) -> None:
     engine.GetPlayerView(engine_service_pb2.GetPlayerViewRequest(state=state, seat=1), timeout=5)
     engine.GetPlayerView(engine_service_pb2.GetPlayerViewRequest(state=state), timeout=5)
     engine.ReplayGame(engine_service_pb2.ReplayGameRequest(config=config, actions=played), timeout=5)
+    batch = engine_service_pb2.BatchApplyActionsRequest()
+    batch.requests.add(state=state, action=first)  # the game is over: refused alone
+    batch.requests.add(action=first)
+    engine.BatchApplyActions(batch, timeout=5)  # items, items_refused
     with pytest.raises(grpc.RpcError):  # far more playouts than 10 ms allow: DEADLINE_EXCEEDED, deadline_cause
         playouts = engine_service_pb2.SimulateRequest(
             state=state_to_proto(dealt(4, seed=1)),

@@ -196,3 +196,36 @@ def test_the_exposition_has_every_dashboard_metric_with_its_labels(server: Serve
     assert not [
         sample for sample, _ in samples if sample.startswith(("grpc_", "splendor_")) and sample.endswith("_created")
     ]
+
+
+def test_a_batch_is_one_call_and_one_log_line_its_items_counted_as_their_apply_actions(server: Server) -> None:
+    engine = stub(server.channel())
+    state = engine.CreateGame(
+        engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2, seed=8)), timeout=5
+    ).state
+    legal = engine.ListLegalActions(engine_service_pb2.ListLegalActionsRequest(state=state), timeout=5).actions
+    kinds = [legal[0].action.WhichOneof("kind"), legal[-1].action.WhichOneof("kind")]
+    batch = engine_service_pb2.BatchApplyActionsRequest()
+    batch.requests.add(state=state, action=legal[0].action)
+    batch.requests.add(state=state, action=actions_pb2.Action(action_id=legal[-1].action_id))
+    batch.requests.add(state=state, action=legal[0].action, validate_only=True)  # answered, not applied
+    batch.requests.add(state=state, action=take_two(common_pb2.COLOR_RED), seat=1 - state.seat)  # NOT_YOUR_TURN
+    batch.requests.add(action=legal[0].action)  # no state: INVALID_STATE
+    before = server.scrape()
+    results = engine.BatchApplyActions(batch, metadata=[("x-request-id", "batch-5")], timeout=5).results
+    after = server.scrape()
+    assert [result.WhichOneof("outcome") for result in results] == ["response"] * 3 + ["error"] * 2
+
+    line = server.call_log("batch-5")
+    assert (line["method"], line["code"], line["items"], line["items_refused"]) == ("BatchApplyActions", "OK", 5, 2)
+    assert "seat" not in line and "action" not in line  # an item's facts are its own, in the metrics
+    labels = {"grpc_service": ENGINE, "grpc_method": "BatchApplyActions", "grpc_type": "unary"}
+    assert delta(before, after, "grpc_server_handled_total", **labels, grpc_code="OK") == 1
+    assert delta(before, after, "splendor_batch_items_total", outcome="answered") == 3
+    assert delta(before, after, "splendor_batch_items_total", outcome="refused") == 2
+    assert delta(before, after, "splendor_actions_applied_total") == 2
+    for kind in set(kinds):
+        assert delta(before, after, "splendor_actions_applied_total", kind=kind) == kinds.count(kind)
+    assert delta(before, after, "splendor_rejections_total", reason="NOT_YOUR_TURN") == 1
+    assert delta(before, after, "splendor_rejections_total", reason="INVALID_STATE") == 1
+    assert delta(before, after, "splendor_state_size_bytes_count") == 3

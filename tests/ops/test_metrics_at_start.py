@@ -60,3 +60,5 @@ def test_every_queried_series_exists_at_zero_from_start_up(processes: int) -> No
         if kind != "action_id":
             assert series(samples, "splendor_actions_applied_total", kind=kind) == [0.0], kind
     assert not series(samples, "splendor_actions_applied_total", kind="action_id")  # counted as its kind
+    for outcome in ("answered", "refused"):
+        assert series(samples, "splendor_batch_items_total", outcome=outcome) == [0.0], outcome

@@ -5,9 +5,10 @@ service's clock is more than EXPIRY_GRACE_SECONDS past it, every call with any o
 from __future__ import annotations
 
 import pytest
+from google.rpc import error_details_pb2  # type: ignore[import-untyped, unused-ignore]
 from hypothesis import given
 from hypothesis import strategies as st
-from splendor.v1 import config_pb2
+from splendor.v1 import bots_pb2, config_pb2
 from splendor.v1 import engine_service_pb2 as pb
 
 from engine_service.api import ApiConfig, ApiError, Code
@@ -120,3 +121,28 @@ def test_check_expiry_refuses_exactly_past_the_grace(expires_at: int, offset: fl
     else:
         check_expiry(binding, now)
     check_expiry(BINDING, now)  # 0: never
+
+
+def test_an_expired_token_is_refused_as_a_batch_item_alone() -> None:
+    clock = Clock(DEALT_AT)
+    config = _configs(clock)[0]
+    dealt = _deal(config)
+    keys = list(dealt.seat_keys)
+    seat = read_binding(dealt.sealed_state).acting_seat
+    assert seat is not None
+    listed = call("ListLegalActions", pb.ListLegalActionsRequest(sealed_state=dealt.sealed_state), config)
+    item = pb.ApplyActionRequest(sealed_state=dealt.sealed_state, action=listed.actions[0].action, seat_key=keys[seat])
+    clock.now = DEALT_AT + LIFETIME + EXPIRY_GRACE_SECONDS + 0.5
+    other = _deal(config)  # dealt now: not expired
+    other_seat = read_binding(other.sealed_state).acting_seat
+    assert other_seat is not None
+    moved = pb.ApplyActionRequest(
+        sealed_state=other.sealed_state,
+        bot=bots_pb2.BotChoice(policy="random"),
+        seat_key=other.seat_keys[other_seat],
+    )
+    results = call("BatchApplyActions", pb.BatchApplyActionsRequest(requests=[item, moved]), config).results
+    info = error_details_pb2.ErrorInfo()
+    assert results[0].error.code == Code.INVALID_ARGUMENT.value and results[0].error.details[0].Unpack(info)
+    assert info.reason == "SEALED_STATE_EXPIRED"
+    assert results[1].HasField("response")

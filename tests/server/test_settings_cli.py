@@ -41,6 +41,7 @@ def test_environment_overrides_the_defaults() -> None:
         "SPLENDOR_MAX_CONNECTION_AGE_SECONDS": "60",
         "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS": "6",
         "SPLENDOR_MAX_BOT_ITERATIONS": "40",
+        "SPLENDOR_MAX_BATCH_ITEMS": "32",
     }
     assert defaults_from_env(operations) == Settings(
         log_format="json",
@@ -53,6 +54,7 @@ def test_environment_overrides_the_defaults() -> None:
         max_connection_age_seconds=60,
         max_connection_age_grace_seconds=6,
         max_bot_iterations=40,
+        max_batch_items=32,
     )
 
 
@@ -94,6 +96,7 @@ def test_settings_become_grpc_server_options() -> None:
         {"SPLENDOR_KEEPALIVE_TIME_SECONDS": "0"},
         {"SPLENDOR_MAX_CONNECTION_AGE_SECONDS": "-5"},
         {"SPLENDOR_MAX_BOT_ITERATIONS": "0"},
+        {"SPLENDOR_MAX_BATCH_ITEMS": "0"},
     ],
 )
 def test_bad_environment_values_are_refused(env: dict[str, str]) -> None:
@@ -122,6 +125,7 @@ def test_help_documents_every_flag_and_variable(capsys: pytest.CaptureFixture[st
         ("--max-connection-age-seconds", "SPLENDOR_MAX_CONNECTION_AGE_SECONDS"),
         ("--max-connection-age-grace-seconds", "SPLENDOR_MAX_CONNECTION_AGE_GRACE_SECONDS"),
         ("--max-bot-iterations", "SPLENDOR_MAX_BOT_ITERATIONS"),
+        ("--max-batch-items", "SPLENDOR_MAX_BATCH_ITEMS"),
     ]:
         assert flag in text and variable in text
     assert "localhost:50051" in text and "9464" in text
@@ -165,9 +169,17 @@ def test_bound_address_reports_the_real_port() -> None:
 
 
 def test_the_handlers_get_the_bounds_of_the_settings() -> None:
-    settings = Settings(max_replay_actions=9, max_response_bytes=5000, max_bot_iterations=12, seat_keys=False)
+    settings = Settings(
+        max_replay_actions=9,
+        max_response_bytes=5000,
+        max_bot_iterations=12,
+        seat_keys=False,
+        max_batch_items=7,
+        max_request_bytes=3000,
+    )
     config = settings.api_config(KeyRing.generate())
     assert (config.max_replay_actions, config.max_response_bytes, config.max_bot_iterations) == (9, 5000, 12)
+    assert (config.max_batch_items, config.max_request_bytes) == (7, 3000)
     assert config.seat_keys is False
 
 

@@ -123,6 +123,18 @@ def test_games_through_a_server_address(tmp_path: Path, address: str) -> None:
     assert sum(entry["games"] for entry in document["bots"]) == 9
 
 
+def test_games_played_together_through_a_server_are_the_games_played_one_by_one(tmp_path: Path, address: str) -> None:
+    args = ("greedy", "random", "ismcts:4", "--server", address, "--games", "6", "--turn-limit", "12", "--seed", "9")
+    together, document = _run(tmp_path / "together", *args, "--batch", "4", "--processes", "2")
+    alone, _ = _run(tmp_path / "alone", *args, "--batch", "1")
+    assert document["settings"]["batch"] == 4
+    timing = ("seconds", "cpu_seconds")
+    keep = [name for name in together[0] if not any(word in name for word in timing)]
+    assert [{name: row[name] for name in keep} for row in together] == [
+        {name: row[name] for name in keep} for row in alone
+    ]
+
+
 def test_ismcts_searches_on_the_server_in_one_call_a_move(
     tmp_path: Path, address: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -137,7 +149,10 @@ def test_ismcts_searches_on_the_server_in_one_call_a_move(
     metrics = get_metrics()
     applied = metrics.started.labels("unary", SERVICE_NAME, "ApplyAction")
     listed = metrics.started.labels("unary", SERVICE_NAME, "ListLegalActions")
+    batches = metrics.started.labels("unary", SERVICE_NAME, "BatchApplyActions")
+    answered = metrics.batch_items.labels("answered")
     applied_before, listed_before = applied._value.get(), listed._value.get()
+    batches_before, answered_before = batches._value.get(), answered._value.get()
     args = ("ismcts:8", "random", "--server", address, "--games", "2", "--turn-limit", "8")
     games, document = _run(tmp_path, *args)
     assert [row["seat0_bot"] for row in games] == ["ismcts:8", "random"]
@@ -145,7 +160,10 @@ def test_ismcts_searches_on_the_server_in_one_call_a_move(
     ismcts = next(entry for entry in document["bots"] if entry["bot"] == "ismcts:8")
     # One more search and call than moves: the check of the bot before the first game (validate_only).
     assert len(searched) == ismcts["moves"] + 1 > 1
-    assert applied._value.get() - applied_before == sum(int(row["actions"]) for row in games) + 1
+    assert applied._value.get() - applied_before == ismcts["moves"] + 1  # a search: an ApplyAction call of its own
+    assert answered._value.get() - answered_before == sum(int(row["actions"]) for row in games) - ismcts["moves"]
+    # The two games' random moves together: one call a round, at most one a move of the longer game.
+    assert 0 < batches._value.get() - batches_before <= max(int(row["actions"]) for row in games)
     assert listed._value.get() - listed_before == len(games)  # only before each game's first move
     again, _ = _run(tmp_path / "again", *args)
     assert [row["actions"] for row in again] == [row["actions"] for row in games]
@@ -159,6 +177,7 @@ def test_ismcts_searches_on_the_server_in_one_call_a_move(
         (["alphazero", "greedy", "--in-process"], "unknown bot"),
         (["ismcts:fast", "greedy", "--in-process"], "positive number of iterations"),
         (["greedy", "random"], "one of the arguments --in-process --server is required"),
+        (["greedy", "random", "--server", "localhost:1", "--batch", "0"], "--batch must be positive"),
     ],
 )
 def test_bad_command_lines_exit_2_with_a_reason(

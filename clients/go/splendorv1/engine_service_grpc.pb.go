@@ -37,6 +37,12 @@ type EngineServiceClient interface {
 	// Sample full states consistent with what one seat sees: the hidden cards
 	// (deck orders, other seats' blind reserves) dealt again at random.
 	Determinize(ctx context.Context, in *DeterminizeRequest, opts ...grpc.CallOption) (*DeterminizeResponse, error)
+	// Apply many independent moves in one call, for callers that step many
+	// games at once (vectorised environments, tournaments, bot farms): each item
+	// is an ApplyAction request and gets what ApplyAction would answer, its
+	// response or its own refusal, so one bad item never fails the others. The
+	// cost of a call is shared by its items.
+	BatchApplyActions(ctx context.Context, in *BatchApplyActionsRequest, opts ...grpc.CallOption) (*BatchApplyActionsResponse, error)
 }
 
 type engineServiceClient struct {
@@ -119,6 +125,15 @@ func (c *engineServiceClient) Determinize(ctx context.Context, in *DeterminizeRe
 	return out, nil
 }
 
+func (c *engineServiceClient) BatchApplyActions(ctx context.Context, in *BatchApplyActionsRequest, opts ...grpc.CallOption) (*BatchApplyActionsResponse, error) {
+	out := new(BatchApplyActionsResponse)
+	err := c.cc.Invoke(ctx, "/splendor.v1.EngineService/BatchApplyActions", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // EngineServiceServer is the server API for EngineService service.
 // All implementations must embed UnimplementedEngineServiceServer
 // for forward compatibility
@@ -143,6 +158,12 @@ type EngineServiceServer interface {
 	// Sample full states consistent with what one seat sees: the hidden cards
 	// (deck orders, other seats' blind reserves) dealt again at random.
 	Determinize(context.Context, *DeterminizeRequest) (*DeterminizeResponse, error)
+	// Apply many independent moves in one call, for callers that step many
+	// games at once (vectorised environments, tournaments, bot farms): each item
+	// is an ApplyAction request and gets what ApplyAction would answer, its
+	// response or its own refusal, so one bad item never fails the others. The
+	// cost of a call is shared by its items.
+	BatchApplyActions(context.Context, *BatchApplyActionsRequest) (*BatchApplyActionsResponse, error)
 	mustEmbedUnimplementedEngineServiceServer()
 }
 
@@ -173,6 +194,9 @@ func (UnimplementedEngineServiceServer) Simulate(context.Context, *SimulateReque
 }
 func (UnimplementedEngineServiceServer) Determinize(context.Context, *DeterminizeRequest) (*DeterminizeResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Determinize not implemented")
+}
+func (UnimplementedEngineServiceServer) BatchApplyActions(context.Context, *BatchApplyActionsRequest) (*BatchApplyActionsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method BatchApplyActions not implemented")
 }
 func (UnimplementedEngineServiceServer) mustEmbedUnimplementedEngineServiceServer() {}
 
@@ -331,6 +355,24 @@ func _EngineService_Determinize_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _EngineService_BatchApplyActions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BatchApplyActionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(EngineServiceServer).BatchApplyActions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/splendor.v1.EngineService/BatchApplyActions",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(EngineServiceServer).BatchApplyActions(ctx, req.(*BatchApplyActionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _EngineService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "splendor.v1.EngineService",
 	HandlerType: (*EngineServiceServer)(nil),
@@ -366,6 +408,10 @@ var _EngineService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Determinize",
 			Handler:    _EngineService_Determinize_Handler,
+		},
+		{
+			MethodName: "BatchApplyActions",
+			Handler:    _EngineService_BatchApplyActions_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -15,9 +15,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type DescMessage, type DescMethod, equals, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
-import { codeName, fromConnectError } from "../src/errors.js";
+import { codeName, fromConnectError, JSON_REGISTRY } from "../src/errors.js";
 import { EngineService } from "../src/gen/splendor/v1/engine_service_pb.js";
 import { connectTransport, grpcTransport } from "../src/node.js";
+
+// A batch item's refusal is a google.rpc.Status, its details Anys: the JSON reader needs their types.
+const JSON_OPTIONS = { registry: JSON_REGISTRY };
 
 /** The version of the vectors' format this runner reads. */
 export const FORMAT = 1;
@@ -272,10 +275,12 @@ function compare(
 ): string | undefined {
   const absent = missing(expected, actual, paths);
   if (absent.length > 0) return `the response has no ${absent.join(", ")}`;
-  const want = fromJson(schema, normalised(expected, paths));
-  const got = fromJson(schema, normalised(actual, paths));
+  const want = fromJson(schema, normalised(expected, paths), JSON_OPTIONS);
+  const got = fromJson(schema, normalised(actual, paths), JSON_OPTIONS);
   if (equals(schema, want, got)) return undefined;
-  return firstDifference(toJson(schema, want), toJson(schema, got)) ?? "the responses differ";
+  return (
+    firstDifference(toJson(schema, want, JSON_OPTIONS), toJson(schema, got, JSON_OPTIONS)) ?? "the responses differ"
+  );
 }
 
 type Outcome =
@@ -284,10 +289,10 @@ type Outcome =
 
 async function call(transport: Transport, name: string, request: JsonValue, timeoutMs: number): Promise<Outcome> {
   const method = methodNamed(name);
-  const input = fromJson(method.input, request);
+  const input = fromJson(method.input, request, JSON_OPTIONS);
   try {
     const response = await transport.unary(method, undefined, timeoutMs, undefined, input);
-    return { message: toJson(method.output, response.message) };
+    return { message: toJson(method.output, response.message, JSON_OPTIONS) };
   } catch (error) {
     const refused = fromConnectError(error);
     return {

@@ -20,7 +20,7 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type CallOptions, type Client, createClient, type Transport } from "@connectrpc/connect";
 import { type ActionLike, asAction } from "./actions.js";
-import { fromConnectError } from "./errors.js";
+import { type EngineError, fromConnectError, fromStatus } from "./errors.js";
 import { type Game, gameOf, isFinished, type SealedToken, stateSource } from "./game.js";
 import {
   keysBySeat,
@@ -35,6 +35,11 @@ import type { LegalAction } from "./gen/splendor/v1/actions_pb.js";
 import type { Catalog } from "./gen/splendor/v1/catalog_pb.js";
 import { type GameConfig, GameConfigSchema, Module } from "./gen/splendor/v1/config_pb.js";
 import {
+  type ApplyActionRequestSchema,
+  type ApplyActionResponse,
+  type BatchApplyActionsRequestSchema,
+  type BatchApplyActionsResponse,
+  type BatchApplyActionsResult,
   type AudienceSchema,
   type AudienceView,
   EngineService,
@@ -110,6 +115,21 @@ export interface SealedGame extends SealedHandle {
 
 /** @deprecated The old name of `SealedGame`. */
 export type SealedResult = SealedGame;
+
+/** One item's result in a batch: its `ApplyActionResponse`, or the `EngineError` its own `ApplyAction` call would throw. */
+export type BatchOutcome = ApplyActionResponse | EngineError;
+
+/** A batch item's response, or the `EngineError` for its refusal. */
+export function outcome(result: BatchApplyActionsResult): BatchOutcome {
+  switch (result.outcome.case) {
+    case "response":
+      return result.outcome.value;
+    case "error":
+      return fromStatus(result.outcome.value);
+    default:
+      throw new TypeError("the engine's batch result carries neither a response nor an error");
+  }
+}
 
 /** A server-side bot's move: the policy (see `EngineClient.botPolicies`) chooses the acting seat's action. */
 export interface BotMove {
@@ -369,6 +389,26 @@ export class EngineClient {
       audiences: audiencesOf(options.audiences, game.players.length, new Map()),
     };
     return gameResult(await this.call(() => this.service.applyAction(request, this.callOptions)));
+  }
+
+  /**
+   * Many independent `ApplyAction` requests in one call (`BatchApplyActions`), each as `applyAction`
+   * would send it (plain or sealed with its `seatKey`, an action or a `bot`, the same options): for
+   * each, in order, its `ApplyActionResponse` or the `EngineError` its own call would throw,
+   * returned in its place (one refused item never fails the others). Throws only when the call
+   * itself fails: `InvalidRequest` with reason `BATCH_TOO_LARGE` beyond the catalog's
+   * `limits.maxBatchItems`, `RESPONSE_TOO_LARGE` for an answer over `limits.maxResponseBytes`, a
+   * busy or unreachable engine.
+   */
+  async applyBatch(requests: readonly MessageInitShape<typeof ApplyActionRequestSchema>[]): Promise<BatchOutcome[]> {
+    return (await this.batchRequest({ requests: [...requests] })).results.map(outcome);
+  }
+
+  /** The full `BatchApplyActions` response to a batch of your own: one result per item (`outcome` reads each). */
+  async batchRequest(
+    request: MessageInitShape<typeof BatchApplyActionsRequestSchema>,
+  ): Promise<BatchApplyActionsResponse> {
+    return this.call(() => this.service.batchApplyActions(request, this.callOptions));
   }
 
   /** The game (and `events`) as `seat` may see them; no seat for a spectator. */

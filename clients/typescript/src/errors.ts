@@ -15,12 +15,17 @@
  *
  * `SplendorError` is the deprecated name of `EngineError` (the same class).
  *
+ * A refused item of a batch (`EngineClient.applyBatch`) is the same `EngineError` its own
+ * `ApplyAction` call would throw, built from the item's `google.rpc.Status` (`fromStatus`).
+ *
  * The reason is the `google.rpc.ErrorInfo` reason: a `RejectionReason` name without its
  * `REJECTION_REASON_` prefix (see proto/splendor/v1/errors.proto), which is also the name
  * of the generated TypeScript enum member: `error.rejectionReason === RejectionReason.PILE_BELOW_FOUR`.
  */
+import { createRegistry } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { BadRequestSchema, ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
+import { type Status, StatusSchema } from "./gen/google/rpc/status_pb.js";
 import { RejectionReason } from "./gen/splendor/v1/errors_pb.js";
 
 /** The `ErrorInfo.domain` of the engine's own errors. */
@@ -140,6 +145,26 @@ function invalidRequestClass(error: ConnectError): typeof InvalidRequest {
   const reason = error.findDetails(ErrorInfoSchema)[0]?.reason ?? "";
   return reason.startsWith("SEALED_STATE_") ? TokenRefused : (INVALID_REQUESTS_BY_REASON[reason] ?? InvalidRequest);
 }
+
+/**
+ * The `EngineError` (of the right subclass) for a `google.rpc.Status`: a batch item's refusal
+ * (`BatchApplyActionsResult.outcome` `error`), the error its own `ApplyAction` call would throw.
+ */
+export function fromStatus(status: Status): EngineError {
+  const error = new ConnectError(status.message, status.code as Code);
+  for (const detail of status.details) {
+    // An Any's type URL ends with the message's full name, as the Connect error details name it.
+    error.details.push({ type: detail.typeUrl.slice(detail.typeUrl.lastIndexOf("/") + 1), value: detail.value });
+  }
+  return fromConnectError(error);
+}
+
+/**
+ * The messages a response of the engine may hold inside a `google.protobuf.Any` (a batch item's
+ * `google.rpc.Status` and its details), for the JSON format: the transports of `node.ts` and
+ * `web.ts` read and write JSON with it.
+ */
+export const JSON_REGISTRY = createRegistry(StatusSchema, ErrorInfoSchema, BadRequestSchema);
 
 /** The gRPC name of a status code: `Code.FailedPrecondition` is `"FAILED_PRECONDITION"`. */
 export function codeName(code: Code): string {

@@ -26,6 +26,7 @@ import {
 import { baseUrl } from "./address.js";
 import { balancedTransport } from "./balance.js";
 import { type ClientOptions, type ClosableTransport, EngineClient } from "./client.js";
+import { JSON_REGISTRY } from "./errors.js";
 
 /** The HTTP version of a Connect or gRPC-Web transport. */
 export type HttpVersion = "1.1" | "2";
@@ -73,7 +74,13 @@ export function connectTransport(
 ): ClosableTransport {
   const url = baseUrl(address);
   const opened = connection(url, httpVersion);
-  const transport = createConnectTransport({ useBinaryFormat: true, ...options, baseUrl: url, ...opened.options });
+  const transport = createConnectTransport({
+    useBinaryFormat: true,
+    jsonOptions: { registry: JSON_REGISTRY },
+    ...options,
+    baseUrl: url,
+    ...opened.options,
+  });
   return closable(transport, opened.close);
 }
 
@@ -84,7 +91,13 @@ export function grpcWebTransport(
 ): ClosableTransport {
   const url = baseUrl(address);
   const opened = connection(url, httpVersion);
-  const transport = createGrpcWebTransport({ useBinaryFormat: true, ...options, baseUrl: url, ...opened.options });
+  const transport = createGrpcWebTransport({
+    useBinaryFormat: true,
+    jsonOptions: { registry: JSON_REGISTRY },
+    ...options,
+    baseUrl: url,
+    ...opened.options,
+  });
   return closable(transport, opened.close);
 }
 

@@ -13,13 +13,19 @@ import {
   type GrpcWebTransportOptions,
 } from "@connectrpc/connect-web";
 import { baseUrl } from "./address.js";
+import { JSON_REGISTRY } from "./errors.js";
 
 /** The Connect protocol to `address` (a URL, or `host:port` for plain HTTP), binary by default. */
 export function webConnectTransport(
   address: string,
   options: Omit<Partial<ConnectTransportOptions>, "baseUrl"> = {},
 ): Transport {
-  return createConnectTransport({ useBinaryFormat: true, ...options, baseUrl: baseUrl(address) });
+  return createConnectTransport({
+    useBinaryFormat: true,
+    jsonOptions: { registry: JSON_REGISTRY },
+    ...options,
+    baseUrl: baseUrl(address),
+  });
 }
 
 /** gRPC-Web to `address` (a URL, or `host:port` for plain HTTP), binary by default. */
@@ -27,5 +33,10 @@ export function webGrpcWebTransport(
   address: string,
   options: Omit<Partial<GrpcWebTransportOptions>, "baseUrl"> = {},
 ): Transport {
-  return createGrpcWebTransport({ useBinaryFormat: true, ...options, baseUrl: baseUrl(address) });
+  return createGrpcWebTransport({
+    useBinaryFormat: true,
+    jsonOptions: { registry: JSON_REGISTRY },
+    ...options,
+    baseUrl: baseUrl(address),
+  });
 }

@@ -34,9 +34,11 @@ from .client import (
     connect,
     game_config,
     module_value,
+    outcome,
     server_bot,
 )
 from .errors import (
+    BatchTooLarge,
     EngineError,
     InvalidRequest,
     PermissionDenied,
@@ -46,6 +48,7 @@ from .errors import (
     RuleRejected,
     TokenRefused,
     from_rpc_error,
+    from_status,
 )
 from .tokens import TokenHeader, TokenHeaderError, read_token_header
 
@@ -53,6 +56,7 @@ __all__ = [
     "DEFAULT_ADDRESS",
     "Audiences",
     "DEFAULT_TIMEOUT",
+    "BatchTooLarge",
     "EngineClient",
     "EngineError",
     "GameLike",
@@ -74,8 +78,10 @@ __all__ = [
     "actions",
     "connect",
     "from_rpc_error",
+    "from_status",
     "read_token_header",
     "game_config",
     "module_value",
+    "outcome",
     "server_bot",
 ]

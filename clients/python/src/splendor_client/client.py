@@ -44,7 +44,7 @@ from splendor.v1 import (
 
 from .actions import ActionLike, as_action
 from .balancing import ROUTING_KEY_HEADER, channel_options, channel_target
-from .errors import EngineError, from_rpc_error
+from .errors import EngineError, from_rpc_error, from_status
 from .tokens import TokenHeaderError, read_token_header
 
 ModuleLike = str | int
@@ -625,6 +625,29 @@ class EngineClient:
         response: engine_service_pb2.ApplyActionResponse = self._call(self._stub.ApplyAction, request)
         return response
 
+    def apply_batch(
+        self, requests: Iterable[engine_service_pb2.ApplyActionRequest]
+    ) -> list[engine_service_pb2.ApplyActionResponse | EngineError]:
+        """Many independent ``ApplyAction`` requests in one call (``BatchApplyActions``): for each, in order, its
+        response, or the ``EngineError`` its ``ApplyAction`` would have raised (returned, not raised: one refused
+        item never fails the others).
+
+        Raises ``EngineError`` only when the call itself fails: ``BatchTooLarge`` beyond the catalog's
+        ``limits.max_batch_items``, ``ResponseTooLarge`` for an answer over ``limits.max_response_bytes``, a busy or
+        unreachable server. Each request is copied into the batch; ``batch_request`` takes a batch built in place.
+        """
+        batch = engine_service_pb2.BatchApplyActionsRequest()
+        batch.requests.extend(requests)
+        return [outcome(result) for result in self.batch_request(batch).results]
+
+    def batch_request(
+        self, request: engine_service_pb2.BatchApplyActionsRequest
+    ) -> engine_service_pb2.BatchApplyActionsResponse:
+        """The full ``BatchApplyActions`` response to a batch of your own: one result per item, its ``response``
+        or its ``error`` (a ``google.rpc.Status``; ``outcome`` reads either)."""
+        response: engine_service_pb2.BatchApplyActionsResponse = self._call(self._stub.BatchApplyActions, request)
+        return response
+
     def view_request(
         self, request: engine_service_pb2.GetPlayerViewRequest
     ) -> engine_service_pb2.GetPlayerViewResponse:
@@ -668,6 +691,15 @@ class EngineClient:
             return method(request, timeout=self.timeout, metadata=metadata or None)
         except grpc.RpcError as error:
             raise from_rpc_error(error) from error
+
+
+def outcome(
+    result: engine_service_pb2.BatchApplyActionsResult,
+) -> engine_service_pb2.ApplyActionResponse | EngineError:
+    """A batch item's response, or the ``EngineError`` for its refusal."""
+    if result.HasField("error"):
+        return from_status(result.error)
+    return result.response
 
 
 def _game_id(game: GameLike | None) -> str:

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-import google.rpc.error_details_pb2  # type: ignore[import-untyped]  # noqa: F401  (registers the detail types)
+import google.rpc.error_details_pb2  # noqa: F401  (registers the detail types)
 from google.protobuf import descriptor_pool, json_format, message_factory
 from google.protobuf.message import DecodeError
 

@@ -17,6 +17,9 @@ Every ``grpc.RpcError`` raised by a call of ``EngineClient`` becomes an
 - plain ``EngineError`` for everything else: ``UNAVAILABLE`` (no server there),
   ``DEADLINE_EXCEEDED``, ``RESOURCE_EXHAUSTED``, ``INTERNAL``...
 
+A refused item of a batch (``EngineClient.apply_batch``) is the same ``EngineError`` its
+``ApplyAction`` would have raised, built from the item's ``google.rpc.Status`` (``from_status``).
+
 The reason is the ``google.rpc.ErrorInfo`` reason: a ``RejectionReason`` name
 without its ``REJECTION_REASON_`` prefix (see ``splendor/v1/errors.proto``).
 """
@@ -121,6 +124,11 @@ class ResponseTooLarge(InvalidRequest):
     """The answer would exceed the largest message the service sends (``RESPONSE_TOO_LARGE``)."""
 
 
+class BatchTooLarge(InvalidRequest):
+    """A batch had more items than the service takes in one call (``BATCH_TOO_LARGE``; the bound is the
+    catalog's ``limits.max_batch_items``). Nothing was applied: send the items in smaller batches."""
+
+
 def from_rpc_error(error: Any) -> EngineError:
     """The ``EngineError`` (of the right subclass) for a ``grpc.RpcError`` raised by a call.
 
@@ -130,8 +138,18 @@ def from_rpc_error(error: Any) -> EngineError:
     """
     code = _call(error, "code") or grpc.StatusCode.UNKNOWN
     message = _call(error, "details") or ""
+    return _error(code, str(message), _rich_status(error))
+
+
+def from_status(status: Any) -> EngineError:
+    """The ``EngineError`` (of the right subclass) for a ``google.rpc.Status``: a batch item's refusal
+    (``BatchApplyActionsResult.error``), the error its ``ApplyAction`` would have raised."""
+    return _error(_CODE_BY_VALUE.get(status.code, grpc.StatusCode.UNKNOWN), str(status.message), status)
+
+
+def _error(code: Any, message: str, status: Any) -> EngineError:
+    """The error of ``code`` with ``message``, its details read from ``status`` (None: none)."""
     kwargs: dict[str, Any] = {}
-    status = _rich_status(error)
     if status is not None:
         kwargs["status"] = status
         for detail in status.details:
@@ -151,7 +169,7 @@ def from_rpc_error(error: Any) -> EngineError:
     reason = kwargs.get("reason", "")
     if cls is InvalidRequest:
         cls = TokenRefused if reason.startswith("SEALED_STATE_") else _CLASS_BY_REASON.get(reason, cls)
-    return cls(code, str(message), **kwargs)
+    return cls(code, message, **kwargs)
 
 
 def _call(error: Any, method: str) -> Any:
@@ -196,10 +214,14 @@ _CLASS_BY_REASON: dict[str, type[InvalidRequest]] = {
     "REQUEST_UNDECODABLE": RequestUndecodable,
     "REPLAY_TOO_LONG": ReplayTooLong,
     "RESPONSE_TOO_LARGE": ResponseTooLarge,
+    "BATCH_TOO_LARGE": BatchTooLarge,
 }
+# A google.rpc.Status carries the code's number.
+_CODE_BY_VALUE: dict[int, Any] = {code.value[0]: code for code in grpc.StatusCode}
 
 __all__ = [
     "DOMAIN",
+    "BatchTooLarge",
     "EngineError",
     "InvalidRequest",
     "PermissionDenied",
@@ -209,4 +231,5 @@ __all__ = [
     "RuleRejected",
     "TokenRefused",
     "from_rpc_error",
+    "from_status",
 ]

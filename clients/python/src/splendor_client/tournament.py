@@ -9,10 +9,12 @@ One bot per seat (2 to 4). Built-in bots: the engine's policies (``random``, ``g
 program of your own (protocol: ``splendor_client.external_bot``).
 ``--in-process`` plays on the engine in this process (the ``splendor-engine`` package,
 through its public in-process API, imported only then; without it the run stops saying
-what to install); ``--server host:port`` plays through the API
-(one ApplyAction call a move; one address, e.g. a Kubernetes Service in front of many
-replicas: each game opens its own connection; ``ismcts`` then searches on the server, and its
-time per move is the call's wall time). Progress goes to standard error; the
+what to install); ``--server host:port`` plays through the API, ``--batch`` games at once (16): one
+BatchApplyActions call a round carries the moves of every game whose bot runs here, and
+``ismcts`` searches on the server, one ApplyAction call a move, its time per move the call's
+wall time (one address, e.g. a Kubernetes Service in front of many replicas: each group of
+games opens its own connection). The games and results are the same whatever the batch and
+the processes. Progress goes to standard error; the
 table to standard output; ``results.csv``, ``results.json`` and ``results.png``
 (with the ``tournament`` extra, matplotlib) to ``--out``.
 Exit code 0 when every game was played, 1 when one could not be, 2 for a bad command line.
@@ -35,13 +37,14 @@ from .errors import EngineError
 from .install_hints import CHART_COMMAND, ENGINE_COMMAND, WHERE
 from .local_engine import EngineNotInstalled
 from .tournament_games import (
+    DEFAULT_BATCH,
     GameRecord,
     GameSpec,
     check_bot,
     check_server_bots,
     is_server_bot,
     offered_bots,
-    play_game,
+    play_games,
     schedule,
 )
 from .tournament_report import BotSummary, summarize, table, write_chart, write_csv, write_json
@@ -84,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--processes", type=int, default=1, help="worker processes (default: %(default)s)")
     parser.add_argument(
+        "--batch",
+        type=int,
+        default=DEFAULT_BATCH,
+        help="with --server: games each worker plays at once, their moves in one call a round (default: %(default)s)",
+    )
+    parser.add_argument(
         "--out", type=Path, default=Path("tournament-results"), help="output folder (default: %(default)s)"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress")
@@ -95,8 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 2 <= len(args.bots) <= 4:
         parser.error(f"a game has 2 to 4 seats: give 2 to 4 bots, not {len(args.bots)}")
-    if args.games < 1 or args.processes < 1 or args.turn_limit < 0:
-        parser.error("--games and --processes must be positive, --turn-limit 0 or more")
+    if args.games < 1 or args.processes < 1 or args.batch < 1 or args.turn_limit < 0:
+        parser.error("--games, --processes and --batch must be positive, --turn-limit 0 or more")
     modules = [name.strip() for value in args.modules for name in value.split(",") if name.strip()]
     try:
         offer = offered_bots(args.server)
@@ -118,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A terminated runner unwinds like an interrupted one, so its worker processes are stopped with it.
     previous_handler = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        for record in _played(specs, args.processes):
+        for record in _played(specs, args.processes, args.batch if args.server else 1):
             records.append(record)
             progress.update(record)
     except KeyboardInterrupt:
@@ -144,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mode": "server" if args.server else "in-process",
         "server": args.server,
         "processes": args.processes,
+        "batch": args.batch if args.server else 1,
     }
     write_csv(args.out / "results.csv", records)
     write_json(args.out / "results.json", settings, summaries, records)
@@ -183,13 +193,17 @@ def _labels(bots: Sequence[str]) -> list[str]:
     return labels
 
 
-def _played(specs: list[GameSpec], processes: int) -> Iterator[GameRecord]:
+def _played(specs: list[GameSpec], processes: int, batch: int = 1) -> Iterator[GameRecord]:
+    """Every game's record, as groups of ``batch`` games played together finish (``play_games``)."""
+    groups = [specs[start : start + batch] for start in range(0, len(specs), batch)]
     if processes == 1:
-        yield from map(play_game, specs)
+        for group in groups:
+            yield from play_games(group)
         return
     # Spawned, not forked: workers open gRPC channels of their own, which must not be inherited.
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
-        yield from pool.imap_unordered(play_game, specs)
+        for records in pool.imap_unordered(play_games, groups):
+            yield from records
 
 
 class _Progress:

@@ -6,14 +6,18 @@ from every seat (the first seat is always seat 0).
 
 The bots offered are the catalog's policies (``offered_bots``): in-process, the engine's
 public in-process API (``local_engine``, imported when such a game is checked or played) plays
-its policies (``random``, ``greedy``, ``ismcts[:iterations]``). Server games play one
-ApplyAction call a move (it returns the next seat's legal actions and view): ``random`` and
-``greedy`` are the client's bots choosing on that view, every other policy of the server's
-catalog (``ismcts``) is the server's (``ApplyActionRequest.bot``), so its search runs on the
-replica that serves the call. A search policy (the catalog's ``search_policies``) takes a
-number of iterations a move (``ismcts:300``). Each
-game opens its own channel, so games spread over the replicas behind one address (a
-Kubernetes Service balances connections).
+its policies (``random``, ``greedy``, ``ismcts[:iterations]``). Server games are played
+several at once (``play_games``: ``--batch`` of them, default ``DEFAULT_BATCH``): each round
+sends the move of every game whose seat a client-side bot plays in one BatchApplyActions call
+(each item returns its game's next seat, legal actions and view), so those moves share a
+call's cost; ``random`` and ``greedy`` are the client's bots choosing on that view, and
+external programs too. Every other policy of the server's catalog (``ismcts``) is the server's
+(``ApplyActionRequest.bot``): each of its moves is an ApplyAction call of its own, so its
+search runs on the replica that serves the call with that call's whole deadline (a search
+shares no time budget with other moves). A search policy (the catalog's ``search_policies``)
+takes a number of iterations a move (``ismcts:300``). Each group of games opens its own
+channel, so groups spread over the replicas behind one address (a Kubernetes Service balances
+connections). The games and their results are the same whatever the batch.
 
 Time per move: a bot's CPU is this process's CPU time while it chooses, except for a
 server-side bot, whose choice costs the server, not this process: its CPU column counts
@@ -30,16 +34,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
-from splendor.v1 import actions_pb2, engine_service_pb2, state_pb2, view_pb2
+from splendor.v1 import actions_pb2, catalog_pb2, engine_service_pb2, state_pb2, view_pb2
 
 from .actions import ActionLike, as_action
 from .bots import BOT_NAMES, make_bot
-from .client import connect, server_bot
-from .errors import InvalidRequest
+from .client import EngineClient, connect, server_bot
+from .errors import EngineError, InvalidRequest
 from .external_bot import ExternalBot
 from .local_engine import local_engine
 
 EXTERNAL_PREFIX = "cmd:"
+DEFAULT_BATCH = 16  # server games played at once by one worker
 MAX_ACTIONS = 10_000  # far beyond any real game: stops a broken bot or engine
 T = TypeVar("T")
 
@@ -168,7 +173,20 @@ def check_server_bots(bots: Sequence[str], server: str, *, modules: Sequence[str
 
 def play_game(spec: GameSpec) -> GameRecord:
     """Play one game to its end."""
-    return _play_on_server(spec) if spec.server is not None else _play_in_process(spec)
+    return play_games([spec])[0]
+
+
+def play_games(specs: Sequence[GameSpec]) -> list[GameRecord]:
+    """Play games to their end, in order: in-process one after the other; through a server (``specs`` of one
+    server) all at once, one BatchApplyActions call a round for the moves the client chooses."""
+    if not specs:
+        return []
+    server = specs[0].server
+    if server is None:
+        return [_play_in_process(spec) for spec in specs]
+    if any(spec.server != server for spec in specs):
+        raise ValueError("games played together go through one server")
+    return _play_on_server(specs, server)
 
 
 class _Clock:
@@ -223,51 +241,97 @@ def _play_in_process(spec: GameSpec) -> GameRecord:
     return _record(spec, clock, state.ranking, end_reason=state.end_reason.value, actions=actions, turns=state.turn)
 
 
-def _play_on_server(spec: GameSpec) -> GameRecord:
-    players = len(spec.bots)
-    assert spec.server is not None
-    with connect(spec.server) as client:
-        catalog = client.get_catalog()
-        state = client.new_game(
+class _ServerGame:
+    """One game played through a server: its state, the next seat's legal actions and view, its seats' bots."""
+
+    def __init__(self, spec: GameSpec, client: EngineClient, catalog: catalog_pb2.Catalog) -> None:
+        self.spec = spec
+        players = len(spec.bots)
+        self.state = client.new_game(
             num_players=players, seed=spec.deal_seed, first_seat=0, modules=spec.modules, turn_limit=spec.turn_limit
         ).state
-        externals = _start_programs(spec)
-        server_bots = {seat: server_bot(bot) for seat, bot in enumerate(spec.bots) if is_server_bot(bot)}
-        bots = {
+        self.externals = _start_programs(spec)
+        self.server_bots = {seat: server_bot(bot) for seat, bot in enumerate(spec.bots) if is_server_bot(bot)}
+        self.bots = {
             seat: make_bot(bot, catalog, spec.bot_seeds[seat])
             for seat, bot in enumerate(spec.bots)
-            if seat not in externals and seat not in server_bots
+            if seat not in self.externals and seat not in self.server_bots
         }
-        listed = client.list_legal_actions(state)
-        seat, legal, view = listed.seat, list(listed.actions), client.view(state, listed.seat).view
-        clock = _Clock(players)
-        actions = 0
+        listed = client.list_legal_actions(self.state)
+        self.seat, self.legal, self.view = listed.seat, list(listed.actions), client.view(self.state, listed.seat).view
+        self.clock = _Clock(players)
+        self.actions = 0
+
+    @property
+    def over(self) -> bool:
+        return self.state.end_reason != state_pb2.END_REASON_UNSPECIFIED
+
+    def request(self) -> engine_service_pb2.ApplyActionRequest:
+        """The next move's request, the next seat's legal actions and view asked back (a server bot's search or the
+        client-side bot's choice, timed for its seat)."""
+        _check_length(self.actions)
+        seat = self.seat
+        request = engine_service_pb2.ApplyActionRequest(state=self.state, seat=seat, include_legal_actions=True)
+        if seat in self.server_bots:
+            request.bot.CopyFrom(self.server_bots[seat])
+            request.bot.seed = self.spec.bot_seeds[seat] * 100_003 + self.clock.moves[seat]  # a fresh seed a move
+        else:
+            chooser: Callable[[view_pb2.GameView, list[actions_pb2.LegalAction]], ActionLike] = (
+                self.externals[seat].choose if seat in self.externals else self.bots[seat].choose
+            )
+            request.action.CopyFrom(as_action(self.clock.timed(seat, chooser, self.view, self.legal)))
+        return request
+
+    def absorb(self, response: engine_service_pb2.ApplyActionResponse) -> None:
+        self.state, self.legal, self.view = response.state, list(response.legal_actions), response.view
+        self.seat = response.acting_seat
+        self.actions += 1
+
+    def record(self, client: EngineClient) -> GameRecord:
+        for seat, program in self.externals.items():
+            program.finish(client.view(self.state, seat).view)
+        state = self.state
+        end_reason = _end_reason_name(state.end_reason)
+        return _record(
+            self.spec, self.clock, state.ranking, end_reason=end_reason, actions=self.actions, turns=state.turn
+        )
+
+    def close(self) -> None:
+        for program in self.externals.values():
+            program.close()
+
+
+def _play_on_server(specs: Sequence[GameSpec], server: str) -> list[GameRecord]:
+    records: dict[int, GameRecord] = {}
+    with connect(server) as client:
+        catalog = client.get_catalog()
+        games: list[_ServerGame] = []
         try:
-            while state.end_reason == state_pb2.END_REASON_UNSPECIFIED:
-                _check_length(actions)
-                # One call a move: the response carries the next acting seat, its legal actions and its view.
-                request = engine_service_pb2.ApplyActionRequest(state=state, seat=seat, include_legal_actions=True)
-                if seat in server_bots:
-                    request.bot.CopyFrom(server_bots[seat])
-                    request.bot.seed = spec.bot_seeds[seat] * 100_003 + clock.moves[seat]  # a fresh seed a move
-                    response = clock.timed(seat, client.apply_request, request, on_server=True)  # searches there
-                else:
-                    chooser: Callable[[view_pb2.GameView, list[actions_pb2.LegalAction]], ActionLike] = (
-                        externals[seat].choose if seat in externals else bots[seat].choose
-                    )
-                    request.action.CopyFrom(as_action(clock.timed(seat, chooser, view, legal)))
-                    response = client.apply_request(request)
-                state, legal, view = response.state, list(response.legal_actions), response.view
-                seat = response.acting_seat
-                actions += 1
-            for seat, program in externals.items():
-                program.finish(client.view(state, seat).view)
+            for spec in specs:
+                games.append(_ServerGame(spec, client, catalog))
+            playing = [game for game in games if not game.over]
+            while playing:
+                # A server-side search is a call of its own (its own deadline, no budget shared with other moves);
+                # every other game's move rides in this round's batch.
+                batched = []
+                for game in playing:
+                    if game.seat in game.server_bots:
+                        timed = game.clock.timed(game.seat, client.apply_request, game.request(), on_server=True)
+                        game.absorb(timed)
+                    else:
+                        batched.append(game)
+                if batched:
+                    for game, result in zip(batched, client.apply_batch([game.request() for game in batched])):
+                        if isinstance(result, EngineError):
+                            raise result
+                        game.absorb(result)
+                playing = [game for game in playing if not game.over]
+            for game in games:
+                records[game.spec.index] = game.record(client)
         finally:
-            for program in externals.values():
-                program.close()
-    return _record(
-        spec, clock, state.ranking, end_reason=_end_reason_name(state.end_reason), actions=actions, turns=state.turn
-    )
+            for game in games:
+                game.close()
+    return [records[spec.index] for spec in specs]
 
 
 def _record(spec: GameSpec, clock: _Clock, ranking: Any, *, end_reason: str, actions: int, turns: int) -> GameRecord:

@@ -115,6 +115,7 @@ class Catalog(_message.Message):
     OBSERVATION_LAYOUTS_FIELD_NUMBER: _builtins.int
     BOT_POLICIES_FIELD_NUMBER: _builtins.int
     SEARCH_POLICIES_FIELD_NUMBER: _builtins.int
+    LIMITS_FIELD_NUMBER: _builtins.int
     action_id_count: _builtins.int
     """Number of action ids: every action id is below this."""
     @_builtins.property
@@ -157,6 +158,13 @@ class Catalog(_message.Message):
         BotChoice.iterations applies to them only, and Simulate refuses them.
         """
 
+    @_builtins.property
+    def limits(self) -> Global___ServiceLimits:
+        """The bounds the server enforces on calls: its settings, the same on every
+        replica of a deployment. Absent from a catalog built in process (no
+        server, no bounds).
+        """
+
     def __init__(
         self,
         *,
@@ -169,14 +177,61 @@ class Catalog(_message.Message):
         observation_layouts: _abc.Iterable[_observation_pb2.ObservationLayout] | None = ...,
         bot_policies: _abc.Iterable[_builtins.str] | None = ...,
         search_policies: _abc.Iterable[_builtins.str] | None = ...,
+        limits: Global___ServiceLimits | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["limits", b"limits"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "bot_policies", b"bot_policies", "cards", b"cards", "cities", b"cities", "nobles", b"nobles", "observation_layouts", b"observation_layouts", "search_policies", b"search_policies", "trading_posts", b"trading_posts"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "bot_policies", b"bot_policies", "cards", b"cards", "cities", b"cities", "limits", b"limits", "nobles", b"nobles", "observation_layouts", b"observation_layouts", "search_policies", b"search_policies", "trading_posts", b"trading_posts"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Catalog: _TypeAlias = Catalog  # noqa: Y015
+
+@_typing.final
+class ServiceLimits(_message.Message):
+    """The bounds of a server's calls (its settings: see docs/operations.md)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MAX_BATCH_ITEMS_FIELD_NUMBER: _builtins.int
+    MAX_REQUEST_BYTES_FIELD_NUMBER: _builtins.int
+    MAX_RESPONSE_BYTES_FIELD_NUMBER: _builtins.int
+    MAX_REPLAY_ACTIONS_FIELD_NUMBER: _builtins.int
+    MAX_BOT_ITERATIONS_FIELD_NUMBER: _builtins.int
+    max_batch_items: _builtins.int
+    """The most items one BatchApplyActions call takes; more is INVALID_ARGUMENT,
+    reason BATCH_TOO_LARGE, before any item is read.
+    """
+    max_request_bytes: _builtins.int
+    """The largest request message the server reads, in bytes; a larger one is
+    refused (RESOURCE_EXHAUSTED over gRPC, HTTP 413 over Connect) unread.
+    """
+    max_response_bytes: _builtins.int
+    """The largest response message the server sends, in bytes; a call whose
+    answer would be larger is INVALID_ARGUMENT, reason RESPONSE_TOO_LARGE.
+    """
+    max_replay_actions: _builtins.int
+    """The most actions one ReplayGame call replays (more: REPLAY_TOO_LONG)."""
+    max_bot_iterations: _builtins.int
+    """The most search iterations a server-side bot move may ask for (more:
+    INVALID_BOT_CHOICE).
+    """
+    def __init__(
+        self,
+        *,
+        max_batch_items: _builtins.int = ...,
+        max_request_bytes: _builtins.int = ...,
+        max_response_bytes: _builtins.int = ...,
+        max_replay_actions: _builtins.int = ...,
+        max_bot_iterations: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_batch_items", b"max_batch_items", "max_bot_iterations", b"max_bot_iterations", "max_replay_actions", b"max_replay_actions", "max_request_bytes", b"max_request_bytes", "max_response_bytes", b"max_response_bytes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ServiceLimits: _TypeAlias = ServiceLimits  # noqa: Y015
 
 @_typing.final
 class CardInfo(_message.Message):

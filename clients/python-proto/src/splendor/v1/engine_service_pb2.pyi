@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.rpc import status_pb2 as _status_pb2
 from splendor.v1 import actions_pb2 as _actions_pb2
 from splendor.v1 import bots_pb2 as _bots_pb2
 from splendor.v1 import catalog_pb2 as _catalog_pb2
@@ -310,6 +311,7 @@ class ApplyActionRequest(_message.Message):
     SEAT_KEY_FIELD_NUMBER: _builtins.int
     EXPECTED_STEP_FIELD_NUMBER: _builtins.int
     AUDIENCES_FIELD_NUMBER: _builtins.int
+    OBSERVATION_LEGAL_IDS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode). The response
     then carries a new token, its binding and the view of seat.
@@ -361,6 +363,10 @@ class ApplyActionRequest(_message.Message):
     step: with a state, expected_step is refused (STEP_MISMATCH) whatever its
     value.
     """
+    observation_legal_ids: _builtins.bool
+    """With include_observation: the observation lists the seat's legal actions
+    as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode: a trusted platform's own copy)."""
@@ -406,10 +412,11 @@ class ApplyActionRequest(_message.Message):
         seat_key: _builtins.str = ...,
         expected_step: _builtins.int | None = ...,
         audiences: _abc.Iterable[Global___Audience] | None = ...,
+        observation_legal_ids: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "audiences", b"audiences", "bot", b"bot", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "audiences", b"audiences", "bot", b"bot", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "observation_legal_ids", b"observation_legal_ids", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_step: _TypeAlias = _typing.Literal["expected_step"]  # noqa: Y015
     _WhichOneofArgType__expected_step: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step"]  # noqa: Y015
@@ -621,6 +628,7 @@ class GetPlayerViewRequest(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     INCLUDE_OBSERVATION_FIELD_NUMBER: _builtins.int
     SEAT_KEY_FIELD_NUMBER: _builtins.int
+    OBSERVATION_LEGAL_IDS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """A game token (sealed mode). The response carries no new token: the view
     changes nothing.
@@ -635,6 +643,10 @@ class GetPlayerViewRequest(_message.Message):
     """With a sealed_state: the key of the seat the request names, or of the seat
     that must act when it acts without naming one (see the service comment).
     Ignored for a plain state.
+    """
+    observation_legal_ids: _builtins.bool
+    """With include_observation: the observation lists the seat's legal actions
+    as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
     """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
@@ -653,10 +665,11 @@ class GetPlayerViewRequest(_message.Message):
         events: _abc.Iterable[_events_pb2.Event] | None = ...,
         include_observation: _builtins.bool = ...,
         seat_key: _builtins.str = ...,
+        observation_legal_ids: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "include_observation", b"include_observation", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "events", b"events", "include_observation", b"include_observation", "observation_legal_ids", b"observation_legal_ids", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -1040,3 +1053,97 @@ class DeterminizeResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeterminizeResponse: _TypeAlias = DeterminizeResponse  # noqa: Y015
+
+@_typing.final
+class BatchApplyActionsRequest(_message.Message):
+    """Request of BatchApplyActions."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUESTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def requests(self) -> _containers.RepeatedCompositeFieldContainer[Global___ApplyActionRequest]:
+        """The items, each exactly an ApplyAction request: one game (a plain state,
+        or a sealed token with its seat key) and its move (an action, an action
+        id or a server-side bot), with the same options. Items are independent:
+        each is checked, applied and answered on its own, as ApplyAction would,
+        and one item's game or key never opens another's. At most
+        Catalog.limits.max_batch_items items (more: the call is INVALID_ARGUMENT,
+        reason BATCH_TOO_LARGE, before any item is read); none gets no results.
+        """
+
+    def __init__(
+        self,
+        *,
+        requests: _abc.Iterable[Global___ApplyActionRequest] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["requests", b"requests"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BatchApplyActionsRequest: _TypeAlias = BatchApplyActionsRequest  # noqa: Y015
+
+@_typing.final
+class BatchApplyActionsResponse(_message.Message):
+    """Response of BatchApplyActions. The call itself fails only for what no item
+    causes alone: too many items (BATCH_TOO_LARGE), a response over
+    Catalog.limits.max_response_bytes (RESPONSE_TOO_LARGE: split the batch), a
+    busy server, or a caller that stopped waiting (DEADLINE_EXCEEDED, CANCELLED).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___BatchApplyActionsResult]:
+        """One result per item, in the order of the requests."""
+
+    def __init__(
+        self,
+        *,
+        results: _abc.Iterable[Global___BatchApplyActionsResult] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["results", b"results"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BatchApplyActionsResponse: _TypeAlias = BatchApplyActionsResponse  # noqa: Y015
+
+@_typing.final
+class BatchApplyActionsResult(_message.Message):
+    """What ApplyAction would have answered for one item of BatchApplyActions."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESPONSE_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def response(self) -> Global___ApplyActionResponse:
+        """The item's ApplyActionResponse."""
+
+    @_builtins.property
+    def error(self) -> _status_pb2.Status:
+        """The item's refusal: the google.rpc.Status ApplyAction would have failed
+        with, code, message and details (ErrorInfo; BadRequest with the field
+        paths of the item, e.g. "action.take_gems.colors").
+        """
+
+    def __init__(
+        self,
+        *,
+        response: Global___ApplyActionResponse | None = ...,
+        error: _status_pb2.Status | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "outcome", b"outcome", "response", b"response"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "outcome", b"outcome", "response", b"response"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_outcome: _TypeAlias = _typing.Literal["response", "error"]  # noqa: Y015
+    _WhichOneofArgType_outcome: _TypeAlias = _typing.Literal["outcome", b"outcome"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_outcome) -> _WhichOneofReturnType_outcome | None: ...
+
+Global___BatchApplyActionsResult: _TypeAlias = BatchApplyActionsResult  # noqa: Y015

@@ -114,6 +114,11 @@ class EngineServiceStub:
                 request_serializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
                 response_deserializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
                 _registered_method=True)
+        self.BatchApplyActions = channel.unary_unary(
+                '/splendor.v1.EngineService/BatchApplyActions',
+                request_serializer=splendor_dot_v1_dot_engine__service__pb2.BatchApplyActionsRequest.SerializeToString,
+                response_deserializer=splendor_dot_v1_dot_engine__service__pb2.BatchApplyActionsResponse.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -219,6 +224,17 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def BatchApplyActions(self, request, context):
+        """Apply many independent moves in one call, for callers that step many
+        games at once (vectorised environments, tournaments, bot farms): each item
+        is an ApplyAction request and gets what ApplyAction would answer, its
+        response or its own refusal, so one bad item never fails the others. The
+        cost of a call is shared by its items.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -261,6 +277,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.Determinize,
                     request_deserializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.FromString,
                     response_serializer=splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.SerializeToString,
+            ),
+            'BatchApplyActions': grpc.unary_unary_rpc_method_handler(
+                    servicer.BatchApplyActions,
+                    request_deserializer=splendor_dot_v1_dot_engine__service__pb2.BatchApplyActionsRequest.FromString,
+                    response_serializer=splendor_dot_v1_dot_engine__service__pb2.BatchApplyActionsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -519,6 +540,33 @@ class EngineService:
             '/splendor.v1.EngineService/Determinize',
             splendor_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
             splendor_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BatchApplyActions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/splendor.v1.EngineService/BatchApplyActions',
+            splendor_dot_v1_dot_engine__service__pb2.BatchApplyActionsRequest.SerializeToString,
+            splendor_dot_v1_dot_engine__service__pb2.BatchApplyActionsResponse.FromString,
             options,
             channel_credentials,
             insecure,

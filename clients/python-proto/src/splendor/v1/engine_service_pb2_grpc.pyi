@@ -97,6 +97,13 @@ class EngineServiceStub:
     """Sample full states consistent with what one seat sees: the hidden cards
     (deck orders, other seats' blind reserves) dealt again at random.
     """
+    BatchApplyActions: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.BatchApplyActionsRequest, _engine_service_pb2.BatchApplyActionsResponse]
+    """Apply many independent moves in one call, for callers that step many
+    games at once (vectorised environments, tournaments, bot farms): each item
+    is an ApplyAction request and gets what ApplyAction would answer, its
+    response or its own refusal, so one bad item never fails the others. The
+    cost of a call is shared by its items.
+    """
 
 @_typing.type_check_only
 class EngineServiceAsyncStub(EngineServiceStub):
@@ -166,6 +173,13 @@ class EngineServiceAsyncStub(EngineServiceStub):
     Determinize: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.DeterminizeRequest, _engine_service_pb2.DeterminizeResponse]  # type: ignore[assignment]
     """Sample full states consistent with what one seat sees: the hidden cards
     (deck orders, other seats' blind reserves) dealt again at random.
+    """
+    BatchApplyActions: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.BatchApplyActionsRequest, _engine_service_pb2.BatchApplyActionsResponse]  # type: ignore[assignment]
+    """Apply many independent moves in one call, for callers that step many
+    games at once (vectorised environments, tournaments, bot farms): each item
+    is an ApplyAction request and gets what ApplyAction would answer, its
+    response or its own refusal, so one bad item never fails the others. The
+    cost of a call is shared by its items.
     """
 
 class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -281,6 +295,19 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_engine_service_pb2.DeterminizeResponse, _abc.Awaitable[_engine_service_pb2.DeterminizeResponse]]:
         """Sample full states consistent with what one seat sees: the hidden cards
         (deck orders, other seats' blind reserves) dealt again at random.
+        """
+
+    @_abc_1.abstractmethod
+    def BatchApplyActions(
+        self,
+        request: _engine_service_pb2.BatchApplyActionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_engine_service_pb2.BatchApplyActionsResponse, _abc.Awaitable[_engine_service_pb2.BatchApplyActionsResponse]]:
+        """Apply many independent moves in one call, for callers that step many
+        games at once (vectorised environments, tournaments, bot farms): each item
+        is an ApplyAction request and gets what ApplyAction would answer, its
+        response or its own refusal, so one bad item never fails the others. The
+        cost of a call is shared by its items.
         """
 
 def add_EngineServiceServicer_to_server(servicer: EngineServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -182,6 +182,10 @@ class _RejectionReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Rejec
     token), or was sent with a plain state, which carries no step:
     FAILED_PRECONDITION, nothing applied.
     """
+    REJECTION_REASON_BATCH_TOO_LARGE: _RejectionReason.ValueType  # 57
+    """BatchApplyActions was sent more items than the server takes in one call
+    (Catalog.limits.max_batch_items): split the batch.
+    """
 
 class RejectionReason(_RejectionReason, metaclass=_RejectionReasonEnumTypeWrapper):
     """Why the engine refused a request. In gRPC errors the same reason appears in
@@ -348,5 +352,9 @@ REJECTION_REASON_STEP_MISMATCH: RejectionReason.ValueType  # 56
 (a rewound token, or a move that lost a race to another on the same
 token), or was sent with a plain state, which carries no step:
 FAILED_PRECONDITION, nothing applied.
+"""
+REJECTION_REASON_BATCH_TOO_LARGE: RejectionReason.ValueType  # 57
+"""BatchApplyActions was sent more items than the server takes in one call
+(Catalog.limits.max_batch_items): split the batch.
 """
 Global___RejectionReason: _TypeAlias = RejectionReason  # noqa: Y015

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from splendor.v1 import config_pb2 as splendor_dot_v1_dot_config__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dsplendor/v1/observation.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/config.proto\"V\n\x0bObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06layout\x18\x02 \x01(\t\x12\x0e\n\x06values\x18\x03 \x03(\x02\x12\x19\n\x11legal_action_mask\x18\x04 \x03(\x08\"\x9a\x01\n\x11ObservationLayout\x12\x0c\n\x04name\x18\x01 \x01(\t\x12#\n\x06module\x18\x02 \x01(\x0e\x32\x13.splendor.v1.Module\x12\x13\n\x0bnum_players\x18\x03 \x01(\r\x12\x0e\n\x06length\x18\x04 \x01(\r\x12-\n\x06slices\x18\x05 \x03(\x0b\x32\x1d.splendor.v1.ObservationSlice\"Q\n\x10ObservationSlice\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\r\x12\x0e\n\x06length\x18\x03 \x01(\r\x12\x0f\n\x07meaning\x18\x04 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dsplendor/v1/observation.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/config.proto\"p\n\x0bObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06layout\x18\x02 \x01(\t\x12\x0e\n\x06values\x18\x03 \x03(\x02\x12\x19\n\x11legal_action_mask\x18\x04 \x03(\x08\x12\x18\n\x10legal_action_ids\x18\x05 \x03(\r\"\x9a\x01\n\x11ObservationLayout\x12\x0c\n\x04name\x18\x01 \x01(\t\x12#\n\x06module\x18\x02 \x01(\x0e\x32\x13.splendor.v1.Module\x12\x13\n\x0bnum_players\x18\x03 \x01(\r\x12\x0e\n\x06length\x18\x04 \x01(\r\x12-\n\x06slices\x18\x05 \x03(\x0b\x32\x1d.splendor.v1.ObservationSlice\"Q\n\x10ObservationSlice\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\r\x12\x0e\n\x06length\x18\x03 \x01(\r\x12\x0f\n\x07meaning\x18\x04 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,9 +33,9 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.observation_pb2
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_OBSERVATION']._serialized_start=72
-  _globals['_OBSERVATION']._serialized_end=158
-  _globals['_OBSERVATIONLAYOUT']._serialized_start=161
-  _globals['_OBSERVATIONLAYOUT']._serialized_end=315
-  _globals['_OBSERVATIONSLICE']._serialized_start=317
-  _globals['_OBSERVATIONSLICE']._serialized_end=398
+  _globals['_OBSERVATION']._serialized_end=184
+  _globals['_OBSERVATIONLAYOUT']._serialized_start=187
+  _globals['_OBSERVATIONLAYOUT']._serialized_end=341
+  _globals['_OBSERVATIONSLICE']._serialized_start=343
+  _globals['_OBSERVATIONSLICE']._serialized_end=424
 # @@protoc_insertion_point(module_scope)

@@ -35,6 +35,7 @@ class Observation(_message.Message):
     LAYOUT_FIELD_NUMBER: _builtins.int
     VALUES_FIELD_NUMBER: _builtins.int
     LEGAL_ACTION_MASK_FIELD_NUMBER: _builtins.int
+    LEGAL_ACTION_IDS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat observed (the first seat of every per-seat slice)."""
     layout: _builtins.str
@@ -49,7 +50,17 @@ class Observation(_message.Message):
     def legal_action_mask(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bool]:
         """One flag per action id (Catalog.action_id_count of them): true for the
         ids of the seat's legal actions; all false when the seat is not the one
-        that must act or the game is over.
+        that must act or the game is over. Empty when the request asked for
+        legal_action_ids instead (observation_legal_ids).
+        """
+
+    @_builtins.property
+    def legal_action_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """When the request set observation_legal_ids, instead of the mask: the ids
+        the mask would flag, in increasing order (none when the seat is not the
+        one that must act or the game is over). The mask's flags are ~9 KB to
+        build, send and read for each observation; the ids of a position, tens
+        of bytes.
         """
 
     def __init__(
@@ -59,10 +70,11 @@ class Observation(_message.Message):
         layout: _builtins.str = ...,
         values: _abc.Iterable[_builtins.float] | None = ...,
         legal_action_mask: _abc.Iterable[_builtins.bool] | None = ...,
+        legal_action_ids: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["layout", b"layout", "legal_action_mask", b"legal_action_mask", "seat", b"seat", "values", b"values"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["layout", b"layout", "legal_action_ids", b"legal_action_ids", "legal_action_mask", b"legal_action_mask", "seat", b"seat", "values", b"values"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

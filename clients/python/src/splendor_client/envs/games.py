@@ -7,25 +7,33 @@ environment never sees a state's structure, so it runs the same either way.
   through its public in-process API (``local_engine``); opponents are the engine's
   policies (``policy_names()`` there).
 - ``RemoteGame`` needs only a server address: one ``ApplyAction`` a move, asking for the
-  next seat's observation (``include_observation``); opponents are server-side bots
-  (``ApplyActionRequest.bot``, the catalog's ``bot_policies``), spelt as in-process
-  (``ismcts:20``).
+  next seat's observation with its legal actions as ids (``include_observation``,
+  ``observation_legal_ids``); opponents are server-side bots (``ApplyActionRequest.bot``,
+  the catalog's ``bot_policies``), spelt as in-process (``ismcts:20``).
+
+``play_moves`` plays moves of many games at once: a server's games in one
+``BatchApplyActions`` call (a vector environment's step), in-process games one after the other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from functools import cache
+from typing import Any, Final, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
-from splendor.v1 import catalog_pb2, engine_service_pb2, view_pb2
+from splendor.v1 import catalog_pb2, engine_service_pb2, observation_pb2, view_pb2
 
 from ..client import EngineClient, game_config, server_bot
-from ..errors import InvalidRequest, RuleRejected
+from ..errors import EngineError, InvalidRequest, RuleRejected, from_status
 from ..local_engine import local_engine
 from .observation_writer import ObservationWriter
+
+# What a look asks for (``Move`` with neither action nor policy): a validate-only move of this policy, which changes
+# nothing and answers with the acting seat's observation.
+LOOK_POLICY: Final = "random"
 
 
 @dataclass(frozen=True)
@@ -77,6 +85,47 @@ class Game(Protocol):
         ...
 
     def catalog(self) -> catalog_pb2.Catalog: ...
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of the acting seat in ``game``: an action by its stable id, or the choice of the named policy
+    seeded with ``seed``; with neither, a look: nothing is played, the acting seat's observation is fetched
+    (a remote game just dealt has none). ``observe``: a remote game fetches the observation of the seat that
+    must act next with the move (without, reading it later costs a look)."""
+
+    game: Game
+    action_id: int | None = None
+    policy: str | None = None
+    seed: int = 0
+    observe: bool = True
+
+
+def play_moves(moves: Sequence[Move]) -> list[bool]:
+    """Play each move in its game (one move per game): a server's games together, in one ``BatchApplyActions``
+    call per ``limits.max_batch_items`` moves. For each move, whether it was played: False for an action its game
+    refused (illegal: nothing changed) and for any move of a game over. Any other refusal raises."""
+    played = [True] * len(moves)
+    remote: dict[int, list[int]] = {}  # one batch per client
+    for index, move in enumerate(moves):
+        game = move.game
+        if isinstance(game, RemoteGame):
+            remote.setdefault(id(game.client), []).append(index)
+        else:
+            played[index] = _play_one(move)
+    for indices in remote.values():
+        for index, was_played in zip(indices, RemoteGame.play_batch([moves[index] for index in indices])):
+            played[index] = was_played
+    return played
+
+
+def _play_one(move: Move) -> bool:
+    game = move.game
+    if move.action_id is not None:
+        return game.play(move.action_id)
+    if move.policy is not None:
+        game.play_bot(move.policy, move.seed)
+    return True
 
 
 class LocalGame:
@@ -169,15 +218,18 @@ class LocalGame:
 class RemoteGame:
     """The rules engine behind a server address, in plain mode (the environment is the trusted platform)."""
 
-    def __init__(self, client: EngineClient, ruleset: Ruleset) -> None:
+    def __init__(self, client: EngineClient, ruleset: Ruleset, catalog: catalog_pb2.Catalog | None = None) -> None:
+        """A game of ``ruleset`` on ``client``'s server (``catalog``: the server's, if already fetched)."""
         self.client = client
         self.ruleset = ruleset
-        self._catalog = client.get_catalog()
+        self._catalog = client.get_catalog() if catalog is None else catalog
         name = f"{ruleset.module or 'base'}/{ruleset.num_players}p"
         self.observation_length = next(
             layout.length for layout in self._catalog.observation_layouts if layout.name == name
         )
         self.action_count = self._catalog.action_id_count
+        # The most moves one batch carries (a server that publishes no limits takes one at a time).
+        self.batch_limit = self._catalog.limits.max_batch_items or 1
         self._state: Any = None
         self._observation: Any = None  # the last response's observation (of the seat that must act)
         self.acting_seat: int | None = None
@@ -197,39 +249,98 @@ class RemoteGame:
     def _observation_of(self, seat: int) -> Any:
         observation = self._observation
         if observation is None or observation.seat != seat:
-            request = engine_service_pb2.GetPlayerViewRequest(state=self._state, seat=seat, include_observation=True)
+            request = engine_service_pb2.GetPlayerViewRequest(
+                state=self._state, seat=seat, include_observation=True, observation_legal_ids=True
+            )
             observation = self._observation = self.client.view_request(request).observation
         return observation
 
+    def observed(self, seat: int) -> bool:
+        """Is ``seat``'s observation at hand (else reading it costs a call)?"""
+        return self._observation is not None and self._observation.seat == seat
+
     def write_observation(self, seat: int, out: NDArray[np.float32]) -> None:
-        out[:] = self._observation_of(seat).values
+        out[:] = packed_values(self._observation_of(seat))
 
     def legal_ids(self, seat: int) -> Sequence[int]:
         if seat != self.acting_seat:
             return ()
-        mask = np.asarray(self._observation_of(seat).legal_action_mask, np.bool_)
-        return tuple(int(action_id) for action_id in np.flatnonzero(mask))
+        return tuple(self._observation_of(seat).legal_action_ids)
 
-    def _apply(self, request: engine_service_pb2.ApplyActionRequest) -> None:
+    def _fill(self, request: engine_service_pb2.ApplyActionRequest, move: Move) -> None:
+        """``move`` as a request about this game (an empty one: a batch's item is filled in place)."""
         request.state.CopyFrom(self._state)
-        request.include_observation = True
-        response = self.client.apply_request(request)
-        self._state = response.state
+        if move.observe or (move.action_id is None and move.policy is None):
+            request.include_observation = True
+            request.observation_legal_ids = True
+        if move.action_id is not None:
+            request.action.action_id = move.action_id
+        else:
+            bot = request.bot
+            bot.policy, bot.iterations = _spelled(move.policy or LOOK_POLICY)
+            bot.seed = move.seed
+            request.validate_only = move.policy is None
+
+    def _absorb(self, response: engine_service_pb2.ApplyActionResponse, move: Move) -> None:
+        """The game after ``move``, from its response."""
         self._observation = response.observation if response.HasField("observation") else None
+        if move.action_id is None and move.policy is None:
+            return  # a look: the game is where it was
+        self._state = response.state
         self.acting_seat = response.acting_seat if response.HasField("acting_seat") else None
-        self.winners = tuple(response.view.winners)
+        self.winners = tuple(self._state.winners)
         self.applied += 1
 
-    def play(self, action_id: int) -> bool:
-        if self.acting_seat is None:
+    def _play(self, move: Move) -> bool:
+        if move.action_id is not None and self.acting_seat is None:
             return False
         request = engine_service_pb2.ApplyActionRequest()
-        request.action.action_id = action_id
+        self._fill(request, move)
         try:
-            self._apply(request)
+            response = self.client.apply_request(request)
         except RuleRejected:
+            if move.action_id is None:
+                raise
             return False
+        self._absorb(response, move)
         return True
+
+    @staticmethod
+    def play_batch(moves: Sequence[Move]) -> list[bool]:
+        """Moves of games of one client, each game once, in ``BatchApplyActions`` calls of at most the server's
+        ``max_batch_items``: whether each was played (``play_moves``)."""
+        played = [False] * len(moves)
+        pending = [index for index, move in enumerate(moves) if _playable(move)]
+        if not pending:
+            return played
+        first = moves[pending[0]].game
+        assert isinstance(first, RemoteGame)
+        limit = first.batch_limit
+        for start in range(0, len(pending), limit):
+            chunk = pending[start : start + limit]
+            batch = engine_service_pb2.BatchApplyActionsRequest()
+            items = batch.requests
+            for index in chunk:
+                move = moves[index]
+                game = move.game
+                assert isinstance(game, RemoteGame) and game.client is first.client
+                game._fill(items.add(), move)
+            results = first.client.batch_request(batch).results
+            for index, result in zip(chunk, results):
+                move = moves[index]
+                if result.HasField("error"):
+                    error: EngineError = from_status(result.error)
+                    if move.action_id is not None and isinstance(error, RuleRejected):
+                        continue  # an illegal action: nothing changed
+                    raise error
+                game = move.game
+                assert isinstance(game, RemoteGame)
+                game._absorb(result.response, move)
+                played[index] = True
+        return played
+
+    def play(self, action_id: int) -> bool:
+        return self._play(Move(self, action_id=action_id))
 
     def check_policy(self, policy: str) -> None:
         choice = server_bot(policy)  # the spelling; which policies exist and take iterations is the server's say
@@ -248,13 +359,33 @@ class RemoteGame:
                 raise ValueError(f"the server refuses policy {policy!r}: {error}") from error
 
     def play_bot(self, policy: str, seed: int) -> None:
-        self._apply(engine_service_pb2.ApplyActionRequest(bot=server_bot(policy, seed)))
+        self._play(Move(self, policy=policy, seed=seed))
 
     def view(self, seat: int) -> view_pb2.GameView:
         return self.client.view_request(engine_service_pb2.GetPlayerViewRequest(state=self._state, seat=seat)).view
 
     def catalog(self) -> catalog_pb2.Catalog:
         return self._catalog
+
+
+@cache
+def _spelled(spec: str) -> tuple[str, int]:
+    """A bot spec's policy and iterations (``server_bot``'s reading, once per spec)."""
+    choice = server_bot(spec)
+    return choice.policy, choice.iterations
+
+
+def _playable(move: Move) -> bool:
+    """Has the move's game a seat to move (or to look at)? A game over has none: nothing to send."""
+    return move.game.acting_seat is not None
+
+
+def packed_values(observation: observation_pb2.Observation) -> NDArray[np.float32]:
+    """``observation.values`` as float32, read from their packed wire bytes in one copy: converting the repeated field
+    takes a Python float per value. Alone in a message, the field's bytes end it (proto3 packs repeated numbers)."""
+    count = len(observation.values)
+    data = observation_pb2.Observation(values=observation.values).SerializeToString()
+    return np.frombuffer(data, "<f4", count, len(data) - 4 * count)
 
 
 def make_game(ruleset: Ruleset, client: EngineClient | None) -> Game:

@@ -43,7 +43,7 @@ class Observer:
         self._placeholder = np.array([PLACEHOLDER_INDEX], np.int64)
         self._none = np.zeros(0, np.int64)
 
-    def _flagged(self, seat: int) -> NDArray[np.int64]:
+    def flagged(self, seat: int) -> NDArray[np.int64]:
         """The indices the seat's mask flags."""
         legal = self.game.legal_ids(seat)
         if legal:
@@ -53,7 +53,7 @@ class Observer:
     def mask(self, seat: int) -> NDArray[np.int8]:
         """The seat's legal-action mask over the action space (a new array)."""
         mask = np.zeros(self.actions.size, np.int8)
-        mask[self._flagged(seat)] = 1
+        mask[self.flagged(seat)] = 1
         return mask
 
     def observe(self, seat: int) -> ObsType:

@@ -17,7 +17,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
-from .games import Game
+from .games import Game, Move, play_moves
 from .observer import Observer, ObsType
 
 Chooser = Callable[[ObsType], Any]
@@ -51,13 +51,23 @@ class Opponent:
 
     def move(self, game: Game, seat: int, observer: Observer, seed: int) -> None:
         """Play the acting seat's move; ValueError if a function or model picks an illegal action."""
+        move = self.choose(game, seat, observer, seed)
+        check_played(move, seat, play_moves([move])[0])
+
+    def choose(self, game: Game, seat: int, observer: Observer, seed: int) -> Move:
+        """The acting seat's move, to play (``play_moves``, then ``check_played``): the named policy's, seeded with
+        ``seed``, or the function's or model's pick on the seat's observation."""
         if self.name is not None:
-            game.play_bot(self.name, seed)
-            return
+            return Move(game, policy=self.name, seed=seed)
         assert self._choose is not None
         index = int(self._choose(observer.observe(seat)))
-        if not game.play(observer.actions.stable_id(index)):
-            raise ValueError(f"the opponent at seat {seat} chose action {index}, which is not legal there")
+        return Move(game, action_id=observer.actions.stable_id(index))
+
+
+def check_played(move: Move, seat: int, played: bool) -> None:
+    """ValueError for the action of the opponent at ``seat`` that its game refused."""
+    if not played:
+        raise ValueError(f"the opponent at seat {seat} chose action id {move.action_id}, which is not legal there")
 
 
 def _predicting(model: Predictor) -> Chooser:

@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/catalog.proto.
  */
 export const file_splendor_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("ChlzcGxlbmRvci92MS9jYXRhbG9nLnByb3RvEgtzcGxlbmRvci52MSLuAgoHQ2F0YWxvZxIkCgVjYXJkcxgBIAMoCzIVLnNwbGVuZG9yLnYxLkNhcmRJbmZvEiYKBm5vYmxlcxgCIAMoCzIWLnNwbGVuZG9yLnYxLk5vYmxlSW5mbxIXCg9hY3Rpb25faWRfY291bnQYAyABKA0SNAoQYWN0aW9uX2lkX3JhbmdlcxgEIAMoCzIaLnNwbGVuZG9yLnYxLkFjdGlvbklkUmFuZ2USJQoGY2l0aWVzGAUgAygLMhUuc3BsZW5kb3IudjEuQ2l0eUluZm8SMwoNdHJhZGluZ19wb3N0cxgGIAMoCzIcLnNwbGVuZG9yLnYxLlRyYWRpbmdQb3N0SW5mbxI7ChNvYnNlcnZhdGlvbl9sYXlvdXRzGAcgAygLMh4uc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25MYXlvdXQSFAoMYm90X3BvbGljaWVzGAggAygJEhcKD3NlYXJjaF9wb2xpY2llcxgKIAMoCSKMAgoIQ2FyZEluZm8SCgoCaWQYASABKA0SDQoFbGV2ZWwYAiABKA0SDAoEZGVjaxgDIAEoDRIhCgVib251cxgEIAEoDjISLnNwbGVuZG9yLnYxLkNvbG9yEg4KBnBvaW50cxgFIAEoDRIkCgRjb3N0GAYgASgLMhYuc3BsZW5kb3IudjEuR2VtQ291bnRzEiMKBGtpbmQYByABKA4yFS5zcGxlbmRvci52MS5DYXJkS2luZBITCgtib251c19jb3VudBgIIAEoDRIrCg9zYWNyaWZpY2VfY29sb3IYCSABKA4yEi5zcGxlbmRvci52MS5Db2xvchIXCg9zYWNyaWZpY2VfY291bnQYCiABKA0iVAoJTm9ibGVJbmZvEgoKAmlkGAEgASgNEg4KBnBvaW50cxgCIAEoDRIrCgtyZXF1aXJlbWVudBgDIAEoCzIWLnNwbGVuZG9yLnYxLkdlbUNvdW50cyJ2Cg1BY3Rpb25JZFJhbmdlEgwKBGtpbmQYASABKAkSDgoGb2Zmc2V0GAIgASgNEg0KBWNvdW50GAMgASgNEhIKCmluZGV4X3J1bGUYBCABKAkSJAoHbW9kdWxlcxgFIAMoDjITLnNwbGVuZG9yLnYxLk1vZHVsZSr5AQoIQ2FyZEtpbmQSGQoVQ0FSRF9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSQ0FSRF9LSU5EX1NUQU5EQVJEEAESFQoRQ0FSRF9LSU5EX0dPTERfWDIQAhIUChBDQVJEX0tJTkRfUEFJUkVEEAMSIAocQ0FSRF9LSU5EX1BBSVJFRF9UQUtFX0xFVkVMMRAEEhoKFkNBUkRfS0lORF9ET1VCTEVfQk9OVVMQBRIbChdDQVJEX0tJTkRfUkVTRVJWRV9OT0JMRRAGEhkKFUNBUkRfS0lORF9UQUtFX0xFVkVMMhAHEhcKE0NBUkRfS0lORF9TQUNSSUZJQ0UQCGIGcHJvdG8z", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_config, file_splendor_v1_observation, file_splendor_v1_trading_posts]);
+  fileDesc("ChlzcGxlbmRvci92MS9jYXRhbG9nLnByb3RvEgtzcGxlbmRvci52MSKaAwoHQ2F0YWxvZxIkCgVjYXJkcxgBIAMoCzIVLnNwbGVuZG9yLnYxLkNhcmRJbmZvEiYKBm5vYmxlcxgCIAMoCzIWLnNwbGVuZG9yLnYxLk5vYmxlSW5mbxIXCg9hY3Rpb25faWRfY291bnQYAyABKA0SNAoQYWN0aW9uX2lkX3JhbmdlcxgEIAMoCzIaLnNwbGVuZG9yLnYxLkFjdGlvbklkUmFuZ2USJQoGY2l0aWVzGAUgAygLMhUuc3BsZW5kb3IudjEuQ2l0eUluZm8SMwoNdHJhZGluZ19wb3N0cxgGIAMoCzIcLnNwbGVuZG9yLnYxLlRyYWRpbmdQb3N0SW5mbxI7ChNvYnNlcnZhdGlvbl9sYXlvdXRzGAcgAygLMh4uc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25MYXlvdXQSFAoMYm90X3BvbGljaWVzGAggAygJEhcKD3NlYXJjaF9wb2xpY2llcxgKIAMoCRIqCgZsaW1pdHMYCSABKAsyGi5zcGxlbmRvci52MS5TZXJ2aWNlTGltaXRzIpcBCg1TZXJ2aWNlTGltaXRzEhcKD21heF9iYXRjaF9pdGVtcxgBIAEoDRIZChFtYXhfcmVxdWVzdF9ieXRlcxgCIAEoDRIaChJtYXhfcmVzcG9uc2VfYnl0ZXMYAyABKA0SGgoSbWF4X3JlcGxheV9hY3Rpb25zGAQgASgNEhoKEm1heF9ib3RfaXRlcmF0aW9ucxgFIAEoDSKMAgoIQ2FyZEluZm8SCgoCaWQYASABKA0SDQoFbGV2ZWwYAiABKA0SDAoEZGVjaxgDIAEoDRIhCgVib251cxgEIAEoDjISLnNwbGVuZG9yLnYxLkNvbG9yEg4KBnBvaW50cxgFIAEoDRIkCgRjb3N0GAYgASgLMhYuc3BsZW5kb3IudjEuR2VtQ291bnRzEiMKBGtpbmQYByABKA4yFS5zcGxlbmRvci52MS5DYXJkS2luZBITCgtib251c19jb3VudBgIIAEoDRIrCg9zYWNyaWZpY2VfY29sb3IYCSABKA4yEi5zcGxlbmRvci52MS5Db2xvchIXCg9zYWNyaWZpY2VfY291bnQYCiABKA0iVAoJTm9ibGVJbmZvEgoKAmlkGAEgASgNEg4KBnBvaW50cxgCIAEoDRIrCgtyZXF1aXJlbWVudBgDIAEoCzIWLnNwbGVuZG9yLnYxLkdlbUNvdW50cyJ2Cg1BY3Rpb25JZFJhbmdlEgwKBGtpbmQYASABKAkSDgoGb2Zmc2V0GAIgASgNEg0KBWNvdW50GAMgASgNEhIKCmluZGV4X3J1bGUYBCABKAkSJAoHbW9kdWxlcxgFIAMoDjITLnNwbGVuZG9yLnYxLk1vZHVsZSr5AQoIQ2FyZEtpbmQSGQoVQ0FSRF9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSQ0FSRF9LSU5EX1NUQU5EQVJEEAESFQoRQ0FSRF9LSU5EX0dPTERfWDIQAhIUChBDQVJEX0tJTkRfUEFJUkVEEAMSIAocQ0FSRF9LSU5EX1BBSVJFRF9UQUtFX0xFVkVMMRAEEhoKFkNBUkRfS0lORF9ET1VCTEVfQk9OVVMQBRIbChdDQVJEX0tJTkRfUkVTRVJWRV9OT0JMRRAGEhkKFUNBUkRfS0lORF9UQUtFX0xFVkVMMhAHEhcKE0NBUkRfS0lORF9TQUNSSUZJQ0UQCGIGcHJvdG8z", [file_splendor_v1_cities, file_splendor_v1_common, file_splendor_v1_config, file_splendor_v1_observation, file_splendor_v1_trading_posts]);
 
 /**
  * The static game data, so that front ends render cards and nobles by id.
@@ -94,6 +94,15 @@ export type Catalog = Message<"splendor.v1.Catalog"> & {
    * @generated from field: repeated string search_policies = 10;
    */
   searchPolicies: string[];
+
+  /**
+   * The bounds the server enforces on calls: its settings, the same on every
+   * replica of a deployment. Absent from a catalog built in process (no
+   * server, no bounds).
+   *
+   * @generated from field: splendor.v1.ServiceLimits limits = 9;
+   */
+  limits?: ServiceLimits | undefined;
 };
 
 /**
@@ -102,6 +111,59 @@ export type Catalog = Message<"splendor.v1.Catalog"> & {
  */
 export const CatalogSchema: GenMessage<Catalog> = /*@__PURE__*/
   messageDesc(file_splendor_v1_catalog, 0);
+
+/**
+ * The bounds of a server's calls (its settings: see docs/operations.md).
+ *
+ * @generated from message splendor.v1.ServiceLimits
+ */
+export type ServiceLimits = Message<"splendor.v1.ServiceLimits"> & {
+  /**
+   * The most items one BatchApplyActions call takes; more is INVALID_ARGUMENT,
+   * reason BATCH_TOO_LARGE, before any item is read.
+   *
+   * @generated from field: uint32 max_batch_items = 1;
+   */
+  maxBatchItems: number;
+
+  /**
+   * The largest request message the server reads, in bytes; a larger one is
+   * refused (RESOURCE_EXHAUSTED over gRPC, HTTP 413 over Connect) unread.
+   *
+   * @generated from field: uint32 max_request_bytes = 2;
+   */
+  maxRequestBytes: number;
+
+  /**
+   * The largest response message the server sends, in bytes; a call whose
+   * answer would be larger is INVALID_ARGUMENT, reason RESPONSE_TOO_LARGE.
+   *
+   * @generated from field: uint32 max_response_bytes = 3;
+   */
+  maxResponseBytes: number;
+
+  /**
+   * The most actions one ReplayGame call replays (more: REPLAY_TOO_LONG).
+   *
+   * @generated from field: uint32 max_replay_actions = 4;
+   */
+  maxReplayActions: number;
+
+  /**
+   * The most search iterations a server-side bot move may ask for (more:
+   * INVALID_BOT_CHOICE).
+   *
+   * @generated from field: uint32 max_bot_iterations = 5;
+   */
+  maxBotIterations: number;
+};
+
+/**
+ * Describes the message splendor.v1.ServiceLimits.
+ * Use `create(ServiceLimitsSchema)` to create a new message.
+ */
+export const ServiceLimitsSchema: GenMessage<ServiceLimits> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_catalog, 1);
 
 /**
  * A development card as printed.
@@ -189,7 +251,7 @@ export type CardInfo = Message<"splendor.v1.CardInfo"> & {
  * Use `create(CardInfoSchema)` to create a new message.
  */
 export const CardInfoSchema: GenMessage<CardInfo> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_catalog, 1);
+  messageDesc(file_splendor_v1_catalog, 2);
 
 /**
  * A noble tile as printed.
@@ -224,7 +286,7 @@ export type NobleInfo = Message<"splendor.v1.NobleInfo"> & {
  * Use `create(NobleInfoSchema)` to create a new message.
  */
 export const NobleInfoSchema: GenMessage<NobleInfo> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_catalog, 2);
+  messageDesc(file_splendor_v1_catalog, 3);
 
 /**
  * One contiguous range of action ids.
@@ -281,7 +343,7 @@ export type ActionIdRange = Message<"splendor.v1.ActionIdRange"> & {
  * Use `create(ActionIdRangeSchema)` to create a new message.
  */
 export const ActionIdRangeSchema: GenMessage<ActionIdRange> = /*@__PURE__*/
-  messageDesc(file_splendor_v1_catalog, 3);
+  messageDesc(file_splendor_v1_catalog, 4);
 
 /**
  * What a development card does besides its bonus and points: the base cards,

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Status } from "../../google/rpc/status_pb.js";
+import { file_google_rpc_status } from "../../google/rpc/status_pb.js";
 import type { Action, LegalAction } from "./actions_pb.js";
 import { file_splendor_v1_actions } from "./actions_pb.js";
 import type { BotChoice, PlayoutOutcome, SimulationSummary } from "./bots_pb.js";
@@ -28,7 +30,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/engine_service.proto.
  */
 export const file_splendor_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIpkBChFDcmVhdGVHYW1lUmVxdWVzdBInCgZjb25maWcYASABKAsyFy5zcGxlbmRvci52MS5HYW1lQ29uZmlnEg4KBnNlYWxlZBgCIAEoCBIRCgRzZWF0GAMgASgNSACIAQESEwoLcHVibGljX2RlYWwYBCABKAgSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAUgASgNQgcKBV9zZWF0IpYCChJDcmVhdGVHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYBiADKAkSGAoLYWN0aW5nX3NlYXQYByABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQimAEKF0xpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASEQoEc2VhdBgDIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAQgASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJ9ChhMaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USKQoHYWN0aW9ucxgBIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEgwKBHNlYXQYAiABKA0SGAoLYWN0aW5nX3NlYXQYAyABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQitgMKEkFwcGx5QWN0aW9uUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgGIAEoDEgAEiMKBmFjdGlvbhgCIAEoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIRCgRzZWF0GAMgASgNSAGIAQESFQoNdmFsaWRhdGVfb25seRgEIAEoCBIaCg1leHBlY3RlZF90dXJuGAUgASgNSAKIAQESIwoDYm90GAcgASgLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEh0KFWluY2x1ZGVfbGVnYWxfYWN0aW9ucxgIIAEoCBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAkgASgIEhAKCHNlYXRfa2V5GAogASgJEhoKDWV4cGVjdGVkX3N0ZXAYCyABKARIA4gBARIoCglhdWRpZW5jZXMYDCADKAsyFS5zcGxlbmRvci52MS5BdWRpZW5jZUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXRCEAoOX2V4cGVjdGVkX3R1cm5CEAoOX2V4cGVjdGVkX3N0ZXAiOAoIQXVkaWVuY2USEQoEc2VhdBgBIAEoDUgAiAEBEhAKCHNlYXRfa2V5GAIgASgJQgcKBV9zZWF0IqQBCgxBdWRpZW5jZVZpZXcSEQoEc2VhdBgBIAEoDUgAiAEBEiMKBHZpZXcYAiABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIiCgZldmVudHMYAyADKAsyEi5zcGxlbmRvci52MS5FdmVudBIvCg1sZWdhbF9hY3Rpb25zGAQgAygLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb25CBwoFX3NlYXQiwgMKE0FwcGx5QWN0aW9uUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIpCgdhcHBsaWVkGAYgASgLMhguc3BsZW5kb3IudjEuTGVnYWxBY3Rpb24SLwoNbGVnYWxfYWN0aW9ucxgHIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEhgKC2FjdGluZ19zZWF0GAggASgNSACIAQESLQoLb2JzZXJ2YXRpb24YCSABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbhIxCg5hdWRpZW5jZV92aWV3cxgKIAMoCzIZLnNwbGVuZG9yLnYxLkF1ZGllbmNlVmlld0IOCgxfYWN0aW5nX3NlYXQi1gEKFEdldFBsYXllclZpZXdSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAQgASgMSAASEQoEc2VhdBgCIAEoDUgBiAEBEiIKBmV2ZW50cxgDIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhsKE2luY2x1ZGVfb2JzZXJ2YXRpb24YBSABKAgSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0IrkBChVHZXRQbGF5ZXJWaWV3UmVzcG9uc2USIwoEdmlldxgBIAEoCzIVLnNwbGVuZG9yLnYxLkdhbWVWaWV3EiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50Ei0KC29ic2VydmF0aW9uGAMgASgLMhguc3BsZW5kb3IudjEuT2JzZXJ2YXRpb24SGAoLYWN0aW5nX3NlYXQYBCABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQi2wEKEVJlcGxheUdhbWVSZXF1ZXN0EicKBmNvbmZpZxgBIAEoCzIXLnNwbGVuZG9yLnYxLkdhbWVDb25maWcSJAoHYWN0aW9ucxgCIAMoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIOCgZzZWFsZWQYAyABKAgSEQoEc2VhdBgEIAEoDUgAiAEBEhoKEnNraXBfc3RhdGVfZGlnZXN0cxgFIAEoCBITCgtza2lwX2V2ZW50cxgGIAEoCBIaChJleHBpcmVzX2luX3NlY29uZHMYByABKA1CBwoFX3NlYXQigwIKElJlcGxheUdhbWVSZXNwb25zZRIlCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZRIiCgZldmVudHMYAiADKAsyEi5zcGxlbmRvci52MS5FdmVudBIVCg1zdGF0ZV9kaWdlc3RzGAMgAygJEhQKDHNlYWxlZF9zdGF0ZRgEIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgFIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAYgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSEQoJc2VhdF9rZXlzGAcgAygJIu8BCg9TaW11bGF0ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIoCghwb2xpY2llcxgDIAMoCzIWLnNwbGVuZG9yLnYxLkJvdENob2ljZRIQCghwbGF5b3V0cxgEIAEoDRITCgttYXhfYWN0aW9ucxgFIAEoDRIMCgRzZWVkGAYgASgEEhEKBHNlYXQYByABKA1IAYgBARIQCghzZWF0X2tleRgIIAEoCUIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQicgoQU2ltdWxhdGVSZXNwb25zZRItCghvdXRjb21lcxgBIAMoCzIbLnNwbGVuZG9yLnYxLlBsYXlvdXRPdXRjb21lEi8KB3N1bW1hcnkYAiABKAsyHi5zcGxlbmRvci52MS5TaW11bGF0aW9uU3VtbWFyeSKiAQoSRGV0ZXJtaW5pemVSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASDAoEc2VhdBgDIAEoDRINCgVjb3VudBgEIAEoDRIMCgRzZWVkGAUgASgEEhAKCHNlYXRfa2V5GAYgASgJQg4KDHN0YXRlX3NvdXJjZSI9ChNEZXRlcm1pbml6ZVJlc3BvbnNlEiYKBnN0YXRlcxgBIAMoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZTKiBQoNRW5naW5lU2VydmljZRJNCgpHZXRDYXRhbG9nEh4uc3BsZW5kb3IudjEuR2V0Q2F0YWxvZ1JlcXVlc3QaHy5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVzcG9uc2USTQoKQ3JlYXRlR2FtZRIeLnNwbGVuZG9yLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEl8KEExpc3RMZWdhbEFjdGlvbnMSJC5zcGxlbmRvci52MS5MaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBolLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXNwb25zZRJQCgtBcHBseUFjdGlvbhIfLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVxdWVzdBogLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVzcG9uc2USVgoNR2V0UGxheWVyVmlldxIhLnNwbGVuZG9yLnYxLkdldFBsYXllclZpZXdSZXF1ZXN0GiIuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1Jlc3BvbnNlEk0KClJlcGxheUdhbWUSHi5zcGxlbmRvci52MS5SZXBsYXlHYW1lUmVxdWVzdBofLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXNwb25zZRJHCghTaW11bGF0ZRIcLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVxdWVzdBodLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVzcG9uc2USUAoLRGV0ZXJtaW5pemUSHy5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlcXVlc3QaIC5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlc3BvbnNlYgZwcm90bzM", [file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
+  fileDesc("CiBzcGxlbmRvci92MS9lbmdpbmVfc2VydmljZS5wcm90bxILc3BsZW5kb3IudjEiEwoRR2V0Q2F0YWxvZ1JlcXVlc3QiOwoSR2V0Q2F0YWxvZ1Jlc3BvbnNlEiUKB2NhdGFsb2cYASABKAsyFC5zcGxlbmRvci52MS5DYXRhbG9nIpkBChFDcmVhdGVHYW1lUmVxdWVzdBInCgZjb25maWcYASABKAsyFy5zcGxlbmRvci52MS5HYW1lQ29uZmlnEg4KBnNlYWxlZBgCIAEoCBIRCgRzZWF0GAMgASgNSACIAQESEwoLcHVibGljX2RlYWwYBCABKAgSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAUgASgNQgcKBV9zZWF0IpYCChJDcmVhdGVHYW1lUmVzcG9uc2USJQoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGUSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSFAoMc2VhbGVkX3N0YXRlGAMgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAQgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBSABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYBiADKAkSGAoLYWN0aW5nX3NlYXQYByABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQimAEKF0xpc3RMZWdhbEFjdGlvbnNSZXF1ZXN0EicKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlSAASFgoMc2VhbGVkX3N0YXRlGAIgASgMSAASEQoEc2VhdBgDIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAQgASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJ9ChhMaXN0TGVnYWxBY3Rpb25zUmVzcG9uc2USKQoHYWN0aW9ucxgBIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEgwKBHNlYXQYAiABKA0SGAoLYWN0aW5nX3NlYXQYAyABKA1IAIgBAUIOCgxfYWN0aW5nX3NlYXQi1QMKEkFwcGx5QWN0aW9uUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgGIAEoDEgAEiMKBmFjdGlvbhgCIAEoCzITLnNwbGVuZG9yLnYxLkFjdGlvbhIRCgRzZWF0GAMgASgNSAGIAQESFQoNdmFsaWRhdGVfb25seRgEIAEoCBIaCg1leHBlY3RlZF90dXJuGAUgASgNSAKIAQESIwoDYm90GAcgASgLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEh0KFWluY2x1ZGVfbGVnYWxfYWN0aW9ucxgIIAEoCBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAkgASgIEhAKCHNlYXRfa2V5GAogASgJEhoKDWV4cGVjdGVkX3N0ZXAYCyABKARIA4gBARIoCglhdWRpZW5jZXMYDCADKAsyFS5zcGxlbmRvci52MS5BdWRpZW5jZRIdChVvYnNlcnZhdGlvbl9sZWdhbF9pZHMYDSABKAhCDgoMc3RhdGVfc291cmNlQgcKBV9zZWF0QhAKDl9leHBlY3RlZF90dXJuQhAKDl9leHBlY3RlZF9zdGVwIjgKCEF1ZGllbmNlEhEKBHNlYXQYASABKA1IAIgBARIQCghzZWF0X2tleRgCIAEoCUIHCgVfc2VhdCKkAQoMQXVkaWVuY2VWaWV3EhEKBHNlYXQYASABKA1IAIgBARIjCgR2aWV3GAIgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAMgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLwoNbGVnYWxfYWN0aW9ucxgEIAMoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uQgcKBV9zZWF0IsIDChNBcHBseUFjdGlvblJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhQKDHNlYWxlZF9zdGF0ZRgDIAEoDBI9ChRzZWFsZWRfc3RhdGVfYmluZGluZxgEIAEoCzIfLnNwbGVuZG9yLnYxLlNlYWxlZFN0YXRlQmluZGluZxIjCgR2aWV3GAUgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSKQoHYXBwbGllZBgGIAEoCzIYLnNwbGVuZG9yLnYxLkxlZ2FsQWN0aW9uEi8KDWxlZ2FsX2FjdGlvbnMYByADKAsyGC5zcGxlbmRvci52MS5MZWdhbEFjdGlvbhIYCgthY3Rpbmdfc2VhdBgIIAEoDUgAiAEBEi0KC29ic2VydmF0aW9uGAkgASgLMhguc3BsZW5kb3IudjEuT2JzZXJ2YXRpb24SMQoOYXVkaWVuY2Vfdmlld3MYCiADKAsyGS5zcGxlbmRvci52MS5BdWRpZW5jZVZpZXdCDgoMX2FjdGluZ19zZWF0IvUBChRHZXRQbGF5ZXJWaWV3UmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgEIAEoDEgAEhEKBHNlYXQYAiABKA1IAYgBARIiCgZldmVudHMYAyADKAsyEi5zcGxlbmRvci52MS5FdmVudBIbChNpbmNsdWRlX29ic2VydmF0aW9uGAUgASgIEhAKCHNlYXRfa2V5GAYgASgJEh0KFW9ic2VydmF0aW9uX2xlZ2FsX2lkcxgHIAEoCEIOCgxzdGF0ZV9zb3VyY2VCBwoFX3NlYXQiuQEKFUdldFBsYXllclZpZXdSZXNwb25zZRIjCgR2aWV3GAEgASgLMhUuc3BsZW5kb3IudjEuR2FtZVZpZXcSIgoGZXZlbnRzGAIgAygLMhIuc3BsZW5kb3IudjEuRXZlbnQSLQoLb2JzZXJ2YXRpb24YAyABKAsyGC5zcGxlbmRvci52MS5PYnNlcnZhdGlvbhIYCgthY3Rpbmdfc2VhdBgEIAEoDUgAiAEBQg4KDF9hY3Rpbmdfc2VhdCLbAQoRUmVwbGF5R2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuc3BsZW5kb3IudjEuR2FtZUNvbmZpZxIkCgdhY3Rpb25zGAIgAygLMhMuc3BsZW5kb3IudjEuQWN0aW9uEg4KBnNlYWxlZBgDIAEoCBIRCgRzZWF0GAQgASgNSACIAQESGgoSc2tpcF9zdGF0ZV9kaWdlc3RzGAUgASgIEhMKC3NraXBfZXZlbnRzGAYgASgIEhoKEmV4cGlyZXNfaW5fc2Vjb25kcxgHIAEoDUIHCgVfc2VhdCKDAgoSUmVwbGF5R2FtZVJlc3BvbnNlEiUKBXN0YXRlGAEgASgLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlEiIKBmV2ZW50cxgCIAMoCzISLnNwbGVuZG9yLnYxLkV2ZW50EhUKDXN0YXRlX2RpZ2VzdHMYAyADKAkSFAoMc2VhbGVkX3N0YXRlGAQgASgMEj0KFHNlYWxlZF9zdGF0ZV9iaW5kaW5nGAUgASgLMh8uc3BsZW5kb3IudjEuU2VhbGVkU3RhdGVCaW5kaW5nEiMKBHZpZXcYBiABKAsyFS5zcGxlbmRvci52MS5HYW1lVmlldxIRCglzZWF0X2tleXMYByADKAki7wEKD1NpbXVsYXRlUmVxdWVzdBInCgVzdGF0ZRgBIAEoCzIWLnNwbGVuZG9yLnYxLkdhbWVTdGF0ZUgAEhYKDHNlYWxlZF9zdGF0ZRgCIAEoDEgAEigKCHBvbGljaWVzGAMgAygLMhYuc3BsZW5kb3IudjEuQm90Q2hvaWNlEhAKCHBsYXlvdXRzGAQgASgNEhMKC21heF9hY3Rpb25zGAUgASgNEgwKBHNlZWQYBiABKAQSEQoEc2VhdBgHIAEoDUgBiAEBEhAKCHNlYXRfa2V5GAggASgJQg4KDHN0YXRlX3NvdXJjZUIHCgVfc2VhdCJyChBTaW11bGF0ZVJlc3BvbnNlEi0KCG91dGNvbWVzGAEgAygLMhsuc3BsZW5kb3IudjEuUGxheW91dE91dGNvbWUSLwoHc3VtbWFyeRgCIAEoCzIeLnNwbGVuZG9yLnYxLlNpbXVsYXRpb25TdW1tYXJ5IqIBChJEZXRlcm1pbml6ZVJlcXVlc3QSJwoFc3RhdGUYASABKAsyFi5zcGxlbmRvci52MS5HYW1lU3RhdGVIABIWCgxzZWFsZWRfc3RhdGUYAiABKAxIABIMCgRzZWF0GAMgASgNEg0KBWNvdW50GAQgASgNEgwKBHNlZWQYBSABKAQSEAoIc2VhdF9rZXkYBiABKAlCDgoMc3RhdGVfc291cmNlIj0KE0RldGVybWluaXplUmVzcG9uc2USJgoGc3RhdGVzGAEgAygLMhYuc3BsZW5kb3IudjEuR2FtZVN0YXRlIk0KGEJhdGNoQXBwbHlBY3Rpb25zUmVxdWVzdBIxCghyZXF1ZXN0cxgBIAMoCzIfLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVxdWVzdCJSChlCYXRjaEFwcGx5QWN0aW9uc1Jlc3BvbnNlEjUKB3Jlc3VsdHMYASADKAsyJC5zcGxlbmRvci52MS5CYXRjaEFwcGx5QWN0aW9uc1Jlc3VsdCJ/ChdCYXRjaEFwcGx5QWN0aW9uc1Jlc3VsdBI0CghyZXNwb25zZRgBIAEoCzIgLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVzcG9uc2VIABIjCgVlcnJvchgCIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzSABCCQoHb3V0Y29tZTKGBgoNRW5naW5lU2VydmljZRJNCgpHZXRDYXRhbG9nEh4uc3BsZW5kb3IudjEuR2V0Q2F0YWxvZ1JlcXVlc3QaHy5zcGxlbmRvci52MS5HZXRDYXRhbG9nUmVzcG9uc2USTQoKQ3JlYXRlR2FtZRIeLnNwbGVuZG9yLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Gh8uc3BsZW5kb3IudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEl8KEExpc3RMZWdhbEFjdGlvbnMSJC5zcGxlbmRvci52MS5MaXN0TGVnYWxBY3Rpb25zUmVxdWVzdBolLnNwbGVuZG9yLnYxLkxpc3RMZWdhbEFjdGlvbnNSZXNwb25zZRJQCgtBcHBseUFjdGlvbhIfLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVxdWVzdBogLnNwbGVuZG9yLnYxLkFwcGx5QWN0aW9uUmVzcG9uc2USVgoNR2V0UGxheWVyVmlldxIhLnNwbGVuZG9yLnYxLkdldFBsYXllclZpZXdSZXF1ZXN0GiIuc3BsZW5kb3IudjEuR2V0UGxheWVyVmlld1Jlc3BvbnNlEk0KClJlcGxheUdhbWUSHi5zcGxlbmRvci52MS5SZXBsYXlHYW1lUmVxdWVzdBofLnNwbGVuZG9yLnYxLlJlcGxheUdhbWVSZXNwb25zZRJHCghTaW11bGF0ZRIcLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVxdWVzdBodLnNwbGVuZG9yLnYxLlNpbXVsYXRlUmVzcG9uc2USUAoLRGV0ZXJtaW5pemUSHy5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlcXVlc3QaIC5zcGxlbmRvci52MS5EZXRlcm1pbml6ZVJlc3BvbnNlEmIKEUJhdGNoQXBwbHlBY3Rpb25zEiUuc3BsZW5kb3IudjEuQmF0Y2hBcHBseUFjdGlvbnNSZXF1ZXN0GiYuc3BsZW5kb3IudjEuQmF0Y2hBcHBseUFjdGlvbnNSZXNwb25zZWIGcHJvdG8z", [file_google_rpc_status, file_splendor_v1_actions, file_splendor_v1_bots, file_splendor_v1_catalog, file_splendor_v1_config, file_splendor_v1_events, file_splendor_v1_observation, file_splendor_v1_sealing, file_splendor_v1_state, file_splendor_v1_view]);
 
 /**
  * Request of GetCatalog.
@@ -435,6 +437,14 @@ export type ApplyActionRequest = Message<"splendor.v1.ApplyActionRequest"> & {
    * @generated from field: repeated splendor.v1.Audience audiences = 12;
    */
   audiences: Audience[];
+
+  /**
+   * With include_observation: the observation lists the seat's legal actions
+   * as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
+   *
+   * @generated from field: bool observation_legal_ids = 13;
+   */
+  observationLegalIds: boolean;
 };
 
 /**
@@ -680,6 +690,14 @@ export type GetPlayerViewRequest = Message<"splendor.v1.GetPlayerViewRequest"> &
    * @generated from field: string seat_key = 6;
    */
   seatKey: string;
+
+  /**
+   * With include_observation: the observation lists the seat's legal actions
+   * as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
+   *
+   * @generated from field: bool observation_legal_ids = 7;
+   */
+  observationLegalIds: boolean;
 };
 
 /**
@@ -1090,6 +1108,96 @@ export const DeterminizeResponseSchema: GenMessage<DeterminizeResponse> = /*@__P
   messageDesc(file_splendor_v1_engine_service, 17);
 
 /**
+ * Request of BatchApplyActions.
+ *
+ * @generated from message splendor.v1.BatchApplyActionsRequest
+ */
+export type BatchApplyActionsRequest = Message<"splendor.v1.BatchApplyActionsRequest"> & {
+  /**
+   * The items, each exactly an ApplyAction request: one game (a plain state,
+   * or a sealed token with its seat key) and its move (an action, an action
+   * id or a server-side bot), with the same options. Items are independent:
+   * each is checked, applied and answered on its own, as ApplyAction would,
+   * and one item's game or key never opens another's. At most
+   * Catalog.limits.max_batch_items items (more: the call is INVALID_ARGUMENT,
+   * reason BATCH_TOO_LARGE, before any item is read); none gets no results.
+   *
+   * @generated from field: repeated splendor.v1.ApplyActionRequest requests = 1;
+   */
+  requests: ApplyActionRequest[];
+};
+
+/**
+ * Describes the message splendor.v1.BatchApplyActionsRequest.
+ * Use `create(BatchApplyActionsRequestSchema)` to create a new message.
+ */
+export const BatchApplyActionsRequestSchema: GenMessage<BatchApplyActionsRequest> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 18);
+
+/**
+ * Response of BatchApplyActions. The call itself fails only for what no item
+ * causes alone: too many items (BATCH_TOO_LARGE), a response over
+ * Catalog.limits.max_response_bytes (RESPONSE_TOO_LARGE: split the batch), a
+ * busy server, or a caller that stopped waiting (DEADLINE_EXCEEDED, CANCELLED).
+ *
+ * @generated from message splendor.v1.BatchApplyActionsResponse
+ */
+export type BatchApplyActionsResponse = Message<"splendor.v1.BatchApplyActionsResponse"> & {
+  /**
+   * One result per item, in the order of the requests.
+   *
+   * @generated from field: repeated splendor.v1.BatchApplyActionsResult results = 1;
+   */
+  results: BatchApplyActionsResult[];
+};
+
+/**
+ * Describes the message splendor.v1.BatchApplyActionsResponse.
+ * Use `create(BatchApplyActionsResponseSchema)` to create a new message.
+ */
+export const BatchApplyActionsResponseSchema: GenMessage<BatchApplyActionsResponse> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 19);
+
+/**
+ * What ApplyAction would have answered for one item of BatchApplyActions.
+ *
+ * @generated from message splendor.v1.BatchApplyActionsResult
+ */
+export type BatchApplyActionsResult = Message<"splendor.v1.BatchApplyActionsResult"> & {
+  /**
+   * Exactly one is set.
+   *
+   * @generated from oneof splendor.v1.BatchApplyActionsResult.outcome
+   */
+  outcome: {
+    /**
+     * The item's ApplyActionResponse.
+     *
+     * @generated from field: splendor.v1.ApplyActionResponse response = 1;
+     */
+    value: ApplyActionResponse;
+    case: "response";
+  } | {
+    /**
+     * The item's refusal: the google.rpc.Status ApplyAction would have failed
+     * with, code, message and details (ErrorInfo; BadRequest with the field
+     * paths of the item, e.g. "action.take_gems.colors").
+     *
+     * @generated from field: google.rpc.Status error = 2;
+     */
+    value: Status;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message splendor.v1.BatchApplyActionsResult.
+ * Use `create(BatchApplyActionsResultSchema)` to create a new message.
+ */
+export const BatchApplyActionsResultSchema: GenMessage<BatchApplyActionsResult> = /*@__PURE__*/
+  messageDesc(file_splendor_v1_engine_service, 20);
+
+/**
  * A stateless Splendor rules engine. Every call carries the state it works on
  * and returns the new state: the service stores nothing, so any replica can
  * answer any call.
@@ -1217,6 +1325,20 @@ export const EngineService: GenService<{
     methodKind: "unary";
     input: typeof DeterminizeRequestSchema;
     output: typeof DeterminizeResponseSchema;
+  },
+  /**
+   * Apply many independent moves in one call, for callers that step many
+   * games at once (vectorised environments, tournaments, bot farms): each item
+   * is an ApplyAction request and gets what ApplyAction would answer, its
+   * response or its own refusal, so one bad item never fails the others. The
+   * cost of a call is shared by its items.
+   *
+   * @generated from rpc splendor.v1.EngineService.BatchApplyActions
+   */
+  batchApplyActions: {
+    methodKind: "unary";
+    input: typeof BatchApplyActionsRequestSchema;
+    output: typeof BatchApplyActionsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_splendor_v1_engine_service, 0);

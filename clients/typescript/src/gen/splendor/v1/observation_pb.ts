@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file splendor/v1/observation.proto.
  */
 export const file_splendor_v1_observation: GenFile = /*@__PURE__*/
-  fileDesc("Ch1zcGxlbmRvci92MS9vYnNlcnZhdGlvbi5wcm90bxILc3BsZW5kb3IudjEiVgoLT2JzZXJ2YXRpb24SDAoEc2VhdBgBIAEoDRIOCgZsYXlvdXQYAiABKAkSDgoGdmFsdWVzGAMgAygCEhkKEWxlZ2FsX2FjdGlvbl9tYXNrGAQgAygIIpoBChFPYnNlcnZhdGlvbkxheW91dBIMCgRuYW1lGAEgASgJEiMKBm1vZHVsZRgCIAEoDjITLnNwbGVuZG9yLnYxLk1vZHVsZRITCgtudW1fcGxheWVycxgDIAEoDRIOCgZsZW5ndGgYBCABKA0SLQoGc2xpY2VzGAUgAygLMh0uc3BsZW5kb3IudjEuT2JzZXJ2YXRpb25TbGljZSJRChBPYnNlcnZhdGlvblNsaWNlEgwKBG5hbWUYASABKAkSDgoGb2Zmc2V0GAIgASgNEg4KBmxlbmd0aBgDIAEoDRIPCgdtZWFuaW5nGAQgASgJYgZwcm90bzM", [file_splendor_v1_config]);
+  fileDesc("Ch1zcGxlbmRvci92MS9vYnNlcnZhdGlvbi5wcm90bxILc3BsZW5kb3IudjEicAoLT2JzZXJ2YXRpb24SDAoEc2VhdBgBIAEoDRIOCgZsYXlvdXQYAiABKAkSDgoGdmFsdWVzGAMgAygCEhkKEWxlZ2FsX2FjdGlvbl9tYXNrGAQgAygIEhgKEGxlZ2FsX2FjdGlvbl9pZHMYBSADKA0imgEKEU9ic2VydmF0aW9uTGF5b3V0EgwKBG5hbWUYASABKAkSIwoGbW9kdWxlGAIgASgOMhMuc3BsZW5kb3IudjEuTW9kdWxlEhMKC251bV9wbGF5ZXJzGAMgASgNEg4KBmxlbmd0aBgEIAEoDRItCgZzbGljZXMYBSADKAsyHS5zcGxlbmRvci52MS5PYnNlcnZhdGlvblNsaWNlIlEKEE9ic2VydmF0aW9uU2xpY2USDAoEbmFtZRgBIAEoCRIOCgZvZmZzZXQYAiABKA0SDgoGbGVuZ3RoGAMgASgNEg8KB21lYW5pbmcYBCABKAliBnByb3RvMw", [file_splendor_v1_config]);
 
 /**
  * A fixed-length numeric observation of the game for one seat, for learning
@@ -50,11 +50,23 @@ export type Observation = Message<"splendor.v1.Observation"> & {
   /**
    * One flag per action id (Catalog.action_id_count of them): true for the
    * ids of the seat's legal actions; all false when the seat is not the one
-   * that must act or the game is over.
+   * that must act or the game is over. Empty when the request asked for
+   * legal_action_ids instead (observation_legal_ids).
    *
    * @generated from field: repeated bool legal_action_mask = 4;
    */
   legalActionMask: boolean[];
+
+  /**
+   * When the request set observation_legal_ids, instead of the mask: the ids
+   * the mask would flag, in increasing order (none when the seat is not the
+   * one that must act or the game is over). The mask's flags are ~9 KB to
+   * build, send and read for each observation; the ids of a position, tens
+   * of bytes.
+   *
+   * @generated from field: repeated uint32 legal_action_ids = 5;
+   */
+  legalActionIds: number[];
 };
 
 /**

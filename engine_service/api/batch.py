@@ -1,0 +1,61 @@
+"""BatchApplyActions: many ApplyAction requests in one call, each answered as ApplyAction would answer it alone.
+
+An item is an ``ApplyActionRequest`` and runs through ApplyAction's own function (``apply.answer``)
+with a ``Call`` of its own (``Call.item``): the same checks, seat keys, memo and bots, nothing shared
+with the other items but the server's config and the caller's deadline. Its result is that function's
+response, written straight into the batch's response, or its refusal as the ``google.rpc.Status``
+ApplyAction would have failed with (``error_status``), so one bad item never fails the others.
+
+The call itself is refused only for what no item causes alone: more items than the server takes
+(BATCH_TOO_LARGE, before any is read), an answer over the largest message the server sends
+(RESPONSE_TOO_LARGE), a caller that stopped waiting (checked between items).
+"""
+
+from __future__ import annotations
+
+import structlog
+from splendor.v1 import engine_service_pb2
+
+from .apply import answer
+from .call import Call
+from .error_status import status_message
+from .errors import ApiError, abandoned, internal_error
+from .limits import check_items, check_size
+
+log = structlog.get_logger(__name__)
+
+ITEM_METHOD = "ApplyAction"
+
+
+def batch_apply_actions(
+    request: engine_service_pb2.BatchApplyActionsRequest, call: Call
+) -> engine_service_pb2.BatchApplyActionsResponse:
+    check_items(request, call)
+    items = request.requests
+    call.items = len(items)
+    response = engine_service_pb2.BatchApplyActionsResponse()
+    results = response.results
+    item_calls = []
+    refused = 0
+    for index, item in enumerate(items):
+        if not call.is_active():
+            raise abandoned(call.deadline_passed())
+        item_call = call.item(ITEM_METHOD)
+        result = results.add()
+        try:
+            answer(item, item_call, result.response)
+            result.response.SetInParent()  # set even if it were empty: the item was answered
+        except Exception as raised:
+            if isinstance(raised, ApiError):
+                error = raised
+            else:  # a bug: logged in full, this item alone gets a bare INTERNAL
+                log.exception("handler_failed", handler="apply_action", item=index)
+                error = internal_error()
+            item_call.reason, item_call.refusal_code = error.reason, error.code.name
+            result.error.CopyFrom(status_message(error))  # the response part written, if any, goes with the oneof
+            refused += 1
+        item_calls.append(item_call)
+    call.items_refused = refused
+    call.item_calls = tuple(item_calls)
+    check_size(response, call, "requests")
+    return response

@@ -396,7 +396,7 @@ export class EngineClient {
    * would send it (plain or sealed with its `seatKey`, an action or a `bot`, the same options): for
    * each, in order, its `ApplyActionResponse` or the `EngineError` its own call would throw,
    * returned in its place (one refused item never fails the others). Throws only when the call
-   * itself fails: `InvalidRequest` with reason `BATCH_TOO_LARGE` beyond the catalog's
+   * itself fails: `BatchTooLarge` (reason `BATCH_TOO_LARGE`) beyond the catalog's
    * `limits.maxBatchItems`, `RESPONSE_TOO_LARGE` for an answer over `limits.maxResponseBytes`, a
    * busy or unreachable engine.
    */

@@ -7,7 +7,7 @@
  * - `InvalidRequest` (`INVALID_ARGUMENT`): a malformed request or an impossible state, e.g.
  *   reason `"INVALID_PLAYER_COUNT"`, usually naming the faulty field in `fieldViolations`; its
  *   subclasses `TokenRefused` (a game token that does not open: `SEALED_STATE_*`),
- *   `RequestUndecodable`, `ReplayTooLong` and `ResponseTooLarge` name the service's bounds;
+ *   `RequestUndecodable`, `ReplayTooLong`, `ResponseTooLarge` and `BatchTooLarge` name the service's bounds;
  * - `PermissionDenied` (`PERMISSION_DENIED`): a sealed request that names a seat, or acts,
  *   without that seat's key (`"SEAT_KEY_MISSING"`) or with another key (`"SEAT_KEY_INVALID"`);
  * - a plain `EngineError` for everything else: `UNAVAILABLE` (no server there),
@@ -113,6 +113,12 @@ export class ReplayTooLong extends InvalidRequest {}
 /** The answer would exceed the largest message the service sends (`RESPONSE_TOO_LARGE`). */
 export class ResponseTooLarge extends InvalidRequest {}
 
+/**
+ * A batch had more items than the service takes in one call (`BATCH_TOO_LARGE`; the bound is the
+ * catalog's `limits.maxBatchItems`). Nothing was applied: send the items in smaller batches.
+ */
+export class BatchTooLarge extends InvalidRequest {}
+
 /** @deprecated The old name of `EngineError`, the same class. */
 export const SplendorError = EngineError;
 /** @deprecated The old name of `EngineError`. */
@@ -123,6 +129,7 @@ const INVALID_REQUESTS_BY_REASON: Readonly<Record<string, typeof InvalidRequest>
   REQUEST_UNDECODABLE: RequestUndecodable,
   REPLAY_TOO_LONG: ReplayTooLong,
   RESPONSE_TOO_LARGE: ResponseTooLarge,
+  BATCH_TOO_LARGE: BatchTooLarge,
 };
 
 /** The `EngineError` (of the right subclass) for anything a Connect call threw. */

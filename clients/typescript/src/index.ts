@@ -57,6 +57,7 @@ export {
 } from "./colors.js";
 export {
   codeName,
+  BatchTooLarge,
   DOMAIN,
   EngineError,
   fromConnectError,

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
+  BatchTooLarge,
   codeName,
   EngineError,
   fromConnectError,
@@ -79,6 +80,7 @@ test("the service's bounds and unreadable tokens have classes of their own, as i
     ["REQUEST_UNDECODABLE", RequestUndecodable],
     ["REPLAY_TOO_LONG", ReplayTooLong],
     ["RESPONSE_TOO_LARGE", ResponseTooLarge],
+    ["BATCH_TOO_LARGE", BatchTooLarge],
   ] as const;
   for (const [reason, kind] of cases) {
     const error = fromConnectError(wireError(Code.InvalidArgument, "no", reason));

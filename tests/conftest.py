@@ -5,14 +5,16 @@
   ``make test``, runs them alone and retries the ones that failed once. Every test of ``tests/edge`` (the HTTP
   attack suite) and ``tests/fleet`` (replicas behind nginx through restarts) is one; elsewhere a test says so
   with ``@pytest.mark.timing``.
-- Hypothesis: the ``ci`` profile (``make test``: ``--hypothesis-profile=ci --hypothesis-seed=N``) draws the same
-  examples on every run, from the seed that a failure report names, with no deadline (a wall-clock bound) and no
-  example database; by default, examples differ from run to run and each failure is kept and tried first next
-  time.
+- Hypothesis: the ``ci`` profile draws the same examples on every run, from one seed that a failure's report names
+  (``--hypothesis-seed``, else ``$HYPOTHESIS_SEED``, else ``DEFAULT_SEED``), with no deadline (a wall-clock bound)
+  and no example database. ``make test`` asks for it (``--hypothesis-profile=ci``), and so does ``CI`` set in the
+  environment, as CI services set it, when no profile is named. Otherwise examples differ from run to run and each
+  failure is kept and tried first next time.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 from pathlib import Path
 
@@ -21,8 +23,18 @@ from hypothesis import is_hypothesis_test, settings
 
 TESTS = Path(__file__).resolve().parent
 TIMING_SUITES = (TESTS / "edge", TESTS / "fleet")
+DEFAULT_SEED = "1"
 
-settings.register_profile("ci", deadline=None, database=None, print_blob=True)
+# derandomize stays off: it would draw from each test's name, not from the seed (Hypothesis's own ci profile sets it).
+settings.register_profile("ci", deadline=None, database=None, print_blob=True, derandomize=False)
+
+
+@pytest.hookimpl(tryfirst=True)  # before Hypothesis's plugin reads the two options
+def pytest_configure(config: pytest.Config) -> None:
+    if config.option.hypothesis_profile is None and os.environ.get("CI"):
+        config.option.hypothesis_profile = "ci"
+    if config.option.hypothesis_profile == "ci" and config.option.hypothesis_seed is None:
+        config.option.hypothesis_seed = os.environ.get("HYPOTHESIS_SEED") or DEFAULT_SEED
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -14,10 +14,11 @@ call's cost; ``random`` and ``greedy`` are the client's bots choosing on that vi
 external programs too. Every other policy of the server's catalog (``ismcts``) is the server's
 (``ApplyActionRequest.bot``): each of its moves is an ApplyAction call of its own, so its
 search runs on the replica that serves the call with that call's whole deadline (a search
-shares no time budget with other moves). A search policy (the catalog's ``search_policies``)
-takes a number of iterations a move (``ismcts:300``). Each group of games opens its own
-channel, so groups spread over the replicas behind one address (a Kubernetes Service balances
-connections). The games and their results are the same whatever the batch.
+shares no time budget with other moves); a server busy with other searches refuses it "retry
+later", and the game waits its turn (``when_free``). A search policy (the catalog's
+``search_policies``) takes a number of iterations a move (``ismcts:300``). Each group of games
+opens its own channel, so groups spread over the replicas behind one address (a Kubernetes
+Service balances connections). The games and their results are the same whatever the batch.
 
 Time per move: a bot's CPU is this process's CPU time while it chooses, except for a
 server-side bot, whose choice costs the server, not this process: its CPU column counts
@@ -29,9 +30,11 @@ a budget the server refuses stops the tournament before it starts.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple, TypeVar
 
 from splendor.v1 import actions_pb2, catalog_pb2, engine_service_pb2, state_pb2, view_pb2
@@ -46,6 +49,7 @@ from .local_engine import local_engine
 EXTERNAL_PREFIX = "cmd:"
 DEFAULT_BATCH = 16  # server games played at once by one worker
 MAX_ACTIONS = 10_000  # far beyond any real game: stops a broken bot or engine
+BUSY_PATIENCE_SECONDS = 60.0  # how long a search move waits its turn on a busy server (``when_free``)
 T = TypeVar("T")
 
 
@@ -316,8 +320,12 @@ def _play_on_server(specs: Sequence[GameSpec], server: str) -> list[GameRecord]:
                 batched = []
                 for game in playing:
                     if game.seat in game.server_bots:
-                        timed = game.clock.timed(game.seat, client.apply_request, game.request(), on_server=True)
-                        game.absorb(timed)
+                        request = game.request()
+                        game.absorb(
+                            when_free(
+                                partial(game.clock.timed, game.seat, client.apply_request, request, on_server=True)
+                            )
+                        )
                     else:
                         batched.append(game)
                 if batched:
@@ -332,6 +340,25 @@ def _play_on_server(specs: Sequence[GameSpec], server: str) -> list[GameRecord]:
             for game in games:
                 game.close()
     return [records[spec.index] for spec in specs]
+
+
+def when_free(call: Callable[[], T], *, patience: float = BUSY_PATIENCE_SECONDS) -> T:
+    """``call()``, tried again while the server answers that it is busy (``RESOURCE_EXHAUSTED``, "retry
+    later"), waiting a jittered 50 ms, 100 ms... up to 1 s between tries, for at most ``patience`` seconds.
+
+    A server runs few expensive calls at once (a search move is one) and refuses the others rather than
+    queue them on threads cheap calls need: games searched on one server by several workers take turns.
+    """
+    give_up = time.monotonic() + patience
+    pause = 0.05
+    while True:
+        try:
+            return call()
+        except EngineError as error:
+            if error.code_name != "RESOURCE_EXHAUSTED" or time.monotonic() + pause > give_up:
+                raise
+        time.sleep(pause * random.uniform(0.5, 1.0))  # jittered: workers refused together retry apart
+        pause = min(pause * 2, 1.0)
 
 
 def _record(spec: GameSpec, clock: _Clock, ranking: Any, *, end_reason: str, actions: int, turns: int) -> GameRecord:

@@ -68,6 +68,19 @@ test("the strongest policy is the catalog's last (it lists them weakest first)",
   assert.equal(strongestPolicy([]), "random");
 });
 
+test("a policy the engine registered is a seat of a link once the catalog lists it, with no edit of the page", () => {
+  const registered = [...POLICIES, "lowest_id"];
+  assert.deepEqual(setupFromLink("?players=3&seats=human,lowest_id,bot", registered)?.seats, [
+    "human",
+    "lowest_id",
+    "lowest_id",
+  ]);
+  assert.throws(
+    () => setupFromLink("?players=2&seats=human,lowest_id", POLICIES),
+    /seat 2: "lowest_id" is neither human nor a bot \(bot, random, greedy, ismcts\)/,
+  );
+});
+
 test("a bot's seed is fresh for every move, a 64-bit value", () => {
   const seeds = new Set(Array.from({ length: 8 }, () => botSeed()));
   assert.equal(seeds.size, 8);

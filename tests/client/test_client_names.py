@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 
 import splendor_client
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+from splendor.v1 import errors_pb2
 from splendor_client import errors
 
 TYPESCRIPT = Path(__file__).resolve().parents[2] / "clients" / "typescript" / "src"
@@ -39,3 +42,24 @@ def test_both_clients_export_their_results_and_errors_under_the_same_names() -> 
     for name in (*RESULTS, *_typescript_error_classes()):
         assert name in typescript, f"the TypeScript client does not export {name}"
         assert name in splendor_client.__all__, f"the Python client does not export {name}"
+
+
+def _typescript_class_for(reason: str) -> str:
+    """The class the TypeScript client's ``invalidRequestClass`` picks for an INVALID_ARGUMENT ``reason``."""
+    text = (TYPESCRIPT / "errors.ts").read_text(encoding="utf-8")
+    table = text.split("const INVALID_REQUESTS_BY_REASON", 1)[1].split("};", 1)[0]
+    by_reason = dict(re.findall(r"^\s+(\w+): (\w+),$", table, flags=re.MULTILINE))
+    assert by_reason, "the TypeScript client's table of reasons was not found: the check would be vacuous"
+    return "TokenRefused" if reason.startswith("SEALED_STATE_") else by_reason.get(reason, "InvalidRequest")
+
+
+def test_the_same_reasons_choose_the_same_subclass_in_both_clients() -> None:
+    reasons = [name.removeprefix("REJECTION_REASON_") for name in errors_pb2.RejectionReason.keys()[1:]]
+    chosen = {}
+    for reason in reasons:
+        detail = any_pb2.Any()
+        detail.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=errors.DOMAIN))
+        status = status_pb2.Status(code=3, message="refused", details=[detail])  # 3: INVALID_ARGUMENT
+        chosen[reason] = type(errors.from_status(status)).__name__
+    assert {chosen[reason] for reason in reasons} >= {"InvalidRequest", "TokenRefused", "BatchTooLarge"}
+    assert chosen == {reason: _typescript_class_for(reason) for reason in reasons}

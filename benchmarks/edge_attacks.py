@@ -147,6 +147,7 @@ def main() -> int:
     parser.add_argument("--candidates", nargs="*", default=list(CANDIDATES), choices=CANDIDATES)
     parser.add_argument("--baseline", default=DEFAULT_BASELINE)
     parser.add_argument("--seconds", type=float, default=3.0, help="how long the probes run during each attack")
+    parser.add_argument("--attacks", nargs="*", default=list(ATTACKS), choices=list(ATTACKS), metavar="ATTACK")
     args = parser.parse_args()
     import importlib.util
     import resource
@@ -157,7 +158,8 @@ def main() -> int:
     rows: list[tuple[str, str, str]] = []
     with tempfile.TemporaryDirectory(prefix="edge-attacks-") as scratch:
         baseline_tree = export_baseline(args.baseline, Path(scratch)) if "baseline" in candidates else None
-        for attack_name, attack in ATTACKS.items():
+        for attack_name in args.attacks:
+            attack = ATTACKS[attack_name]
             for name in candidates:
                 child, grpc_port, http_port = start_child(name, baseline_tree)
                 try:

@@ -174,6 +174,9 @@ def start_child(candidate: str, baseline_tree: Path | None) -> tuple[subprocess.
     for line in child.stdout:  # a candidate may print a banner first
         words = line.split()
         if len(words) == 2 and all(word.isdigit() for word in words):
+            # Its log lines (a refusal, a connection dropped) are read and dropped: a pipe left full would block
+            # the server's next log line, and the server with it.
+            threading.Thread(target=child.stdout.read, daemon=True).start()
             return child, int(words[0]), int(words[1])
     raise RuntimeError(f"the {candidate} server exited before listening")
 

@@ -93,6 +93,7 @@ def answer(
             ids=request.observation_legal_ids,
             observed=observed,
             view=not request.skip_view,
+            legal_ids=request.include_legal_action_ids,
         )
     if not validate_only and (action is not None or replies):
         record_applied(new_state, call, moved=action is not None)

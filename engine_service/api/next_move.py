@@ -14,7 +14,7 @@ from typing import Final
 from splendor.v1 import actions_pb2, engine_service_pb2
 
 from engine_service.codec import fill_observation, fill_view_of_state
-from engine_service.codec.wire import entry, tag
+from engine_service.codec.wire import entry, tag, varint
 from engine_service.rules import (
     Action,
     GameState,
@@ -33,6 +33,9 @@ _LEGAL_ENTRIES: Final = tuple(
     entry(tag(engine_service_pb2.ApplyActionResponse, "legal_actions"), action.SerializeToString())
     for action in LEGAL_ACTIONS
 )
+# The tag of ApplyActionResponse.legal_action_ids (packed) and each id as its varint: a position's ids are one merge.
+_IDS_TAG: Final = tag(engine_service_pb2.ApplyActionResponse, "legal_action_ids")
+_ID_VARINTS: Final = tuple(varint(action.action_id) for action in LEGAL_ACTIONS)
 
 
 def fill_applied(out: actions_pb2.LegalAction, action: Action, sent: actions_pb2.Action | None) -> None:
@@ -70,9 +73,10 @@ def fill_next_move(
     ids: bool = False,
     observed: int | None = None,
     view: bool = True,
+    legal_ids: bool = False,
 ) -> None:
-    """Fill ``acting_seat`` and, as asked, ``legal_actions``, ``view`` and ``observation`` for ``state`` (with
-    ``ids``, the observation's legal actions as ids, not flags).
+    """Fill ``acting_seat`` and, as asked, ``legal_actions`` (``legal_action_ids`` with ``legal_ids``), ``view`` and
+    ``observation`` for ``state`` (with ``ids``, the observation's legal actions as ids, not flags).
 
     ``sealed``: the response is for ``viewer`` (a seat, or None for a spectator) and its
     view is filled by the caller; otherwise ``response.state`` already holds ``state``, the
@@ -83,9 +87,13 @@ def fill_next_move(
     if acting is not None:
         response.acting_seat = acting
     seat = viewer if sealed else acting
-    if legal and acting is not None and seat == acting:
-        response.MergeFromString(b"".join([_LEGAL_ENTRIES[action_id(action)] for action in legal_actions(state)]))
-    if not sealed and view and (legal or observation):
+    if (legal or legal_ids) and acting is not None and seat == acting:
+        choices = [action_id(action) for action in legal_actions(state)]
+        if legal:
+            response.MergeFromString(b"".join([_LEGAL_ENTRIES[value] for value in choices]))
+        if legal_ids:
+            response.MergeFromString(entry(_IDS_TAG, b"".join([_ID_VARINTS[value] for value in choices])))
+    if not sealed and view and (legal or legal_ids or observation):
         fill_view_of_state(response.view, response.state, state, seat)
     if observed is not None:
         seat = observed

@@ -339,6 +339,7 @@ class ApplyActionRequest(_message.Message):
     OBSERVATION_SEAT_FIELD_NUMBER: _builtins.int
     REPLY_BOTS_FIELD_NUMBER: _builtins.int
     REPLY_SEEDS_FIELD_NUMBER: _builtins.int
+    INCLUDE_LEGAL_ACTION_IDS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode). The response
     then carries a new token, its binding and the view of seat.
@@ -414,6 +415,13 @@ class ApplyActionRequest(_message.Message):
     With a sealed_state it must be the request's seat (the only seat a sealed
     request observes), else INVALID_ARGUMENT, reason INVALID_SEAT.
     """
+    include_legal_action_ids: _builtins.bool
+    """As include_legal_actions (the same seat, the same view), the legal
+    actions listed as ids in legal_action_ids: an id says its action (the
+    catalog's action_id_ranges; Action.action_id plays it), so a bot that
+    chooses by id reads a few bytes a move rather than a message per action.
+    With include_legal_actions too, both lists are filled.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode: a trusted platform's own copy)."""
@@ -459,8 +467,8 @@ class ApplyActionRequest(_message.Message):
     @_builtins.property
     def reply_bots(self) -> _containers.MessageMap[_builtins.int, _bots_pb2.BotChoice]:
         """Plain mode: server-side bots that answer the move, by seat ("random" or
-        "greedy"; a search policy is INVALID_ARGUMENT, reason INVALID_BOT_CHOICE,
-        and so is a seat not in the game). Once the move is applied, while the
+        "greedy"; a search policy is INVALID_ARGUMENT, reason INVALID_BOT_CHOICE;
+        a seat not in the game, reason INVALID_SEAT). Once the move is applied, while the
         game is not over and a seat listed here must act, that seat's bot chooses
         and plays, the k-th such reply seeded with reply_seeds[k] (the BotChoice's
         own seed is not used): each reply is the move ApplyAction with that bot
@@ -501,10 +509,11 @@ class ApplyActionRequest(_message.Message):
         observation_seat: _builtins.int | None = ...,
         reply_bots: _abc.Mapping[_builtins.int, _bots_pb2.BotChoice] | None = ...,
         reply_seeds: _abc.Iterable[_builtins.int] | None = ...,
+        include_legal_action_ids: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_observation_seat", b"_observation_seat", "_seat", b"_seat", "action", b"action", "bot", b"bot", "deal", b"deal", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "observation_seat", b"observation_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_observation_seat", b"_observation_seat", "_seat", b"_seat", "action", b"action", "audiences", b"audiences", "bot", b"bot", "deal", b"deal", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "observation_legal_ids", b"observation_legal_ids", "observation_seat", b"observation_seat", "reply_bots", b"reply_bots", "reply_seeds", b"reply_seeds", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "skip_events", b"skip_events", "skip_view", b"skip_view", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_observation_seat", b"_observation_seat", "_seat", b"_seat", "action", b"action", "audiences", b"audiences", "bot", b"bot", "deal", b"deal", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "include_legal_action_ids", b"include_legal_action_ids", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "observation_legal_ids", b"observation_legal_ids", "observation_seat", b"observation_seat", "reply_bots", b"reply_bots", "reply_seeds", b"reply_seeds", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "skip_events", b"skip_events", "skip_view", b"skip_view", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_step: _TypeAlias = _typing.Literal["expected_step"]  # noqa: Y015
     _WhichOneofArgType__expected_step: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step"]  # noqa: Y015
@@ -624,6 +633,7 @@ class ApplyActionResponse(_message.Message):
     OBSERVATION_FIELD_NUMBER: _builtins.int
     AUDIENCE_VIEWS_FIELD_NUMBER: _builtins.int
     REPLIES_FIELD_NUMBER: _builtins.int
+    LEGAL_ACTION_IDS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The new game token, when the request sent a sealed_state (the request's
     token itself when validate_only).
@@ -691,6 +701,12 @@ class ApplyActionResponse(_message.Message):
         applied lists the move's.
         """
 
+    @_builtins.property
+    def legal_action_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """With include_legal_action_ids: the ids of the legal actions
+        legal_actions would list, in the same order.
+        """
+
     def __init__(
         self,
         *,
@@ -705,10 +721,11 @@ class ApplyActionResponse(_message.Message):
         observation: _observation_pb2.Observation | None = ...,
         audience_views: _abc.Iterable[Global___AudienceView] | None = ...,
         replies: _abc.Iterable[_actions_pb2.LegalAction] | None = ...,
+        legal_action_ids: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "observation", b"observation", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "audience_views", b"audience_views", "events", b"events", "legal_actions", b"legal_actions", "observation", b"observation", "replies", b"replies", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "audience_views", b"audience_views", "events", b"events", "legal_action_ids", b"legal_action_ids", "legal_actions", b"legal_actions", "observation", b"observation", "replies", b"replies", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__acting_seat: _TypeAlias = _typing.Literal["acting_seat"]  # noqa: Y015
     _WhichOneofArgType__acting_seat: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat"]  # noqa: Y015

@@ -106,7 +106,7 @@ def serve(
         server, port, health = build_server(
             Settings(
                 address="127.0.0.1:0",
-                workers=workers,
+                threads=workers,
                 state_memo_entries=Settings().state_memo_entries if memo_entries is None else memo_entries,
             ),
             extra_generic_handlers=(echo_handler(),),
@@ -138,7 +138,7 @@ def _start_child(
     *,
     memo_entries: int | None = None,
 ) -> subprocess.Popen[str]:
-    command = [sys.executable, __file__, "--serve", "--workers", str(workers)]
+    command = [sys.executable, __file__, "--serve", "--threads", str(workers)]
     if memo_entries is not None:
         command += ["--memo-entries", str(memo_entries)]
     if multiprocess:
@@ -315,7 +315,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--repeats", type=int, default=5, help="rounds of phases, and of in-process timings")
     parser.add_argument("--concurrency", type=int, default=8, help="client threads with a call in flight each")
     parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
-    parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
+    parser.add_argument(
+        "--threads", "--workers", dest="workers", type=int, default=Settings().threads, help="server handler threads"
+    )
     parser.add_argument("--rounds", type=int, default=40, help="in process: passes over the requests per repeat")
     parser.add_argument(
         "--multiprocess",

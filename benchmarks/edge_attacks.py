@@ -161,7 +161,7 @@ def main() -> int:
             for name in candidates:
                 child, grpc_port, http_port = start_child(name, baseline_tree)
                 try:
-                    with attack(http_port), probing(http_port, grpc_port) as times:
+                    with attack(http_port) as attacking, probing(http_port, grpc_port) as times:
                         time.sleep(args.seconds)
                     peak = peak_rss_mib(child.pid)
                     half_closed = half_closed_answers(http_port) if attack_name == "none" else None
@@ -174,6 +174,9 @@ def main() -> int:
                 slow = runs - round(sum(shares[kind] * len(taken) for kind, taken in times.seconds.items()))
                 worst = max(times.worst().values())
                 result = f"worst {worst:.2f} s, {slow}/{runs} failed or > 1 s, peak {peak:.0f} MiB"
+                refused = getattr(attacking, "refused", 0)  # attack connections the server never took
+                if refused:
+                    result += f", {refused} attack connections not taken"
                 if half_closed is not None:
                     result += f", half-closed answered {half_closed}/{HALF_CLOSED_TRIES}"
                 rows.append((attack_name, name, result))

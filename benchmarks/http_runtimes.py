@@ -186,6 +186,12 @@ def export_baseline(commit: str, folder: Path) -> Path:
     return folder
 
 
+def _ratios(values: list[float], baseline: list[float]) -> str:
+    """``values[i] / baseline[i]``, repeat by repeat, as ``median (min-max)``."""
+    ratios = [value / base for value, base in zip(values, baseline, strict=True)]
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=3.0, help="seconds per phase")
@@ -245,13 +251,21 @@ def main() -> int:
         f"{args.repeats} x {args.duration:g} s per candidate, interleaved; one server process each "
         f"(gRPC beside it), 2 handler threads; baseline: {args.baseline}"
     )
-    print(f"{'server':<10}{'calls/s median':>15}{'min':>8}{'max':>8}{'CPU us/call':>13}{'x baseline':>12}")
-    base = statistics.median(rate for rate, _ in results["baseline"]) if "baseline" in results else None
+    # Ratios repeat by repeat (each candidate's phase beside the baseline's of the same repeat): median (min-max).
+    print(
+        f"{'server':<10}{'calls/s median':>15}{'min':>8}{'max':>8}{'CPU us/call':>13}"
+        f"{'calls/s x baseline':>24}{'CPU/call x baseline':>24}"
+    )
+    base = results.get("baseline")
     for name, phases in results.items():
         rates = [rate for rate, _ in phases]
         cpu = statistics.median(cpu for _, cpu in phases)
-        ratio = f"{statistics.median(rates) / base:.2f}" if base else "-"
-        print(f"{name:<10}{statistics.median(rates):>15.0f}{min(rates):>8.0f}{max(rates):>8.0f}{cpu:>13.0f}{ratio:>12}")
+        rate_ratio = _ratios([rate for rate, _ in phases], [rate for rate, _ in base]) if base else "-"
+        cpu_ratio = _ratios([cpu for _, cpu in phases], [cpu for _, cpu in base]) if base else "-"
+        print(
+            f"{name:<10}{statistics.median(rates):>15.0f}{min(rates):>8.0f}{max(rates):>8.0f}{cpu:>13.0f}"
+            f"{rate_ratio:>24}{cpu_ratio:>24}"
+        )
     if skipped:
         print(f"not installed, skipped: {', '.join(skipped)}")
     print(f"load average (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

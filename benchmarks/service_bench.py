@@ -88,7 +88,7 @@ def run_server(workers: int, seat_keys: bool = True) -> None:
     from engine_service.server.app import build_server, start
 
     server, port, health = build_server(
-        Settings(address="127.0.0.1:0", workers=workers, seat_keys=seat_keys),
+        Settings(address="127.0.0.1:0", threads=workers, seat_keys=seat_keys),
         extra_generic_handlers=(echo_handler(),),
         key_ring=parse_key_ring(BENCH_KEYS),
     )
@@ -219,7 +219,9 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=8, help="client threads with a call in flight each")
     parser.add_argument("--repeats", type=int, default=3, help="echo/apply phase pairs")
     parser.add_argument("--channels", type=int, default=4, help="client channels (shared round-robin by threads)")
-    parser.add_argument("--workers", type=int, default=Settings().workers, help="server handler threads")
+    parser.add_argument(
+        "--threads", "--workers", dest="workers", type=int, default=Settings().threads, help="server handler threads"
+    )
     parser.add_argument("--states", type=int, default=24, help="distinct requests (mid-game states) sent in turn")
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes, each on its own port; channels spread over them"
@@ -242,7 +244,7 @@ def main() -> int:
     child_flags: list[list[str]] = [[]] * processes + [["--no-seat-keys"]]
     children = [
         subprocess.Popen(
-            [sys.executable, __file__, "--serve", "--workers", str(args.workers), *flags],
+            [sys.executable, __file__, "--serve", "--threads", str(args.workers), *flags],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -7,7 +7,14 @@ import sys
 from collections.abc import Sequence
 
 from engine_service.runtime.logs import configure_logging
-from engine_service.runtime.settings import ENV, LOG_FORMATS, LOG_LEVELS, Settings, defaults_from_env
+from engine_service.runtime.settings import (
+    ENV,
+    LOG_FORMATS,
+    LOG_LEVELS,
+    Settings,
+    defaults_from_env,
+    deprecated_variables,
+)
 from engine_service.sealing import KeyRing, KeyRingError, load_key_ring, new_key_line
 
 __all__ = ["configure_logging", "main"]
@@ -35,11 +42,11 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
     serve.add_argument(
         "--threads",
         "--workers",
-        dest="workers",
+        dest="threads",
         metavar="THREADS",
         type=int,
-        default=defaults.workers,
-        help=f"handler threads per process (env {ENV['workers']})",
+        default=defaults.threads,
+        help=f"handler threads per process (env {ENV['threads']}); --workers, SPLENDOR_WORKERS: deprecated names",
     )
     add(
         "--max-concurrent-rpcs",
@@ -48,11 +55,15 @@ def _parser(defaults: Settings) -> argparse.ArgumentParser:
         "refused); 0: no limit",
         type=int,
     )
-    add(
+    serve.add_argument(
+        "--max-response-bytes",
         "--max-message-bytes",
-        "max_message_bytes",
-        "largest response, in bytes (a larger one is refused with RESPONSE_TOO_LARGE)",
+        dest="max_response_bytes",
+        metavar="BYTES",
         type=int,
+        default=defaults.max_response_bytes,
+        help="largest response, in bytes (a larger one is refused with RESPONSE_TOO_LARGE) "
+        f"(env {ENV['max_response_bytes']}); --max-message-bytes, SPLENDOR_MAX_MESSAGE_BYTES: deprecated names",
     )
     add(
         "--max-request-bytes",
@@ -203,19 +214,35 @@ def refuse_example_key(key_ring: KeyRing, allowed: bool) -> str | None:
     )
 
 
+# The old spellings of two flags, still accepted: --workers were threads, and the message limit the response's only.
+DEPRECATED_FLAGS = {"--workers": "--threads", "--max-message-bytes": "--max-response-bytes"}
+
+
+def deprecated_flags(argv: Sequence[str]) -> list[str]:
+    """What to say of each deprecated flag in ``argv``: its new name."""
+    return [
+        f"{old} is deprecated: use {new}"
+        for old, new in DEPRECATED_FLAGS.items()
+        if any(arg == old or arg.startswith(old + "=") for arg in argv)
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         defaults = defaults_from_env()
     except ValueError as error:
         print(f"splendor-engine: bad environment variable: {error}", file=sys.stderr)
         return 2
-    args = _parser(defaults).parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    for notice in [*deprecated_variables(), *deprecated_flags(arguments)]:
+        print(f"splendor-engine: {notice}", file=sys.stderr)
+    args = _parser(defaults).parse_args(arguments)
     if args.command == "keygen":
         return keygen(args.key_id)
     try:
         settings = Settings(
             address=args.address,
-            max_message_bytes=args.max_message_bytes,
+            max_response_bytes=args.max_response_bytes,
             max_request_bytes=args.max_request_bytes,
             max_replay_actions=args.max_replay_actions,
             max_bot_iterations=args.max_bot_iterations,
@@ -224,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             expensive_calls=args.expensive_calls,
             expensive_queue=args.expensive_queue,
             state_memo_entries=args.state_memo_entries,
-            workers=args.workers,
+            threads=args.threads,
             grace_seconds=args.grace_seconds,
             log_level=args.log_level,
             log_format=args.log_format,

@@ -17,8 +17,9 @@ codec, the API layer and the bots' insides may change without breaking a client.
 
 - **Hot path** (dealing, legal actions and their stable ids, applying, observations):
   the rules core's own immutable objects and functions, no protobuf, no copies.
-- **Bots**: ``make_policy(name, seed)`` (``POLICY_NAMES``, ``ismcts:<iterations>``) and
-  ``determinize`` for search tools that resample what a seat cannot see.
+- **Bots**: ``make_policy(name, seed)`` (``policy_names()``, the server's policies;
+  ``ismcts:<iterations>``) and ``determinize`` for search tools that resample what a seat
+  cannot see. ``POLICY_NAMES`` is a deprecated spelling of ``policy_names()``.
 - **Contract messages** for rendering and for programs that speak the contract
   (``view_message``, ``legal_action_messages``, ``catalog_message``): written by the
   engine's codec, exactly as the server writes them.
@@ -26,14 +27,14 @@ codec, the API layer and the bots' insides may change without breaking a client.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import cache
 
 from splendor.v1 import actions_pb2, catalog_pb2, view_pb2
 
-from engine_service.bots import Policy, determinize, make_policy
+from engine_service.bots import Policy, determinize, make_policy, policy_names, policy_specs
 from engine_service.codec import catalog, fill_view, legal_action_table
-from engine_service.policy_names import POLICY_NAMES
 from engine_service.rules import (
     ACTION_ID_COUNT,
     Action,
@@ -58,7 +59,6 @@ from engine_service.rules.observation import state_features
 
 __all__ = [
     "ACTION_ID_COUNT",
-    "POLICY_NAMES",
     "Action",
     "GameState",
     "ObservationLayout",
@@ -77,6 +77,7 @@ __all__ = [
     "observation_layout",
     "observation_tables",
     "play",
+    "policy_names",
     "ruleset_action_ids",
     "state_features",
     "view_message",
@@ -179,5 +180,14 @@ def legal_action_messages(state: GameState, seat: int) -> list[actions_pb2.Legal
 
 
 def catalog_message() -> catalog_pb2.Catalog:
-    """The contract's ``Catalog`` of these rules (what ``GetCatalog`` answers; shared: never mutate it)."""
-    return catalog()
+    """The contract's ``Catalog`` of these rules and policies (what ``GetCatalog`` answers; shared: never mutate
+    it)."""
+    return catalog(policy_specs())
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated ``POLICY_NAMES``: the registered policies' names when asked (``policy_names()``)."""
+    if name == "POLICY_NAMES":
+        warnings.warn("POLICY_NAMES is deprecated: call policy_names()", DeprecationWarning, stacklevel=2)
+        return policy_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

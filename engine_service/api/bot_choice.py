@@ -1,6 +1,7 @@
 """Server-side bots: a request's ``BotChoice`` checked against the server's bounds and made into a policy.
 
-Policies come from ``engine_service.bots`` by name. Search (``ismcts``) is bounded twice:
+Policies come from ``engine_service.bots``' registry by name: an unknown name is refused, never replaced. A
+search (a policy registered as searching, ``ismcts``) is bounded twice:
 its iterations by the server's ``max_bot_iterations`` (``ApiConfig``; a request asking for more is refused, so a caller
 learns the bound instead of getting a weaker move silently), and its time by half of what
 is left of the call's deadline (it then answers with the best move found so far).
@@ -12,7 +13,7 @@ from typing import Final
 
 from splendor.v1 import bots_pb2, engine_service_pb2
 
-from engine_service.bots import POLICY_NAMES, GreedyPolicy, IsmctsPolicy, Policy, RandomPolicy, SearchSettings
+from engine_service.bots import Policy, SearchSettings, UnknownPolicy, policy_spec, policy_specs
 from engine_service.rules import Action, Reason, RuleViolation
 
 from .call import Call
@@ -22,7 +23,6 @@ from .source import Game
 
 # Share of the call's remaining deadline a search may spend: the rest is for the move and the response.
 SEARCH_SHARE_OF_DEADLINE: Final = 0.5
-SEARCH_POLICIES: Final = frozenset({"ismcts"})
 
 
 def _invalid(message: str, field: str) -> ApiError:
@@ -35,16 +35,18 @@ def policy_for(
     """The seeded policy ``choice`` names (``field``: its request path, for errors); ``sealed``: its seed mixed
     with entropy the caller does not see (``entropy.py``)."""
     name = choice.policy
-    if name not in POLICY_NAMES:
-        known = ", ".join(POLICY_NAMES)
-        raise _invalid(f"unknown bot policy {name!r}: use one of {known}", f"{field}.policy")
-    if name in SEARCH_POLICIES and not search_allowed:
-        raise _invalid(f"{name} searches at every move: use random or greedy here", f"{field}.policy")
-    if name not in SEARCH_POLICIES:
+    try:
+        spec = policy_spec(name)
+    except UnknownPolicy:
+        registered = ", ".join(other.name for other in policy_specs())
+        raise _invalid(f"unknown bot policy {name!r}: use one of {registered}", f"{field}.policy") from None
+    if spec.searches and not search_allowed:
+        others = " or ".join(other.name for other in policy_specs() if not other.searches)
+        raise _invalid(f"{name} searches at every move: use {others} here", f"{field}.policy")
+    if not spec.searches:
         if choice.iterations:
             raise _invalid(f"{name} does not search: iterations must be 0", f"{field}.iterations")
-        seed = sampling_seed(choice.seed, sealed)
-        return RandomPolicy(seed) if name == "random" else GreedyPolicy(seed)
+        return spec.make(sampling_seed(choice.seed, sealed), SearchSettings())
     most = call.settings.max_bot_iterations
     if choice.iterations > most:
         message = f"at most {most} iterations a move, not {choice.iterations}"
@@ -55,7 +57,7 @@ def policy_for(
     remaining = call.time_remaining()
     if remaining is not None:
         settings = settings._replace(time_budget=max(0.0, remaining * SEARCH_SHARE_OF_DEADLINE))
-    return IsmctsPolicy(sampling_seed(choice.seed, sealed), settings)
+    return spec.make(sampling_seed(choice.seed, sealed), settings)
 
 
 def bot_action(request: engine_service_pb2.ApplyActionRequest, game: Game, call: Call) -> Action:

@@ -14,6 +14,7 @@ from typing import Final
 
 from splendor.v1 import actions_pb2, catalog_pb2, config_pb2, engine_service_pb2
 
+from engine_service.bots import policy_specs
 from engine_service.codec import (
     action_to_proto,
     catalog,
@@ -59,7 +60,7 @@ LEGAL_ACTIONS: Final = legal_action_table()
 
 def get_catalog(request: engine_service_pb2.GetCatalogRequest, call: Call) -> engine_service_pb2.GetCatalogResponse:
     with span(BUILD_RESPONSE):
-        response = engine_service_pb2.GetCatalogResponse(catalog=catalog())
+        response = engine_service_pb2.GetCatalogResponse(catalog=catalog(policy_specs()))
         fill_limits(response.catalog.limits, call.settings)
         return response
 

@@ -13,7 +13,8 @@ from typing import Any, Final
 from google.protobuf.message import Message
 from splendor.v1 import engine_service_pb2
 
-from .bot_choice import SEARCH_POLICIES
+from engine_service.bots import is_search_policy
+
 from .call import Call
 from .errors import BATCH_TOO_LARGE, REPLAY_TOO_LONG, RESPONSE_TOO_LARGE, refusal
 
@@ -73,4 +74,4 @@ def is_expensive(method: str, request: Any) -> bool:
 
 def searches(request: engine_service_pb2.ApplyActionRequest) -> bool:
     """Does this ApplyAction request ask for a server-side search move?"""
-    return request.HasField("bot") and request.bot.policy in SEARCH_POLICIES
+    return request.HasField("bot") and is_search_policy(request.bot.policy)

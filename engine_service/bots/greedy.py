@@ -1,4 +1,8 @@
-"""The greedy strategy of the client's ``GreedyBot``, on the rules core's own types.
+"""The greedy strategy, on the rules core's own types: the ``greedy`` policy.
+
+The Python client's ``GreedyBot`` (``splendor_client/bots.py``) mirrors it on the contract's
+messages, so that the client plays it without the engine: change both together
+(``tests/bots/test_greedy_mirror.py`` checks that they choose the same moves).
 
 1. Buy the affordable card with the most points (fewest tokens spent on ties).
 2. Otherwise take the gems that bring it closest to the card it is nearest to

@@ -1,12 +1,12 @@
-"""Named, seeded policies over the rules core, and whole games played between them.
+"""Seeded policies over the rules core, and whole games played between them.
 
-    policy = make_policy("ismcts:300", seed=1)
+    policy = make_policy("ismcts:300", seed=1)   # by name: registry.py
     action = policy.choose(state)            # for state.acting_seat
     outcome = playout(state, [make_policy("greedy", 1), make_policy("random", 2)], random.Random(3))
 
-Names: ``random``, ``greedy`` and ``ismcts[:iterations]``. A policy sees the full
-state but uses only what its seat may see: ``greedy`` reads the market and its own
-holdings, ``ismcts`` resamples everything hidden from its seat before each iteration.
+A policy sees the full state but uses only what its seat may see: ``greedy`` reads the
+market and its own holdings, ``ismcts`` resamples everything hidden from its seat before
+each iteration.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import random
 from collections.abc import Sequence
 from typing import Final, NamedTuple, Protocol
 
-from engine_service.policy_names import POLICY_NAMES
 from engine_service.rules import Action, GameState, apply, legal_actions
 
 from .greedy import greedy_action
@@ -60,7 +59,7 @@ class RandomPolicy(_Seeded):
 
 
 class GreedyPolicy(_Seeded):
-    """The client's greedy bot (``greedy.py``), ties broken by the seeded generator."""
+    """The greedy strategy (``greedy.py``), ties broken by the seeded generator."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
@@ -81,22 +80,6 @@ class IsmctsPolicy(_Seeded):
 
     def choose(self, state: GameState) -> Action:
         return search(state, self.settings, self.rng)
-
-
-def make_policy(name: str, seed: int) -> Policy:
-    """A policy by name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:<iterations per move>``."""
-    kind, _, argument = name.partition(":")
-    if kind == "random" and not argument:
-        return RandomPolicy(seed)
-    if kind == "greedy" and not argument:
-        return GreedyPolicy(seed)
-    if kind == "ismcts":
-        if not argument:
-            return IsmctsPolicy(seed)
-        if argument.isdigit() and int(argument) > 0:
-            return IsmctsPolicy(seed, SearchSettings(iterations=int(argument)))
-        raise ValueError(f"ismcts takes a positive number of iterations per move, not {argument!r}")
-    raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)} (ismcts[:iterations])")
 
 
 class Outcome(NamedTuple):

@@ -1,14 +1,13 @@
 """The static GetCatalog answer: cards, nobles, each module's components, the action-id and observation layouts
-and the server-side bot policies."""
+and the server-side bot policies (given by the caller: conversion imports no bots)."""
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Final
+from typing import Final, Protocol
 
 from splendor.v1 import catalog_pb2
 
-from engine_service.policy_names import POLICY_NAMES
 from engine_service.rules import (
     ACTION_ID_COUNT,
     CARDS,
@@ -29,9 +28,20 @@ _CARD_KINDS: Final[dict[CardKind, catalog_pb2.CardKind.ValueType]] = {
 }
 
 
+class BotPolicy(Protocol):
+    """What the catalog says of a server-side bot policy (``engine_service.bots.PolicySpec`` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def searches(self) -> bool: ...
+
+
 @cache
-def catalog() -> catalog_pb2.Catalog:
-    """The catalog message of the built-in rules (shared: never mutate it)."""
+def catalog(bot_policies: tuple[BotPolicy, ...] = ()) -> catalog_pb2.Catalog:
+    """The catalog message of the registered rules and ``bot_policies`` (shared: never mutate it); the API and the
+    in-process door pass ``engine_service.bots.policy_specs()``."""
     out = catalog_pb2.Catalog(action_id_count=ACTION_ID_COUNT)
     for card in CARDS:
         msg = out.cards.add(id=card.id, level=card.level, deck=card.deck, points=card.points)
@@ -57,5 +67,6 @@ def catalog() -> catalog_pb2.Catalog:
             )
     for layout in observation_layouts():
         fill_observation_layout(out.observation_layouts.add(), layout)
-    out.bot_policies.extend(POLICY_NAMES)
+    out.bot_policies.extend(policy.name for policy in bot_policies)
+    out.search_policies.extend(policy.name for policy in bot_policies if policy.searches)
     return out

@@ -1,6 +1,6 @@
 """The game state between the core and ``splendor.v1.GameState``: one field table for reading, writing, patching.
 
-``FIELDS`` lists the core ``GameState``'s fields in order, each with how it is
+``FIELDS`` names the core ``GameState``'s fields in their order, each with how it is
 read from the message, written into an empty message, and patched: ``patch``
 turns the field of a message that holds ``old``'s form into ``new``'s, and runs
 only for fields the move replaced (the core reuses the tuples it did not change,
@@ -32,6 +32,8 @@ from engine_service.rules import (
     PlayerState,
     RuleViolation,
     Standing,
+    new_game_config,
+    new_player_state,
     registry,
     validate_state,
 )
@@ -56,7 +58,6 @@ Market = tuple[tuple[int | None, ...], ...]
 
 _DECK_OF: Final = tuple(card.deck for card in CARDS)
 _CARD_COUNT: Final = len(CARDS)
-_tuple_new: Final = tuple.__new__
 _NO_RESERVE: Final[tuple[tuple[int, ...], tuple[bool, ...]]] = ((), ())
 _NO_MODULES: Final[frozenset[str]] = frozenset()
 # A market row of n occupied slots, each id below 128, serializes as n records of 4 bytes:
@@ -86,7 +87,13 @@ def _read_config(msg: state_pb2.GameState) -> GameConfig:
     if config.modules:
         return config_from_proto(config)
     first_seat = config.first_seat if config.HasField("first_seat") else None
-    return _tuple_new(GameConfig, (config.num_players, config.seed, first_seat, _NO_MODULES, config.turn_limit))
+    return new_game_config(
+        num_players=config.num_players,
+        seed=config.seed,
+        first_seat=first_seat,
+        modules=_NO_MODULES,
+        turn_limit=config.turn_limit,
+    )
 
 
 def _patch_config(out: state_pb2.GameState, old: GameConfig, new: GameConfig) -> None:
@@ -217,17 +224,14 @@ def _read_players(msg: state_pb2.GameState) -> tuple[PlayerState, ...]:
         reserved_cards = player.reserved[:]
         reserved, blind = _reserved_from_proto(seat, reserved_cards) if reserved_cards else _NO_RESERVE
         players.append(
-            _tuple_new(
-                PlayerState,
-                (
-                    (tokens.white, tokens.blue, tokens.green, tokens.red, tokens.black, tokens.gold),
-                    (bonuses.white, bonuses.blue, bonuses.green, bonuses.red, bonuses.black),
-                    player.prestige,
-                    tuple(player.purchased_card_ids[:]),
-                    reserved,
-                    blind,
-                    tuple(player.noble_ids[:]),
-                ),
+            new_player_state(
+                tokens=(tokens.white, tokens.blue, tokens.green, tokens.red, tokens.black, tokens.gold),
+                bonuses=(bonuses.white, bonuses.blue, bonuses.green, bonuses.red, bonuses.black),
+                prestige=player.prestige,
+                purchased=tuple(player.purchased_card_ids[:]),
+                reserved=reserved,
+                reserved_blind=blind,
+                nobles=tuple(player.noble_ids[:]),
             )
         )
     return tuple(players)
@@ -487,30 +491,30 @@ def _ids(name: str) -> Field:
     )
 
 
-# The table, in the order of the core GameState's fields (checked below).
-FIELDS: Final[tuple[Field, ...]] = (
-    Field(_read_config, lambda out, config: fill_config(out.config, config), _patch_config, always=True),
-    Field(_read_bank, _write_bank, _patch_bank),
-    Field(_read_decks, _write_decks, _patch_decks),
-    Field(_read_market, lambda out, market: fill_market(out.market, market), _patch_market),
-    _ids("noble_ids"),
-    Field(_read_players, _write_players, _patch_players),
-    _scalar("first_seat"),
-    _always(_scalar("seat")),
-    _always(_scalar("turn")),
-    Field(_read_pending, _write_pending, _patch_pending, always=True),
-    _scalar("final_round"),
-    _always(_scalar("passes_in_a_row")),
-    Field(
+# The table, by the core GameState's field names, in their order (checked below: the state is read positionally).
+FIELDS: Final[dict[str, Field]] = {
+    "config": Field(_read_config, lambda out, config: fill_config(out.config, config), _patch_config, always=True),
+    "bank": Field(_read_bank, _write_bank, _patch_bank),
+    "decks": Field(_read_decks, _write_decks, _patch_decks),
+    "market": Field(_read_market, lambda out, market: fill_market(out.market, market), _patch_market),
+    "nobles": _ids("noble_ids"),
+    "players": Field(_read_players, _write_players, _patch_players),
+    "first_seat": _scalar("first_seat"),
+    "seat": _always(_scalar("seat")),
+    "turn": _always(_scalar("turn")),
+    "pending": Field(_read_pending, _write_pending, _patch_pending, always=True),
+    "final_round": _scalar("final_round"),
+    "passes_in_a_row": _always(_scalar("passes_in_a_row")),
+    "end_reason": Field(
         _read_end_reason, _write_end_reason, lambda out, old, new: setattr(out, "end_reason", end_reason_to_proto(new))
     ),
-    Field(_read_ranking, lambda out, ranking: fill_standings(out.ranking, ranking), _patch_ranking),
-    Field(_read_module_states, write_module_states, _patch_module_states),
-)
-if len(FIELDS) != len(GameState._fields):
-    raise TypeError("codec.state.FIELDS must list every GameState field, in order")
-_READERS: Final = tuple(field.read for field in FIELDS)
-_PATCHES: Final = tuple((index, field.patch, field.always) for index, field in enumerate(FIELDS))
+    "ranking": Field(_read_ranking, lambda out, ranking: fill_standings(out.ranking, ranking), _patch_ranking),
+    "module_states": Field(_read_module_states, write_module_states, _patch_module_states),
+}
+if tuple(FIELDS) != GameState._fields:
+    raise TypeError("codec.state.FIELDS must name every GameState field, in the record's order")
+_READERS: Final = tuple(field.read for field in FIELDS.values())
+_PATCHES: Final = tuple((index, field.patch, field.always) for index, field in enumerate(FIELDS.values()))
 
 
 def _write_derived(out: state_pb2.GameState, state: GameState) -> None:
@@ -529,8 +533,8 @@ def state_from_proto(msg: state_pb2.GameState) -> GameState:
     handler); the API skips the call for bytes it has checked before (``api/state_memo.py``).
     """
     check_bounds(msg)
-    # Positional construction: keyword construction of NamedTuples is measurably slower here.
-    state = _tuple_new(GameState, [read(msg) for read in _READERS])
+    # Positional, from the readers in the record's field order (FIELDS is checked against it at import).
+    state = tuple.__new__(GameState, [read(msg) for read in _READERS])
     try:
         validate_state(state)
     except RuleViolation as violation:
@@ -555,7 +559,7 @@ def state_to_proto(state: GameState) -> state_pb2.GameState:
 
 def fill_state(out: state_pb2.GameState, state: GameState) -> None:
     """Write ``state`` into an empty message."""
-    for field, value in zip(FIELDS, state):
+    for field, value in zip(FIELDS.values(), state):
         field.write(out, value)
     _write_derived(out, state)
 

@@ -107,6 +107,7 @@ class CappedListener(socket.socket):
             del self._open[connection.peer]
 
     def open_connections(self) -> int:
+        """The connections taken in and not yet closed."""
         return len(self._open)
 
     def progressed(self, peer: Peer | None) -> None:

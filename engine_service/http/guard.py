@@ -137,6 +137,10 @@ class Guard:
         self._readers: dict[_Reader, None] = {}  # in arrival order
         self.reading_bytes = 0  # held by the bodies being read
 
+    def bodies_being_read(self) -> int:
+        """The request bodies being read now (at most MAX_READERS)."""
+        return len(self._readers)
+
     async def serve(self, scope: Scope, receive: Receive, send: Send, app: App) -> None:
         """Read the body of the engine call ``scope``, then run ``app`` on it (or refuse it). ``send`` adds the
         CORS headers the caller's origin gets."""

@@ -42,7 +42,7 @@ from engine_service.runtime.logs import ACCESS_LOGGER, REQUEST_ID_KEY, correlati
 from engine_service.runtime.metrics import Metrics
 from engine_service.runtime.not_served import record_not_served
 
-from .errors import HandlerError, connect_code, grpc_name
+from .errors import HandlerError, grpc_name
 
 PROTOCOLS: Final = ("connect", "grpc_web")
 CODECS: Final = ("json", "proto")
@@ -233,8 +233,3 @@ def _call(method: str, ctx: RequestContext[Any, Any], budget: float | None) -> C
         return milliseconds is None or milliseconds > 0
 
     return Call(method, is_active=active, time_remaining=remaining, budget_seconds=budget)
-
-
-def connect_error_of(error: Any) -> ConnectError:
-    """A transport-neutral ``ApiError`` without details (an abandoned call) as a Connect error."""
-    return ConnectError(connect_code(error.code.name), error.message)

@@ -33,6 +33,7 @@ from hypercorn.asyncio import serve as hypercorn_serve
 from hypercorn.config import Config, Sockets
 
 from engine_service.api.state_memo import StateMemo
+from engine_service.codec.modules import check_adapters
 from engine_service.runtime.admission import Admission, process_admission
 from engine_service.runtime.metrics import get_metrics
 from engine_service.runtime.settings import Settings
@@ -161,8 +162,8 @@ class HttpApp:
             log_level=settings.log_level,
             max_call_seconds=settings.max_call_seconds,
         )
-        self.lanes = Lanes(admission, settings.workers)
-        table = endpoints(settings.max_message_bytes, settings.api_config(key_ring, memo), self.lanes)
+        self.lanes = Lanes(admission, settings.threads)
+        table = endpoints(settings.max_response_bytes, settings.api_config(key_ring, memo), self.lanes)
         connect_app = _EngineServiceApp(
             service=None,
             endpoints=lambda _service: table,
@@ -192,7 +193,8 @@ class HttpServer:
 
     ``admission``: the limits on engine calls, shared with the gRPC server of the same process (``serve``
     passes one); by default one of its own. ``memo``: the states already checked, likewise shared
-    (``api/state_memo.py``); by default one of its own.
+    (``api/state_memo.py``); by default one of its own. Raises ``ModuleWithoutAdapter`` (nothing bound) when a
+    module the rules registered has no protobuf adapter.
     """
 
     def __init__(
@@ -205,6 +207,7 @@ class HttpServer:
         admission: Admission | None = None,
         memo: StateMemo | None = None,
     ) -> None:
+        check_adapters()  # every module the rules play must travel in the contract before anything is bound
         if key_ring is None:  # the gRPC side must share it: pass the one the server loaded
             key_ring = load_key_ring(settings.sealing_keys, settings.sealing_keys_file)
         self.listener = CappedListener.listen_on(

@@ -182,7 +182,7 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
             "port": port,
             "pid": os.getpid(),
             "protobuf_backend": backend,
-            "threads": settings.workers,
+            "threads": settings.threads,
             "max_concurrent_rpcs": settings.max_concurrent_rpcs,
             # What a key rotation's checks compare across replicas (deploy/README.md, "Sealing keys").
             "sealing_key": key_ring.current_id,

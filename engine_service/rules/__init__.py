@@ -30,7 +30,7 @@ from .actions import (
 )
 from .catalog import BASE_CARDS, BASE_DECKS, CARDS, NOBLES, Card, CardKind, Noble
 from .colors import COLOR_NAMES, GOLD, Color
-from .config import GameConfig
+from .config import GameConfig, new_game_config
 from .decisions import DecisionKind, decision_kind
 from .digest import IncrementalDigest, state_digest
 from .engine import apply
@@ -83,7 +83,7 @@ from .registry import (
     registered_modules,
 )
 from .ruleset import ruleset_for
-from .state import EndReason, GameState, PendingDecision, PlayerState, Standing
+from .state import EndReason, GameState, PendingDecision, PlayerState, Standing, new_pending_decision, new_player_state
 from .turn import AwardOne, TurnStep, ask, wrong_answer
 from .views import SPECTATOR, GameView, PlayerView, ReservedCardView, actions_seen_by, events_for, view_for
 
@@ -91,6 +91,9 @@ from .views import SPECTATOR, GameView, PlayerView, ReservedCardView, actions_se
 ACTION_ID_COUNT: Final = id_layout().count
 
 __all__ = [
+    "new_game_config",
+    "new_pending_decision",
+    "new_player_state",
     "actions_seen_by",
     "ACTION_ID_COUNT",
     "BASE_CARDS",

@@ -58,3 +58,10 @@ def validate_config(config: GameConfig, known_modules: frozenset[str]) -> None:
             f"unknown module {unknown[0]!r} (known: {known})",
             module=unknown[0],
         )
+
+
+def new_game_config(
+    *, num_players: int, seed: int, first_seat: int | None, modules: frozenset[str], turn_limit: int
+) -> GameConfig:
+    """A ``GameConfig`` as it is (no check: ``validate_config`` checks); see ``records.py``, "Building records"."""
+    return tuple.__new__(GameConfig, (num_players, seed, first_seat, modules, turn_limit))

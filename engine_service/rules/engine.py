@@ -16,7 +16,7 @@ from .actions import (
     TakeTwoGems,
 )
 from .errors import Reason, RuleViolation
-from .events import Event, FinalRoundTriggered, GameEnded, Passed, TurnEnded
+from .events import Event, FinalRoundTriggered, GameEnded, Passed, new_turn_ended
 from .gems import take_gems, take_two_gems
 from .legal import main_actions
 from .purchase import purchase_card
@@ -124,7 +124,7 @@ def _close_turn(state: GameState, ruleset: Ruleset, events: list[Event]) -> Game
         events.append(FinalRoundTriggered(seat, state.players[seat].prestige))
     turn = state.turn + 1
     next_seat = (seat + 1) % num_players
-    events.append(tuple.__new__(TurnEnded, (seat, next_seat, turn)))  # one a turn: see state.with_turn
+    events.append(new_turn_ended(seat=seat, next_seat=next_seat, turn=turn))
     end_reason = None
     if final_round and next_seat == state.first_seat:
         end_reason = EndReason.FINAL_ROUND_COMPLETED

@@ -117,21 +117,42 @@ class GameEnded(NamedTuple):
     winners: tuple[int, ...]
 
 
-BaseEvent = (
-    GameStarted
-    | GemsTaken
-    | GemsReturned
-    | CardReserved
-    | GoldReceived
-    | CardPurchased
-    | CardRevealed
-    | MarketSlotEmptied
-    | NobleVisited
-    | DecisionRequired
-    | Passed
-    | FinalRoundTriggered
-    | TurnEnded
-    | GameEnded
-)
 # Any event record, the base game's or a registered module's (each module's are NamedTuples in its package).
 Event: TypeAlias = tuple[Any, ...]
+
+
+# One keyword constructor per event the hot path builds (see ``records.py``, "Building records").
+
+
+def new_gems_taken(*, seat: int, tokens: tuple[int, ...]) -> GemsTaken:
+    return tuple.__new__(GemsTaken, (seat, tokens))
+
+
+def new_card_reserved(*, seat: int, card_id: int | None, deck: int, blind: bool, slot: int | None) -> CardReserved:
+    return tuple.__new__(CardReserved, (seat, card_id, deck, blind, slot))
+
+
+def new_gold_received(*, seat: int, amount: int) -> GoldReceived:
+    return tuple.__new__(GoldReceived, (seat, amount))
+
+
+def new_card_purchased(
+    *, seat: int, card_id: int, source: CardSource, slot: int | None, payment: tuple[int, ...]
+) -> CardPurchased:
+    return tuple.__new__(CardPurchased, (seat, card_id, source, slot, payment))
+
+
+def new_card_revealed(*, deck: int, slot: int, card_id: int) -> CardRevealed:
+    return tuple.__new__(CardRevealed, (deck, slot, card_id))
+
+
+def new_market_slot_emptied(*, deck: int, slot: int) -> MarketSlotEmptied:
+    return tuple.__new__(MarketSlotEmptied, (deck, slot))
+
+
+def new_decision_required(*, seat: int, kind: DecisionKind, amount: int, options: tuple[int, ...]) -> DecisionRequired:
+    return tuple.__new__(DecisionRequired, (seat, kind, amount, options))
+
+
+def new_turn_ended(*, seat: int, next_seat: int, turn: int) -> TurnEnded:
+    return tuple.__new__(TurnEnded, (seat, next_seat, turn))

@@ -9,7 +9,7 @@ from typing import Final
 from .actions import TakeGems, TakeTwoGems
 from .colors import COLOR_NAMES, GOLD, TOKEN_KINDS
 from .errors import Reason, RuleViolation
-from .events import Event, GemsTaken
+from .events import Event, new_gems_taken
 from .state import GameState, add_tokens, sub_tokens, with_player, with_table, with_tokens
 
 MAX_DIFFERENT: Final = 3
@@ -111,7 +111,6 @@ def take_two_gems(state: GameState, action: TakeTwoGems, events: list[Event]) ->
 def _move_to_player(state: GameState, taken: tuple[int, ...], events: list[Event]) -> GameState:
     seat = state.seat
     player = state.players[seat]
-    # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
-    events.append(tuple.__new__(GemsTaken, (seat, taken)))
+    events.append(new_gems_taken(seat=seat, tokens=taken))
     players = with_player(state.players, seat, with_tokens(player, add_tokens(player.tokens, taken)))
     return with_table(state, sub_tokens(state.bank, taken), state.market, state.decks, players)

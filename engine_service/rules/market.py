@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from .catalog import CARDS
-from .events import CardRevealed, Event, MarketSlotEmptied
+from .events import Event, new_card_revealed, new_market_slot_emptied
 from .state import GameState, with_table
 
 MARKET_SLOTS: Final = 4  # face-up cards per base level (a module's extra deck declares its own)
@@ -40,7 +40,7 @@ def remove_from_market(
     row = list(market[deck])
     row[slot] = None
     if not decks[deck]:
-        events.append(tuple.__new__(MarketSlotEmptied, (deck, slot)))
+        events.append(new_market_slot_emptied(deck=deck, slot=slot))
     return market[:deck] + (tuple(row),) + market[deck + 1 :]
 
 
@@ -64,8 +64,7 @@ def refill_market(state: GameState, events: list[Event]) -> GameState:
         for slot, slot_card in enumerate(new_row):
             if slot_card is None and pile:
                 new_row[slot] = pile[0]
-                # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
-                events.append(tuple.__new__(CardRevealed, (deck, slot, pile[0])))
+                events.append(new_card_revealed(deck=deck, slot=slot, card_id=pile[0]))
                 pile = pile[1:]
         market = market[:deck] + (tuple(new_row),) + market[deck + 1 :]
         decks = decks[:deck] + (pile,) + decks[deck + 1 :]

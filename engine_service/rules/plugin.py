@@ -117,3 +117,13 @@ class Module(NamedTuple):
     extra_holdings: Callable[[GameState, int], tuple[tuple[int, ...], int]] | None = None
     out_of_play: Callable[[GameState], tuple[int, ...]] | None = None
     validate: Callable[[GameState], None] | None = None
+
+
+def new_price(*, tokens: tuple[int, ...], cards: tuple[int, ...]) -> Price:
+    """A ``Price`` (see ``records.py``, "Building records")."""
+    return tuple.__new__(Price, (tokens, cards))
+
+
+def new_forbidden_cards(*, reserve: frozenset[int], purchase: frozenset[int]) -> ForbiddenCards:
+    """A ``ForbiddenCards`` (see ``records.py``, "Building records")."""
+    return tuple.__new__(ForbiddenCards, (reserve, purchase))

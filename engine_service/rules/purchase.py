@@ -5,11 +5,11 @@ from __future__ import annotations
 from .actions import PurchaseCard
 from .catalog import CARDS, is_known_card
 from .errors import Reason, RuleViolation
-from .events import CardPurchased, CardSource, Event
+from .events import CardSource, Event, new_card_purchased
 from .market import find_in_market, remove_from_market
 from .payment import amount_due, can_afford, cannot_afford, check_payment, default_payment, shortfall
 from .plugin import PaymentRules, Price
-from .state import GameState, PlayerState, add_tokens, sub_tokens, with_player, with_table
+from .state import GameState, add_tokens, new_player_state, sub_tokens, with_player, with_table
 
 
 def resolve_purchase(
@@ -71,14 +71,25 @@ def purchase_card(
         index = reserved.index(card.id)
         reserved = reserved[:index] + reserved[index + 1 :]
         reserved_blind = reserved_blind[:index] + reserved_blind[index + 1 :]
-        # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
-        events.append(tuple.__new__(CardPurchased, (seat, card.id, CardSource.RESERVE, None, payment)))
+        events.append(
+            new_card_purchased(seat=seat, card_id=card.id, source=CardSource.RESERVE, slot=None, payment=payment)
+        )
     else:
-        events.append(tuple.__new__(CardPurchased, (seat, card.id, CardSource.MARKET, slot, payment)))
+        events.append(
+            new_card_purchased(seat=seat, card_id=card.id, source=CardSource.MARKET, slot=slot, payment=payment)
+        )
         market = remove_from_market(market, state.decks, card.deck, slot, events)
     tokens = sub_tokens(player.tokens, payment)
     prestige = player.prestige + card.points
     purchased = player.purchased + (card.id,)
-    player = tuple.__new__(PlayerState, (tokens, bonuses, prestige, purchased, reserved, reserved_blind, player.nobles))
+    player = new_player_state(
+        tokens=tokens,
+        bonuses=bonuses,
+        prestige=prestige,
+        purchased=purchased,
+        reserved=reserved,
+        reserved_blind=reserved_blind,
+        nobles=player.nobles,
+    )
     players = with_player(state.players, seat, player)
     return with_table(state, add_tokens(state.bank, payment), market, state.decks, players)

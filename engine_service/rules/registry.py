@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from .action_ids import BASE_ID_COUNT, BASE_RANGES, IdLayout, IdRange
 from .actions import ChooseNoble, Decline, ReturnTokens
-from .decisions import DecisionKind, forget_decision_kind, remember_decision_kind
+from .decisions import forget_decision_kind, remember_decision_kind
 from .plugin import Module
 
 _MODULES: Final[dict[str, Module]] = {}
@@ -121,13 +121,3 @@ def action_from_id(value: int) -> Any:
 def is_answer(action: object) -> bool:
     """Whether ``action`` answers a pending decision (the base game's answers and the modules')."""
     return type(action) in _ASSEMBLED.answers
-
-
-def decision_kinds() -> tuple[DecisionKind, ...]:
-    """Every kind of decision, the base game's and the registered modules', by number."""
-    return tuple(DecisionKind)
-
-
-def event_types() -> tuple[type, ...]:
-    """The registered modules' event records (the base game's are in ``events.py``)."""
-    return tuple(event for module in registered_modules() for event in module.events)

@@ -8,9 +8,9 @@ from .actions import ReserveCard, ReserveFromDeck
 from .catalog import CARDS, is_known_card
 from .colors import GOLD
 from .errors import Reason, RuleViolation
-from .events import CardReserved, Event, GoldReceived
+from .events import Event, new_card_reserved, new_gold_received
 from .market import find_in_market, remove_from_market
-from .state import GameState, PlayerState, with_player, with_table
+from .state import GameState, PlayerState, new_player_state, with_player, with_table
 
 RESERVE_LIMIT: Final = 3
 
@@ -38,8 +38,7 @@ def locate_reservable(state: GameState, action: ReserveCard) -> int:
 def reserve_card(state: GameState, action: ReserveCard, events: list[Event]) -> GameState:
     slot = locate_reservable(state, action)
     deck = CARDS[action.card_id].deck
-    # Events built with tuple.__new__, skipping the record's interpreted __new__ (as state.py does).
-    events.append(tuple.__new__(CardReserved, (state.seat, action.card_id, deck, False, slot)))
+    events.append(new_card_reserved(seat=state.seat, card_id=action.card_id, deck=deck, blind=False, slot=slot))
     market = remove_from_market(state.market, state.decks, deck, slot, events)
     return _add_to_hand(state, action.card_id, False, events, market=market, decks=state.decks)
 
@@ -57,7 +56,7 @@ def reserve_from_deck(state: GameState, action: ReserveFromDeck, events: list[Ev
     deck = action.deck
     pile = state.decks[deck]
     card_id = pile[0]
-    events.append(tuple.__new__(CardReserved, (state.seat, card_id, deck, True, None)))
+    events.append(new_card_reserved(seat=state.seat, card_id=card_id, deck=deck, blind=True, slot=None))
     decks = state.decks[:deck] + (pile[1:],) + state.decks[deck + 1 :]
     return _add_to_hand(state, card_id, True, events, market=state.market, decks=decks)
 
@@ -79,11 +78,16 @@ def _add_to_hand(
     if bank[GOLD]:
         bank = bank[:GOLD] + (bank[GOLD] - 1,)
         tokens = tokens[:GOLD] + (tokens[GOLD] + 1,)
-        events.append(tuple.__new__(GoldReceived, (seat, 1)))
+        events.append(new_gold_received(seat=seat, amount=1))
     reserved = player.reserved + (card_id,)
     reserved_blind = player.reserved_blind + (blind,)
-    player = tuple.__new__(
-        PlayerState,
-        (tokens, player.bonuses, player.prestige, player.purchased, reserved, reserved_blind, player.nobles),
+    player = new_player_state(
+        tokens=tokens,
+        bonuses=player.bonuses,
+        prestige=player.prestige,
+        purchased=player.purchased,
+        reserved=reserved,
+        reserved_blind=reserved_blind,
+        nobles=player.nobles,
     )
     return with_table(state, bank, market, decks, with_player(state.players, seat, player))

@@ -6,6 +6,7 @@ docs/operations.md has the table of every setting, its flag and its variable.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
@@ -30,12 +31,12 @@ LOG_FORMATS: Final = ("auto", "json", "console")
 # Environment variable for each setting (the CLI documents them in --help).
 ENV: Final = {
     "address": "SPLENDOR_ADDRESS",
-    "max_message_bytes": "SPLENDOR_MAX_MESSAGE_BYTES",
+    "max_response_bytes": "SPLENDOR_MAX_RESPONSE_BYTES",
     "max_request_bytes": "SPLENDOR_MAX_REQUEST_BYTES",
     "max_replay_actions": "SPLENDOR_MAX_REPLAY_ACTIONS",
     "max_bot_iterations": "SPLENDOR_MAX_BOT_ITERATIONS",
+    "threads": "SPLENDOR_THREADS",
     "max_batch_items": "SPLENDOR_MAX_BATCH_ITEMS",
-    "workers": "SPLENDOR_WORKERS",
     "grace_seconds": "SPLENDOR_GRACE_SECONDS",
     "log_level": "SPLENDOR_LOG_LEVEL",
     "log_format": "SPLENDOR_LOG_FORMAT",
@@ -59,6 +60,9 @@ ENV: Final = {
     "allow_example_key": "SPLENDOR_ALLOW_EXAMPLE_KEY",
     "state_memo_entries": "SPLENDOR_STATE_MEMO_ENTRIES",
 }
+# The old names of two variables, still read (the new name wins) and reported as deprecated (``deprecated_variables``):
+# "workers" were threads, not the worker processes of --processes; the message limit was the response's only.
+DEPRECATED_ENV: Final = {"SPLENDOR_WORKERS": "threads", "SPLENDOR_MAX_MESSAGE_BYTES": "max_response_bytes"}
 # How a boolean variable may be spelled.
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE: Final = frozenset({"0", "false", "no", "off"})
@@ -67,11 +71,11 @@ _FALSE: Final = frozenset({"0", "false", "no", "off"})
 @dataclass(frozen=True)
 class Settings:
     address: str = "localhost:50051"  # host:port; port 0 picks a free port
-    max_message_bytes: int = 4 * 1024 * 1024  # the largest response (RESPONSE_TOO_LARGE beyond)
+    max_response_bytes: int = 4 * 1024 * 1024  # the largest response (RESPONSE_TOO_LARGE beyond)
     # Handler threads per process (flag --threads). Handlers hold the GIL, so threads add no
     # throughput, only contention: on 2 cores ApplyAction peaked at 2 (~3.5k calls/s, against ~2.5k
     # with 8). More let long calls (ReplayGame) overlap short ones.
-    workers: int = 2
+    threads: int = 2
     grace_seconds: float = 10.0  # how long in-flight calls may run after SIGTERM
     log_level: str = "info"
     log_format: str = "auto"
@@ -135,7 +139,7 @@ class Settings:
         return ApiConfig(
             key_ring,
             self.max_replay_actions,
-            self.max_message_bytes,
+            self.max_response_bytes,
             self.max_bot_iterations,
             self.seat_keys,
             memo,
@@ -143,17 +147,30 @@ class Settings:
             max_request_bytes=self.max_request_bytes,
         )
 
+    @property
+    def workers(self) -> int:
+        """Deprecated: ``threads`` (handler threads per process, not the worker processes of ``processes``)."""
+        warnings.warn("Settings.workers is deprecated: read Settings.threads", DeprecationWarning, stacklevel=2)
+        return self.threads
+
+    @property
+    def max_message_bytes(self) -> int:
+        """Deprecated: ``max_response_bytes`` (the requests' limit is ``max_request_bytes``)."""
+        warning = "Settings.max_message_bytes is deprecated: read Settings.max_response_bytes"
+        warnings.warn(warning, DeprecationWarning, stacklevel=2)
+        return self.max_response_bytes
+
     def __post_init__(self) -> None:
-        if self.max_message_bytes <= 0 or self.max_request_bytes <= 0:
-            raise ValueError("max_message_bytes and max_request_bytes must be positive")
+        if self.max_response_bytes <= 0 or self.max_request_bytes <= 0:
+            raise ValueError("max_response_bytes and max_request_bytes must be positive")
         if self.max_replay_actions <= 0:
             raise ValueError("max_replay_actions must be positive")
         if self.max_bot_iterations <= 0:
             raise ValueError("max_bot_iterations must be positive")
+        if self.threads <= 0:
+            raise ValueError("threads must be positive")
         if self.max_batch_items <= 0:
             raise ValueError("max_batch_items must be positive")
-        if self.workers <= 0:
-            raise ValueError("workers (threads) must be positive")
         if self.grace_seconds < 0:
             raise ValueError("grace_seconds must not be negative")
         if self.log_level not in LOG_LEVELS:
@@ -189,8 +206,13 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if environ is None else environ
     base = Settings()
 
+    old_names = {name: variable for variable, name in DEPRECATED_ENV.items()}
+
     def get(name: str, default: object) -> str:
-        return env.get(ENV[name], str(default))
+        value = env.get(ENV[name])
+        if value is None and name in old_names:
+            value = env.get(old_names[name])
+        return str(default) if value is None else value
 
     def flag(name: str, default: bool) -> bool:
         value = env.get(ENV[name], "").strip().lower()
@@ -202,12 +224,12 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
 
     return Settings(
         address=get("address", base.address),
-        max_message_bytes=int(get("max_message_bytes", base.max_message_bytes)),
+        max_response_bytes=int(get("max_response_bytes", base.max_response_bytes)),
         max_request_bytes=int(get("max_request_bytes", base.max_request_bytes)),
         max_replay_actions=int(get("max_replay_actions", base.max_replay_actions)),
         max_bot_iterations=int(get("max_bot_iterations", base.max_bot_iterations)),
+        threads=int(get("threads", base.threads)),
         max_batch_items=int(get("max_batch_items", base.max_batch_items)),
-        workers=int(get("workers", base.workers)),
         grace_seconds=float(get("grace_seconds", base.grace_seconds)),
         log_level=get("log_level", base.log_level).lower(),
         log_format=get("log_format", base.log_format).lower(),
@@ -235,6 +257,16 @@ def defaults_from_env(environ: Mapping[str, str] | None = None) -> Settings:
     )
 
 
+def deprecated_variables(environ: Mapping[str, str] | None = None) -> list[str]:
+    """What to say of each deprecated variable set in the environment: its new name."""
+    env = os.environ if environ is None else environ
+    return [
+        f"{variable} is deprecated: set {ENV[name]}" + (" (it wins)" if ENV[name] in env else "")
+        for variable, name in DEPRECATED_ENV.items()
+        if variable in env
+    ]
+
+
 def grpc_server_options(settings: Settings, *, reuse_port: bool = False) -> list[tuple[str, int]]:
     """The ``grpc.server`` channel arguments for ``settings``.
 
@@ -247,7 +279,7 @@ def grpc_server_options(settings: Settings, *, reuse_port: bool = False) -> list
 
     options = [
         ("grpc.max_receive_message_length", settings.max_request_bytes),
-        ("grpc.max_send_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_response_bytes),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
         ("grpc.keepalive_time_ms", ms(settings.keepalive_time_seconds)),
         ("grpc.keepalive_timeout_ms", ms(settings.keepalive_timeout_seconds)),

@@ -24,6 +24,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2
 from splendor.v1 import engine_service_pb2
 
 from engine_service.api.state_memo import StateMemo
+from engine_service.codec.modules import check_adapters
 from engine_service.runtime.admission import Admission, LaneExecutor, process_admission
 from engine_service.runtime.deadlines import deadline_exceeded
 from engine_service.runtime.metrics import get_metrics, initialise_series, method_labels
@@ -66,8 +67,10 @@ def build_server(
     ``access_log``: one log line per call; by default only once structlog is configured (the
     ``serve`` command does), so library users (tests, benchmarks) get metrics but no log lines.
     ``admission`` and ``memo`` (the states already checked): the process's, shared with its HTTP server
-    (``serve`` passes them); by default ones of its own.
+    (``serve`` passes them); by default ones of its own. Raises ``ModuleWithoutAdapter`` (nothing bound) when a
+    module the rules registered has no protobuf adapter.
     """
+    check_adapters()  # every module the rules play must travel in the contract before anything is bound
     if access_log is None:
         access_log = structlog.is_configured()
     metrics = get_metrics()
@@ -86,7 +89,7 @@ def build_server(
     )
     server = grpc.server(
         # Expensive calls run on threads of their own (the EXPENSIVE lane): the cheap ones keep --threads.
-        LaneExecutor(settings.workers, admission),
+        LaneExecutor(settings.threads, admission),
         interceptors=[interceptor],
         options=grpc_server_options(settings, reuse_port=reuse_port),
     )

@@ -5,7 +5,7 @@
 - the gRPC adapter (``engine_service.server``) and the HTTP adapter (``engine_service.http``)
   import neither each other nor the process layer (``engine_service.process``);
 - the rules core imports no gRPC, protobuf, logging or metrics;
-- conversion (``engine_service.codec``) imports no bots (the policy names are ``engine_service.policy_names``).
+- conversion (``engine_service.codec``) imports no bots (the API hands the catalog the registered policies).
 """
 
 from __future__ import annotations

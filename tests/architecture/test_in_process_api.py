@@ -7,7 +7,7 @@ import doctest
 import pytest
 from splendor.v1 import view_pb2
 
-from engine_service import bots, in_process, policy_names
+from engine_service import bots, in_process
 from engine_service.codec import catalog, fill_view
 from engine_service.rules import RuleViolation, view_for
 
@@ -20,10 +20,17 @@ def test_the_modules_docstring_example_runs() -> None:
 
 
 def test_the_policy_names_have_one_source_the_bots_the_catalog_and_the_api_share() -> None:
-    assert bots.POLICY_NAMES is policy_names.POLICY_NAMES is in_process.POLICY_NAMES
-    assert tuple(catalog().bot_policies) == policy_names.POLICY_NAMES
-    for name in policy_names.POLICY_NAMES:
-        assert bots.make_policy(name, 1).name.partition(":")[0] == name
+    assert in_process.policy_names() == bots.policy_names()
+    message = in_process.catalog_message()
+    assert tuple(message.bot_policies) == bots.policy_names()
+    assert tuple(message.search_policies) == tuple(name for name in bots.policy_names() if bots.is_search_policy(name))
+    for name in bots.policy_names():
+        assert in_process.make_policy(name, 1).name.partition(":")[0] == name
+
+
+def test_the_old_policy_names_constant_still_answers_with_a_deprecation_warning() -> None:
+    with pytest.deprecated_call(match="policy_names"):
+        assert bots.policy_names() == in_process.POLICY_NAMES
 
 
 def test_a_dealt_game_is_played_by_ids_and_policies() -> None:
@@ -68,7 +75,7 @@ def test_the_contract_messages_are_the_servers() -> None:
     messages = in_process.legal_action_messages(state, 1)
     assert [m.action_id for m in messages] == [in_process.action_id(a) for a in in_process.legal_actions(state)]
     assert all(message.action.WhichOneof("kind") for message in messages)
-    assert in_process.catalog_message() is catalog()
+    assert in_process.catalog_message() is catalog(bots.policy_specs())
 
 
 def test_the_observation_tables_describe_the_rulesets_layout() -> None:

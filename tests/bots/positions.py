@@ -6,18 +6,10 @@ import random
 from collections.abc import Iterator
 
 from engine_service.rules import GameConfig, GameState, ReserveFromDeck, apply, legal_actions, new_game
+from tests.rulesets import RULESETS, ruleset_name
 
-MODULES: tuple[frozenset[str], ...] = (
-    frozenset(),
-    frozenset({"cities"}),
-    frozenset({"trading_posts"}),
-    frozenset({"strongholds"}),
-    frozenset({"orient"}),
-)
-
-
-def module_name(modules: frozenset[str]) -> str:
-    return next(iter(modules), "base")
+MODULES = RULESETS  # the base game, then each module
+module_name = ruleset_name
 
 
 def played_positions(modules: frozenset[str], num_players: int, seed: int, every: int = 5) -> Iterator[GameState]:

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from engine_service.bots import GreedyPolicy, IsmctsPolicy, Policy, SearchSettings, make_policy, playout
+from engine_service.bots import (
+    GreedyPolicy,
+    Policy,
+    SearchSettings,
+    make_policy,
+    playout,
+    policy_names,
+    policy_spec,
+    policy_specs,
+)
 from engine_service.bots.greedy import target_need
 from engine_service.rules import (
     CARDS,
@@ -42,9 +52,14 @@ def _replayed(state: GameState, actions: list[object]) -> GameState:
     return state
 
 
+PLAYING_POLICIES = [spec.name for spec in policy_specs() if not spec.searches]  # whole games stay cheap
+
+
 @pytest.mark.parametrize("modules", MODULES, ids=module_name)
-@pytest.mark.parametrize("name", ["random", "greedy"])
-def test_random_and_greedy_choose_only_legal_actions_to_the_end_of_a_game(modules: frozenset[str], name: str) -> None:
+@pytest.mark.parametrize("name", PLAYING_POLICIES)
+def test_every_policy_that_does_not_search_chooses_only_legal_actions_to_the_end_of_a_game(
+    modules: frozenset[str], name: str
+) -> None:
     for seed in range(3):
         state = new_game(GameConfig(num_players=3, seed=seed, modules=modules))[0]
         policies = [make_policy(name, seed * 10 + seat) for seat in range(3)]
@@ -54,17 +69,21 @@ def test_random_and_greedy_choose_only_legal_actions_to_the_end_of_a_game(module
 
 
 @pytest.mark.parametrize("modules", MODULES, ids=module_name)
-def test_ismcts_chooses_only_legal_actions(modules: frozenset[str]) -> None:
+@pytest.mark.parametrize("name", [spec.name for spec in policy_specs() if spec.searches])
+def test_every_search_policy_chooses_only_legal_actions(modules: frozenset[str], name: str) -> None:
     state = new_game(GameConfig(num_players=2, seed=3, modules=modules))[0]
-    policies: list[Policy] = [IsmctsPolicy(1, SMALL_SEARCH), IsmctsPolicy(2, SMALL_SEARCH)]
+    spec = policy_spec(name)
+    policies = [spec.make(1, SMALL_SEARCH), spec.make(2, SMALL_SEARCH)]
     assert len(_play(state, policies, max_actions=40)) == 40
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "ismcts:12"])
+@pytest.mark.parametrize("name", policy_names())
 def test_the_same_seed_gives_the_same_choices(name: str) -> None:
+    spec = policy_spec(name)
+
     def actions(seed: int) -> list[object]:
         state = new_game(GameConfig(num_players=2, seed=8, modules=frozenset({"orient"})))[0]
-        return _play(state, [make_policy(name, seed), make_policy(name, seed + 1)], max_actions=30)
+        return _play(state, [spec.make(seed, SMALL_SEARCH), spec.make(seed + 1, SMALL_SEARCH)], max_actions=30)
 
     assert actions(4) == actions(4)
 
@@ -124,9 +143,17 @@ def test_playout_needs_one_policy_per_seat() -> None:
         playout(state, [make_policy("random", 1), make_policy("random", 2)])
 
 
-@pytest.mark.parametrize("name", ["minimax", "random:3", "ismcts:0", "ismcts:many"])
-def test_unknown_policy_names_are_refused(name: str) -> None:
-    with pytest.raises(ValueError, match=r"unknown policy|positive number"):
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("minimax", "unknown policy 'minimax': use one of random, greedy, ismcts"),
+        ("random:3", "random does not search: it takes no iterations"),
+        ("ismcts:0", "positive number of iterations"),
+        ("ismcts:many", "positive number of iterations"),
+    ],
+)
+def test_unknown_policy_names_are_refused(name: str, reason: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(reason)):
         make_policy(name, 1)
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine_service.rules import IncrementalDigest, state_digest
+from tests.rulesets import RULESETS
 from tests.server.positions import random_game
 
-MODULE_SETS = [frozenset(), *(frozenset({module}) for module in ("cities", "trading_posts", "strongholds", "orient"))]
+MODULE_SETS = list(RULESETS)
 
 
 @pytest.mark.parametrize("modules", MODULE_SETS)

@@ -10,9 +10,10 @@ from splendor.v1 import engine_service_pb2
 from engine_service.api import Call, replay
 from engine_service.codec import action_to_proto, fill_config
 from engine_service.rules import Event, GameConfig, IncrementalDigest, apply, legal_actions, new_game, state_digest
+from tests.rulesets import MODULE_NAMES
 
 
-@pytest.mark.parametrize("modules", ["", "cities", "trading_posts", "strongholds", "orient"])
+@pytest.mark.parametrize("modules", ["", *MODULE_NAMES])
 def test_incremental_digests_equal_full_digests_along_random_games(modules: str) -> None:
     chosen = frozenset({modules}) if modules else frozenset()
     for seed in range(2):

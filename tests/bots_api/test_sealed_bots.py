@@ -16,7 +16,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def stub() -> Iterator[engine_service_pb2_grpc.EngineServiceStub]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=2, metrics_port=0))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=2, metrics_port=0))
     start(server, health)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         yield engine_service_pb2_grpc.EngineServiceStub(channel)

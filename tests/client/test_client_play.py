@@ -253,10 +253,8 @@ def test_unreachable_server_is_a_message_not_a_traceback(capsys: pytest.CaptureF
 @pytest.mark.parametrize(
     "argv",
     [
-        ["--bot", "clever"],
         ["--bot", "ismcts:0"],
         ["--bot", "greedy,ismcts:many"],
-        ["--bot", "random:3"],
         ["--players", "5"],
         ["--modules", "dragons"],
         ["--max-turns", "0"],
@@ -271,6 +269,18 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
         play.main(argv)
     assert exited.value.code == 2
     assert "usage: splendor-play" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("bots", "named"),
+    [("clever", "'clever'"), ("greedy,random:3", "'random:3'"), ("greedy:2", "'greedy:2'")],
+)
+def test_a_bot_the_server_does_not_offer_exits_2_naming_the_ones_it_does(
+    bots: str, named: str, loopback_address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert play.main(["--address", loopback_address, "--bot", bots, "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert f"splendor-play: --bot: no bot {named} here: use random, greedy, ismcts (N iterations: ismcts)" in error
 
 
 def test_runs_as_a_module() -> None:

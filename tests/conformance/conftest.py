@@ -30,7 +30,7 @@ def corpus() -> Corpus:
 
 @pytest.fixture(scope="session")
 def addresses() -> Iterator[Addresses]:
-    settings = Settings(address="127.0.0.1:0", http_address="127.0.0.1:0", workers=4)
+    settings = Settings(address="127.0.0.1:0", http_address="127.0.0.1:0", threads=4)
     key_ring = KeyRing.generate()
     server, port, health = build_server(settings, key_ring=key_ring)
     http_server = HttpServer(settings, key_ring)

@@ -11,8 +11,9 @@ from splendor_client.conformance import Corpus
 
 from engine_service.api import METHODS
 from tests.conformance.conftest import VECTORS
+from tests.rulesets import MODULE_NAMES
 
-RULESETS = ("base", "cities", "trading_posts", "strongholds", "orient")
+RULESETS = ("base", *MODULE_NAMES)
 # The pending decisions each ruleset's rules can open (docs/rules.md); the vectors answer each in a case.
 DECISIONS = {
     "base": {"RETURN_TOKENS", "CHOOSE_NOBLE"},

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from splendor_client import connect
 
+from tests.polling import wait_until
+
 READY_SECONDS = 30.0
 # What a reader runs against (the defaults of `make serve`) and what each becomes in a test.
 DOCUMENTED_GRPC = ("localhost:50051", "127.0.0.1:50051")
@@ -78,12 +80,14 @@ def _wait_until_ready(server: DocServer, process: subprocess.Popen[bytes]) -> No
     deadline = time.monotonic() + READY_SECONDS
     with connect(f"127.0.0.1:{server.grpc_port}") as client:
         client.wait_until_ready(READY_SECONDS)
-    while time.monotonic() < deadline:
+
+    def http_answers() -> bool:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited with {process.returncode}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{server.http_port}/healthz", timeout=2):
-                return
+                return True
         except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("the server's HTTP listener did not answer")
+            return False
+
+    wait_until(http_answers, timeout=max(deadline - time.monotonic(), 0), interval=0.2, what="the HTTP listener")

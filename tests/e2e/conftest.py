@@ -15,7 +15,7 @@ from tests.e2e.support import E2E_RING
 
 @pytest.fixture(scope="session")
 def address() -> Iterator[str]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4), key_ring=E2E_RING)
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=4), key_ring=E2E_RING)
     assert port > 0
     start(server, health)
     yield f"127.0.0.1:{port}"

@@ -20,6 +20,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 from splendor.v1 import engine_service_pb2, engine_service_pb2_grpc
 from splendor_client import connect
 
+from engine_service.api import METHODS
 from engine_service.codec import fill_events, state_to_proto
 from engine_service.rules import CardReserved, GemsTaken
 from engine_service.runtime.metrics import get_metrics
@@ -27,6 +28,7 @@ from engine_service.runtime.settings import Settings
 from engine_service.server.app import SERVICE_NAME, build_server, drain, start
 from tests.http.support import connect_json, connect_refusal
 from tests.ops.support import free_port
+from tests.polling import wait_until
 from tests.server.positions import dealt
 
 pytestmark = pytest.mark.e2e
@@ -54,17 +56,7 @@ def test_reflection_lists_the_services(channel: grpc.Channel) -> None:
     from google.protobuf.descriptor_pool import DescriptorPool
 
     methods = {method.name for method in DescriptorPool(database).FindServiceByName(SERVICE_NAME).methods}
-    assert methods == {
-        "GetCatalog",
-        "CreateGame",
-        "ListLegalActions",
-        "ApplyAction",
-        "GetPlayerView",
-        "ReplayGame",
-        "Simulate",
-        "Determinize",
-        "BatchApplyActions",
-    }
+    assert methods == {method.name for method in METHODS}
 
 
 def _slow_view_request(events: int = SLOW_EVENTS) -> engine_service_pb2.GetPlayerViewRequest:
@@ -75,14 +67,6 @@ def _slow_view_request(events: int = SLOW_EVENTS) -> engine_service_pb2.GetPlaye
     ]
     fill_events(request.events, moves)
     return request
-
-
-def _wait_until(condition: Any, timeout: float = 10.0) -> None:
-    """Poll ``condition`` (a loaded machine can take a while to hand a call to its handler)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(0.01)
 
 
 def _views_started(metrics_port: int) -> float:
@@ -96,7 +80,7 @@ def _views_started(metrics_port: int) -> float:
 
 
 def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=4))
     start(server, health)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         health_stub: Any = health_pb2_grpc.HealthStub(channel)
@@ -106,7 +90,7 @@ def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
         views_started = get_metrics().started.labels("unary", SERVICE_NAME, "GetPlayerView")
         before = views_started._value.get()
         slow = stub.GetPlayerView.future(_slow_view_request(), timeout=30)
-        _wait_until(lambda: views_started._value.get() > before)  # the call has reached its handler
+        wait_until(lambda: views_started._value.get() > before, what="the call to reach its handler")
         assert not slow.done()
         stopped = drain(server, health, grace_seconds=20)
         assert next(watch).status == NOT_SERVING
@@ -118,6 +102,7 @@ def test_draining_reports_not_serving_and_finishes_calls_in_flight() -> None:
     assert stopped.wait(timeout=20)
 
 
+@pytest.mark.timing
 def test_sigterm_lets_calls_in_flight_complete() -> None:
     grace = 20.0
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LOG_LEVEL": "info"}
@@ -151,7 +136,7 @@ def test_sigterm_lets_calls_in_flight_complete() -> None:
             assert client.health() == "SERVING"
             stub = engine_service_pb2_grpc.EngineServiceStub(client.channel)
             calls = [pool.submit(stub.GetPlayerView, request, timeout=60) for _ in range(4)]
-            _wait_until(lambda: _views_started(metrics_port) == 4)  # every call has reached its handler
+            wait_until(lambda: _views_started(metrics_port) == 4, what="every call to reach its handler")
             assert not any(call.done() for call in calls), "the calls must still be in flight at SIGTERM"
             signalled = time.monotonic()
             process.send_signal(signal.SIGTERM)
@@ -184,7 +169,7 @@ def test_one_limit_on_concurrent_calls_covers_grpc_and_http() -> None:
             client.wait_until_ready(10)
             stub = engine_service_pb2_grpc.EngineServiceStub(client.channel)
             slow = pool.submit(stub.GetPlayerView, _slow_view_request(), timeout=60)
-            _wait_until(lambda: _views_started(metrics_port) == 1)  # the gRPC call holds the only place
+            wait_until(lambda: _views_started(metrics_port) == 1, what="the gRPC call to hold the only place")
             refused = connect_json(http_port, "CreateGame", {"config": {"numPlayers": 2}})
             assert not slow.done(), "the gRPC call must still be in flight"
             refusal = connect_refusal(refused)

@@ -13,6 +13,8 @@ from splendor_client import EngineClient, GameResult, play
 from splendor_client.compact_board import LEGEND, compact_board_lines
 from splendor_client.describe import Describer, deck_name, player_name
 
+from tests.rulesets import MODULE_NAMES
+
 
 class RecordingClient:
     """Passes every call through and keeps the full-truth events of each move."""
@@ -31,7 +33,7 @@ class RecordingClient:
 
 
 @pytest.mark.parametrize("sealed", [False, True], ids=["plain", "sealed"])
-@pytest.mark.parametrize("modules", [[], ["cities"], ["trading_posts"], ["strongholds"], ["orient"]])
+@pytest.mark.parametrize("modules", [[], *([name] for name in MODULE_NAMES)])
 def test_narration_never_names_another_seats_blind_card(client: EngineClient, modules: list[str], sealed: bool) -> None:
     """Plain: the recorded events are the whole truth. Sealed (a public deal, so the same game): each move's events
     as its mover sees them, which name the mover's own blind card."""
@@ -84,7 +86,7 @@ def test_the_command_plays_a_sealed_game(address: str, capsys: pytest.CaptureFix
     assert "2 players, seed " in line and "bots ismcts:10, greedy (player by player)" in line
 
 
-@pytest.mark.parametrize("module", ["none", "cities", "trading_posts", "strongholds", "orient"])
+@pytest.mark.parametrize("module", ["none", *MODULE_NAMES])
 def test_the_compact_board_is_a_line_a_market_row_and_at_most_two_a_player(client: EngineClient, module: str) -> None:
     """The board splendor-play shows a person: the header, the bank with its legend, one line of tiles (and of
     trading posts), one line per market row with each face-up card as ``id: bonus points [cost]``, and a line or

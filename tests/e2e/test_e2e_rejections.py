@@ -352,7 +352,7 @@ def _replay_too_long(client: EngineClient) -> EngineError:
 
 def _response_too_large(client: EngineClient) -> EngineError:
     """A server whose largest response is 20 kB, asked to redact 30 kB of events."""
-    server, port, health = build_server(Settings(address="127.0.0.1:0", max_message_bytes=20_000))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", max_response_bytes=20_000))
     start(server, health)
     try:
         with connect(f"127.0.0.1:{port}") as small:

@@ -18,11 +18,12 @@ from engine_service.rules import GameConfig, PurchaseCard, apply, legal_actions,
 from engine_service.sealing import read_binding
 from tests.e2e.support import E2E_KEY, refusal
 from tests.ops.support import Server
+from tests.rulesets import MODULE_NAMES
 from tests.sealing.rings import key_line
 
 pytestmark = pytest.mark.e2e
 
-MODULES = ((), ("cities",), ("trading_posts",), ("strongholds",), ("orient",))
+MODULES = ((), *((name,) for name in MODULE_NAMES))
 
 
 def _play_sealed(client: EngineClient, config: config_pb2.GameConfig, rng: random.Random) -> tuple[SealedGame, list]:

@@ -53,6 +53,9 @@ ANNOUNCED_BODY = Kind("announced_body", (_CALL + f"Content-Length: {1 << 20}\r\n
 ANNOUNCED_CHUNKED = Kind("announced_chunked", (_CALL + "Transfer-Encoding: chunked\r\n\r\n").encode())
 HEADER_FLOOD = Kind("header_flood", (_CALL + "X-Flood: ").encode() + b"a" * 250_000)
 TRICKLE_SECONDS = 0.5
+# How long the attacker tries to open its connections: past it, a server that takes no more has refused the rest
+# (so a benchmark of a server that stops accepting ends, and says so).
+OPENING_SECONDS = 30.0
 
 
 @dataclass
@@ -119,7 +122,11 @@ def hold(port: int, kind: Kind, count: int, stop: threading.Event, *, reopen: bo
         del held[sock]
         sock.close()
 
-    for _ in range(count):
+    give_up = time.monotonic() + OPENING_SECONDS
+    for opening in range(count):
+        if time.monotonic() > give_up:  # a server that takes no more connections: the rest count as refused
+            attack.refused += count - opening
+            break
         open_one()
     print("opened", flush=True)
     next_trickle = time.monotonic() + TRICKLE_SECONDS

@@ -163,6 +163,10 @@ class ProbeTimes:
             self.failures.setdefault(kind, []).append(f"{type(error).__name__}: {error}"[:200])
         self.seconds.setdefault(kind, []).append(time.monotonic() - started)
 
+    def rounds(self) -> int:
+        """The rounds every kind of probe has run so far."""
+        return min((len(self.seconds.get(kind, ())) for kind in PROBES), default=0)
+
     def worst(self) -> dict[str, float]:
         return {kind: max(times) for kind, times in self.seconds.items()}
 
@@ -241,39 +245,16 @@ def probing(server: Server, interval: float = 0.25) -> Iterator[ProbeTimes]:
         channel.close()
 
 
-def open_idle_connections(port: int, count: int) -> list[socket.socket]:
-    """``count`` connections that send nothing, or a byte of a request now and then (see ``trickle``)."""
-    sockets = []
-    for _ in range(count):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-        sockets.append(sock)
-    return sockets
+def started_calls(server: Server, method: str) -> float:
+    """The calls of ``method`` started so far (gRPC and HTTP alike count in grpc_server_started_total)."""
+    samples = server.scrape()
+    return sum(
+        v
+        for (name, labels), v in samples.items()
+        if name == "grpc_server_started_total" and ("grpc_method", method) in labels
+    )
 
 
-def trickle(sockets: list[socket.socket], stop: threading.Event, every: float = 0.5) -> None:
-    """Send one byte of a never-ending request header on each socket, again and again."""
-    header = b"POST " + SERVICE_PATH.encode() + b"/GetCatalog HTTP/1.1\r\nX-Slow: " + b"a" * 4096
-    sent = 0
-    while not stop.is_set() and sent < len(header):
-        for sock in sockets:
-            try:
-                sock.send(header[sent : sent + 1])
-            except OSError:
-                continue  # the server closed it: a slow client is dropped
-        sent += 1
-        stop.wait(every)
-
-
-def wait_for_started(server: Server, method: str, count: int, timeout: float = 20) -> None:
-    """Until ``count`` calls of ``method`` have started (gRPC and HTTP alike count in grpc_server_started_total)."""
-
-    def started() -> bool:
-        samples = server.scrape()
-        total = sum(
-            v
-            for (name, labels), v in samples.items()
-            if name == "grpc_server_started_total" and ("grpc_method", method) in labels
-        )
-        return total >= count
-
-    server.wait_for(started, timeout=timeout)
+def wait_for_started(server: Server, method: str, count: float, timeout: float = 20) -> None:
+    """Until ``count`` calls of ``method`` have started."""
+    server.wait_for(lambda: started_calls(server, method) >= count, timeout=timeout)

@@ -12,7 +12,15 @@ from typing import Any
 import grpc
 import pytest
 
-from tests.edge.support import frame, http_port, http_post, ismcts_move, maximal_simulate
+from tests.edge.support import (
+    frame,
+    http_port,
+    http_post,
+    ismcts_move,
+    maximal_simulate,
+    started_calls,
+    wait_for_started,
+)
 from tests.ops.support import Server, stub
 
 pytestmark = pytest.mark.e2e
@@ -20,7 +28,6 @@ pytestmark = pytest.mark.e2e
 DEADLINE_SECONDS = 1.0
 ENDS_WITHIN_SECONDS = 1.5
 STOPS_WITHIN_SECONDS = 1.0  # after the caller hangs up
-HANG_UP_AFTER_SECONDS = 0.5
 BUDGET_SECONDS = 5.0  # the default --max-call-seconds
 # The budget of the server that checks it: well below the work of maximal_simulate (~5 s of CPU in pure Python on
 # an idle 2-core machine), so the budget, not the end of the work, always ends the call.
@@ -84,29 +91,36 @@ def test_an_http_call_whose_caller_hung_up_stops_within_1s(server: Server) -> No
         "POST /splendor.v1.EngineService/Simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/proto\r\n"
         f"X-Request-Id: hung-up-http\r\nContent-Length: {len(body)}\r\n\r\n"
     )
+    before = started_calls(server, "Simulate")
     with socket.create_connection(("127.0.0.1", http_port(server)), timeout=5) as sock:
         sock.sendall(head.encode() + body)
-        time.sleep(HANG_UP_AFTER_SECONDS)
+        sent = time.monotonic()
+        wait_for_started(server, "Simulate", before + 1)  # the call is on the server: hang up
+        hung_up_after = time.monotonic() - sent
     line = server.call_log("hung-up-http", timeout=BUDGET_SECONDS + 5)
     assert line["code"] == "CANCELLED"
-    assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
+    assert line["duration_ms"] < (hung_up_after + STOPS_WITHIN_SECONDS) * 1000, line
 
 
-def cancelled_call_log(server: Server, rpc: str, request: Any, request_id: str) -> dict[str, Any]:
-    """The log line of a gRPC call its caller cancelled HANG_UP_AFTER_SECONDS after sending it."""
+def cancelled_call_log(server: Server, rpc: str, request: Any, request_id: str) -> tuple[dict[str, Any], float]:
+    """The log line of a gRPC call its caller cancelled once the server had started it, and the seconds from
+    sending it to cancelling it."""
     channel = server.channel()
+    before = started_calls(server, rpc)
     future = getattr(stub(channel), rpc).future(request, metadata=[("x-request-id", request_id)])
-    time.sleep(HANG_UP_AFTER_SECONDS)
+    sent = time.monotonic()
+    wait_for_started(server, rpc, before + 1)
+    hung_up_after = time.monotonic() - sent
     future.cancel()
     line = server.call_log(request_id, timeout=BUDGET_SECONDS + 5)
     channel.close()
-    return line
+    return line, hung_up_after
 
 
 def test_a_grpc_call_whose_caller_cancelled_stops_within_1s(server: Server) -> None:
-    line = cancelled_call_log(server, "Simulate", maximal_simulate(), "hung-up-grpc")
+    line, hung_up_after = cancelled_call_log(server, "Simulate", maximal_simulate(), "hung-up-grpc")
     assert line["code"] == "CANCELLED"
-    assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
+    assert line["duration_ms"] < (hung_up_after + STOPS_WITHIN_SECONDS) * 1000, line
 
 
 def test_a_search_move_whose_caller_cancelled_stops_within_1s() -> None:
@@ -117,10 +131,10 @@ def test_a_search_move_whose_caller_cancelled_stops_within_1s() -> None:
     """
     with Server("--max-bot-iterations", str(LONG_SEARCH_ITERATIONS)) as long_searches:
         request = ismcts_move(iterations=LONG_SEARCH_ITERATIONS)
-        line = cancelled_call_log(long_searches, "ApplyAction", request, "hung-up-search")
+        line, hung_up_after = cancelled_call_log(long_searches, "ApplyAction", request, "hung-up-search")
         assert long_searches.stop() == 0
     assert line["code"] == "CANCELLED", line
-    assert line["duration_ms"] < (HANG_UP_AFTER_SECONDS + STOPS_WITHIN_SECONDS) * 1000, line
+    assert line["duration_ms"] < (hung_up_after + STOPS_WITHIN_SECONDS) * 1000, line
 
 
 def test_the_servers_budget_ends_a_call_without_a_deadline() -> None:

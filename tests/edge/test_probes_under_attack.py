@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -43,10 +42,11 @@ from tests.edge.support import (
     raise_open_files,
 )
 from tests.ops.support import Server, delta, stub
+from tests.polling import wait_until
 
 pytestmark = pytest.mark.e2e
 
-ATTACK_SECONDS = 3.0  # how long the probes run during each attack
+ATTACK_ROUNDS = 12  # rounds of probes run during each attack (about 3 s, a round every 0.25 s)
 FLOOD_BODIES = 400
 FLOOD_BODY_BYTES = 500_000
 SIMULATE_CALLERS = 110
@@ -60,6 +60,11 @@ def server() -> Iterator[Server]:
     with Server() as running:
         yield running
         assert running.stop() == 0
+
+
+def probed_during_the_attack(times: ProbeTimes, rounds: int) -> None:
+    """Let the attack go on until every kind of probe has run ``rounds`` times (about 0.25 s a round)."""
+    wait_until(lambda: times.rounds() >= rounds, timeout=rounds * 5, what=f"{rounds} rounds of probes")
 
 
 def assert_probes_answered(times: ProbeTimes) -> None:
@@ -82,7 +87,7 @@ def assert_probes_answered(times: ProbeTimes) -> None:
 )
 def test_probes_answer_within_1s_while_connections_are_held(server: Server, kind: Kind, count: int) -> None:
     with holding(http_port(server), kind, count) as attack, probing(server) as times:
-        time.sleep(ATTACK_SECONDS)
+        probed_during_the_attack(times, ATTACK_ROUNDS)
     assert attack.opened >= count
     assert_probes_answered(times)
 
@@ -91,11 +96,13 @@ def test_stalled_bodies_are_dropped_within_their_grace(server: Server) -> None:
     # Rule: a body must keep coming (after a grace of 2 to 4 s, at a minimum rate). The attacker reopens every
     # connection the server drops, and the probes still pass (above); here, that each is dropped in time.
     before = server.scrape()
+
+    def dropped() -> float:
+        return delta(before, server.scrape(), NOT_SERVED, transport="http", method="CreateGame", reason="body_timeout")
+
     with holding(http_port(server), STALLED_BODY, 50) as attack:
-        time.sleep(max(BODY_GRACE_SECONDS) + 1)
+        wait_until(lambda: dropped() >= 50, timeout=2 * max(BODY_GRACE_SECONDS), what="50 bodies dropped in time")
     assert attack.reopened >= 50, attack
-    dropped = delta(before, server.scrape(), NOT_SERVED, transport="http", method="CreateGame", reason="body_timeout")
-    assert dropped >= 50
 
 
 def test_a_flood_of_unfinished_250kb_headers_stays_under_half_the_memory_limit() -> None:
@@ -104,7 +111,7 @@ def test_a_flood_of_unfinished_250kb_headers_stays_under_half_the_memory_limit()
         # 1,000 connections each sending 250 KB of one header line, and waiting: the server reads at most
         # HEADER_BYTES of each (then answers 431 and closes), so they cost it no memory to speak of.
         with holding(http_port(fresh), HEADER_FLOOD, 1_000, reopen=False) as attack, probing(fresh) as times:
-            time.sleep(ATTACK_SECONDS)
+            probed_during_the_attack(times, ATTACK_ROUNDS)
         peak = peak_rss_mib(fresh.process.pid)
         assert fresh.stop() == 0
     assert attack.opened >= 1_000
@@ -120,7 +127,7 @@ def test_probes_answer_during_four_maximal_http_simulate_calls(server: Server) -
             pool.submit(http_post, http_port(server), "Simulate", body, "application/grpc-web+proto") for _ in range(4)
         ]
         with probing(server) as times:
-            time.sleep(ATTACK_SECONDS)
+            probed_during_the_attack(times, ATTACK_ROUNDS)
         answers = [call.result(timeout=60) for call in calls]
     assert_probes_answered(times)
     # One runs in the process's expensive slot and the others wait in its queue (4 places): each ends within its
@@ -138,7 +145,7 @@ def test_expensive_calls_beyond_their_places_are_refused_at_once_over_grpc(serve
         refused = [call for call in calls if call.done()]
         assert len(refused) == 1 and refused[0].code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         with probing(server) as times:
-            time.sleep(ATTACK_SECONDS)
+            probed_during_the_attack(times, ATTACK_ROUNDS)
         assert sum(call.running() for call in calls) == 5, "five in flight: one running, four queued"
     finally:
         for call in calls:
@@ -170,7 +177,7 @@ def test_110_callers_resending_maximal_simulate_calls_leave_the_cheap_calls_serv
         thread.start()
     try:
         with probing(server) as times:
-            time.sleep(2 * ATTACK_SECONDS)
+            probed_during_the_attack(times, 2 * ATTACK_ROUNDS)
     finally:
         stop.set()
         for thread in callers:
@@ -201,8 +208,7 @@ def test_probes_answer_and_memory_stays_under_the_limit_during_a_flood_of_large_
 
         sent: list[int] = []
         with ThreadPoolExecutor(200) as pool, probing(server) as times:
-            deadline = time.monotonic() + ATTACK_SECONDS
-            while len(sent) < FLOOD_BODIES or time.monotonic() < deadline:  # 400 bodies, for 3 s at least
+            while len(sent) < FLOOD_BODIES or times.rounds() < ATTACK_ROUNDS:  # 400 bodies at least, and the probes
                 sent += pool.map(lambda _: upload(), range(FLOOD_BODIES))
         peak = peak_rss_mib(server.process.pid)
         assert server.stop() == 0

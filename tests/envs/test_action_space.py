@@ -10,6 +10,7 @@ from splendor_client.envs import ActionSpace, SplendorEnv
 
 from engine_service import in_process
 from engine_service.rules import Decline, action_from_id, action_id, legal_actions, module_named
+from tests.rulesets import MODULE_NAMES
 
 DECLINE = action_id(Decline())  # an answer the core shares between modules
 
@@ -28,7 +29,7 @@ def test_the_ruleset_space_holds_the_base_ids_and_the_modules_ranges(module: str
     assert np.array_equal(space.index_of[space.stable_ids], np.arange(size))
 
 
-@pytest.mark.parametrize("module", [None, "cities", "trading_posts", "strongholds", "orient"])
+@pytest.mark.parametrize("module", [None, *MODULE_NAMES])
 def test_a_servers_catalog_gives_the_ruleset_space_the_engine_gives(client: EngineClient, module: str | None) -> None:
     # Rule: a remote environment needs no engine installed; the catalog names the modules using each range.
     space = ActionSpace.for_ruleset(module, client.get_catalog())

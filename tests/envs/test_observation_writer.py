@@ -13,8 +13,9 @@ from splendor_client.envs.games import LocalGame
 from splendor_client.envs.observation_writer import ObservationWriter
 
 from engine_service.rules import GameConfig, apply, encode_view, legal_actions, new_game, observe, view_for
+from tests.rulesets import MODULE_NAMES
 
-MODULES = [None, "cities", "trading_posts", "strongholds", "orient"]
+MODULES = [None, *MODULE_NAMES]
 
 
 def _random_state(module: str | None, players: int, seed: int, moves: int) -> object:

@@ -95,7 +95,7 @@ def test_remote_opponents_take_the_in_process_spelling(client: EngineClient) -> 
 
 def test_a_budget_the_server_refuses_is_refused_when_the_env_is_made() -> None:
     server, port, health = build_server(
-        Settings(address="127.0.0.1:0", workers=1, metrics_port=0, max_bot_iterations=MAX_ITERATIONS)
+        Settings(address="127.0.0.1:0", threads=1, metrics_port=0, max_bot_iterations=MAX_ITERATIONS)
     )
     start(server, health)
     try:

@@ -27,7 +27,7 @@ SHOWN = re.compile(r"print\(.*?\)\s+# (\d[\d ]*\d|\d|\{[^}]*\}|\([^)]*\))")
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=2, metrics_port=0))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=2, metrics_port=0))
     start(server, health)
     try:
         yield f"127.0.0.1:{port}"

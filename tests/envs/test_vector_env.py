@@ -45,7 +45,7 @@ class Counted(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
 @pytest.fixture(scope="module")
 def small_batches() -> Iterator[str]:
     """A server that takes at most 3 items a call: a vector of more games splits its rounds."""
-    settings = Settings(address="127.0.0.1:0", workers=2, metrics_port=0, http_address="", max_batch_items=3)
+    settings = Settings(address="127.0.0.1:0", threads=2, metrics_port=0, http_address="", max_batch_items=3)
     server, port, health = build_server(settings)
     start(server, health)
     yield f"127.0.0.1:{port}"

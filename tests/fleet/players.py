@@ -24,6 +24,8 @@ from splendor.v1 import actions_pb2, config_pb2, view_pb2
 from splendor_client import EngineClient, EngineError, SealedGame, read_token_header
 from splendor_client.balancing import channel_options, channel_target
 
+from tests.polling import pace
+
 REQUEST_ID = "x-request-id"
 CALL_TIMEOUT = 30.0
 
@@ -157,14 +159,14 @@ class Player(threading.Thread):
                 if not active:
                     if not self.starting.is_set():
                         return
-                    time.sleep(0.05)  # every new game failed: try again
+                    pace(0.05)  # every new game failed: try again
                     continue
                 for game in list(active):
                     self._move(game)
                     if game.finished or game.error:
                         active.remove(game)
                 if self.paced is not None and self.paced.is_set():
-                    time.sleep(self.pace)
+                    pace(self.pace)
         finally:
             self._channel.close()
 

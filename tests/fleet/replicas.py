@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
+
+from tests import polling
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 30.0
@@ -37,14 +38,7 @@ def free_port() -> int:
 
 def wait_until(condition: Callable[[], Any], timeout: float, what: str) -> Any:
     """Poll ``condition`` until it is truthy (returned) or ``timeout`` seconds passed (AssertionError)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(0.05)
+    return polling.wait_until(condition, timeout=timeout, interval=0.05, what=what)
 
 
 @dataclass

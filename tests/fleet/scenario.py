@@ -45,6 +45,7 @@ from tests.fleet.players import CallRecord, PlayedGame, Player
 from tests.fleet.proxy import Nginx
 from tests.fleet.replicas import Generation, Replica, wait_until
 from tests.fleet.rotation import before_retiring, before_sealing_with
+from tests.polling import pace
 
 OLD_KEY, NEW_KEY = "fleet-old", "fleet-new"
 
@@ -162,7 +163,7 @@ class Fleet:
     def rejoin(self) -> None:
         """nginx keeps a replica it could not reach out of rotation for fail_timeout: wait that long after a
         replica is back before stopping the next one, so nginx never has every replica out at once."""
-        time.sleep(self.proxy.fail_timeout)
+        pace(self.proxy.fail_timeout)
 
     def roll(self) -> None:
         """A rolling restart: one replica at a time, SIGTERM, the drain, exit 0, start again."""

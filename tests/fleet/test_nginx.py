@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import socket
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -178,9 +177,14 @@ def test_calls_in_flight_per_client_are_bounded(front: tuple[Nginx, list[Replica
             sock.sendall(b"POST /splendor.v1.EngineService/GetCatalog HTTP/1.1\r\nHost: x\r\n"
                          b"Content-Type: application/proto\r\nContent-Length: 10\r\n\r\n")  # fmt: skip
             held.append(sock)
-        time.sleep(0.5)  # nginx reads every header before counting
-        over = post(nginx.http_port, "/splendor.v1.EngineService/GetCatalog", b"", "application/proto")
-        assert over.status == 429
+        # Once nginx has read every held request's headers, the next request is over the quota.
+        wait_until(
+            lambda: (
+                post(nginx.http_port, "/splendor.v1.EngineService/GetCatalog", b"", "application/proto").status == 429
+            ),
+            10,
+            "the held requests to fill the quota",
+        )
     finally:
         for sock in held:
             sock.close()

@@ -16,29 +16,18 @@ import grpc
 from google.protobuf.message import Message
 from splendor.v1 import actions_pb2, bots_pb2, config_pb2, engine_service_pb2, engine_service_pb2_grpc, state_pb2
 
+from engine_service.api import METHODS
+from engine_service.api import SERVICE as API_SERVICE
 from engine_service.sealing import Binding, KeyRing, issue_seat_keys, new_game_id, new_game_secret, seal
 
-SERVICE = "/splendor.v1.EngineService/"
-# Every RPC with its request and response types.
+SERVICE = f"/{API_SERVICE}/"
+# Every RPC of the method table with its request and response types.
 RPCS: dict[str, tuple[type[Message], type[Message]]] = {
-    "GetCatalog": (engine_service_pb2.GetCatalogRequest, engine_service_pb2.GetCatalogResponse),
-    "CreateGame": (engine_service_pb2.CreateGameRequest, engine_service_pb2.CreateGameResponse),
-    "ListLegalActions": (engine_service_pb2.ListLegalActionsRequest, engine_service_pb2.ListLegalActionsResponse),
-    "ApplyAction": (engine_service_pb2.ApplyActionRequest, engine_service_pb2.ApplyActionResponse),
-    "GetPlayerView": (engine_service_pb2.GetPlayerViewRequest, engine_service_pb2.GetPlayerViewResponse),
-    "ReplayGame": (engine_service_pb2.ReplayGameRequest, engine_service_pb2.ReplayGameResponse),
-    "Simulate": (engine_service_pb2.SimulateRequest, engine_service_pb2.SimulateResponse),
-    "Determinize": (engine_service_pb2.DeterminizeRequest, engine_service_pb2.DeterminizeResponse),
-    "BatchApplyActions": (engine_service_pb2.BatchApplyActionsRequest, engine_service_pb2.BatchApplyActionsResponse),
+    method.name: (method.request_type, method.response_type) for method in METHODS
 }
 BATCHES = 16  # batch seeds, of 1 to 6 ApplyAction seeds each
-MODULES: tuple[tuple[int, ...], ...] = (
-    (),
-    (config_pb2.MODULE_CITIES,),
-    (config_pb2.MODULE_TRADING_POSTS,),
-    (config_pb2.MODULE_STRONGHOLDS,),
-    (config_pb2.MODULE_ORIENT,),
-)
+# The base game, then each module of the contract's Module enum.
+MODULES: tuple[tuple[int, ...], ...] = ((), *((value,) for value in config_pb2.Module.values() if value))
 
 
 class Seed(NamedTuple):

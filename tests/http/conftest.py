@@ -45,9 +45,9 @@ def served() -> Iterator[tuple[Ports, HttpServer]]:
         address="127.0.0.1:0",
         http_address="127.0.0.1:0",
         http_cors_origins=(ALLOWED_ORIGIN,),
-        max_message_bytes=MAX_MESSAGE_BYTES,
+        max_response_bytes=MAX_MESSAGE_BYTES,
         max_request_bytes=MAX_MESSAGE_BYTES,
-        workers=4,
+        threads=4,
     )
     yield from serve(settings)
 

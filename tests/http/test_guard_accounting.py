@@ -5,6 +5,7 @@ SMALL_BODY_BYTES, stays within BODY_BYTES_IN_FLIGHT once room is made, and retur
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from engine_service.http import guard as guard_module
 from engine_service.http.guard import SMALL_BODY_BYTES, Guard, _Dropped
 from engine_service.runtime.admission import Admission
+from tests.polling import MovableClock
 
 BUDGET = 3 * SMALL_BODY_BYTES
 LIMIT = 20 * SMALL_BODY_BYTES
@@ -83,6 +85,8 @@ def test_a_body_dropped_while_its_next_chunk_is_on_its_way_does_not_count_that_c
     # chunk arrives; A must stop there, its chunk uncounted, or the count drifts for good.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(guard_module, "BODY_BYTES_IN_FLIGHT", BUDGET)
+        clock = MovableClock()
+        patch.setattr(guard_module, "time", clock)
         guard = Guard(Admission(None), max_request_bytes=LIMIT, listener=None)
         big = 2 * SMALL_BODY_BYTES
 
@@ -92,13 +96,14 @@ def test_a_body_dropped_while_its_next_chunk_is_on_its_way_does_not_count_that_c
             chunk = {"type": "http.request", "body": b"x" * big, "more_body": True}
             a.put_nowait(chunk)
             first = asyncio.create_task(read(guard, a))
-            await asyncio.sleep(0.01)  # A holds its first chunk, and its rate falls
+            await turns_until(lambda: guard.reading_bytes > 0)  # A holds its first chunk...
+            clock.ahead += 1.0  # ...and a second later its rate has fallen
             b.put_nowait(chunk)
             second = asyncio.create_task(read(guard, b))
             await asyncio.sleep(0)
             b.put_nowait(chunk)  # B runs first in the next turn and drops A...
             a.put_nowait(chunk)  # ...while A's next chunk is ready in the same turn
-            await asyncio.sleep(0.01)
+            await turns_until(first.done)
             b.put_nowait({"type": "http.request", "body": b"", "more_body": False})
             return [await first, await second]
 
@@ -106,6 +111,15 @@ def test_a_body_dropped_while_its_next_chunk_is_on_its_way_does_not_count_that_c
     assert outcomes[0] == "bodies_in_flight"
     assert isinstance(outcomes[1], bytes)
     assert guard.reading_bytes == 0 and not guard._readers
+
+
+async def turns_until(condition: Callable[[], bool], turns: int = 1_000) -> None:
+    """Let the event loop run until ``condition()`` holds, for at most ``turns`` turns (the test's deadline)."""
+    for _ in range(turns):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"not within {turns} turns of the event loop")
 
 
 async def read(guard: Guard, queue: asyncio.Queue[dict[str, Any]]) -> bytes | str:

@@ -26,6 +26,7 @@ from engine_service.http.guard import LINGER_SECONDS
 from engine_service.runtime.admission import Admission
 from engine_service.runtime.not_served import not_served
 from engine_service.runtime.settings import Settings
+from tests.polling import MovableClock, wait_until
 
 SLOW_SECONDS = 0.5  # the header time and the body grace here
 CAP = 4  # the connection cap here
@@ -55,10 +56,10 @@ def edge(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
 
 
 @pytest.fixture
-def patient_edge(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+def patient_edge(monkeypatch: pytest.MonkeyPatch) -> Iterator[HttpServer]:
     """The same with times longer than the test: connections stay until the test or a cap closes them."""
     with serve(monkeypatch, 60.0) as server:
-        yield server.port
+        yield server
 
 
 def count(method: str, reason: str) -> float:
@@ -108,16 +109,10 @@ def post_head(method: str, length: int | None, content_type: str = "application/
     return f"POST {SERVICE}/{method} HTTP/1.1\r\nHost: x\r\nContent-Type: {content_type}\r\n{framing}\r\n\r\n".encode()
 
 
-def wait_until(condition: object, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 # Headers.
 
 
+@pytest.mark.timing
 def test_a_request_whose_headers_trickle_is_dropped_and_counted(edge: int) -> None:
     before = count("unknown", "header_timeout")
     with connect(edge) as sock:
@@ -141,6 +136,7 @@ def test_headers_over_16_kib_are_refused_unread_and_counted(edge: int) -> None:
 # Bodies.
 
 
+@pytest.mark.timing
 def test_a_stalled_body_is_dropped_after_its_grace_and_counted(edge: int) -> None:
     before = count("CreateGame", "body_timeout")
     with connect(edge) as sock:
@@ -153,6 +149,7 @@ def test_a_stalled_body_is_dropped_after_its_grace_and_counted(edge: int) -> Non
     assert count("CreateGame", "body_timeout") == before + 1
 
 
+@pytest.mark.timing
 def test_a_body_trickling_below_the_minimum_rate_is_dropped(edge: int) -> None:
     # Rule: after its grace a body must arrive at MIN_BODY_BYTES_PER_SECOND on average; a byte every 0.1 s is far
     # below it, and the body is dropped although bytes keep coming.
@@ -195,6 +192,7 @@ def test_a_client_sending_a_body_over_the_limit_gets_the_refusal_not_a_reset(edg
     assert healthz(edge).startswith(b"HTTP/1.1 200")
 
 
+@pytest.mark.timing
 def test_a_client_that_keeps_sending_after_a_refusal_is_closed_within_the_linger_time(edge: int) -> None:
     with connect(edge) as sock:
         sock.sendall(post_head("ApplyAction", 1_000_000_000, "application/proto"))
@@ -221,13 +219,16 @@ def test_over_the_body_budget_the_slowest_large_body_makes_room_and_small_reques
 ) -> None:
     # Rule: bodies are counted from the bytes received, beyond each one's first SMALL_BODY_BYTES.
     monkeypatch.setattr(guard_module, "BODY_BYTES_IN_FLIGHT", 100_000)
-    chunk = b"x" * 60_000
+    clock = MovableClock()
+    monkeypatch.setattr(guard_module, "time", clock)
     with serve(monkeypatch, 60.0) as server:
         before = count("CreateGame", "bodies_in_flight")
         with connect(server.port) as slow, connect(server.port) as fast:
-            slow.sendall(post_head("CreateGame", 500_000) + chunk + chunk)  # 120 kB held, then no more
-            time.sleep(0.5)  # its rate falls while it waits
-            fast.sendall(post_head("CreateGame", 500_000) + chunk)  # over the budget: the slow one goes
+            slow.sendall(post_head("CreateGame", 500_000) + b"x" * 90_000)  # within the budget, then no more
+            held = 90_000 - guard_module.SMALL_BODY_BYTES
+            wait_until(lambda: server.guard.reading_bytes == held, what="the slow body's bytes to be held")
+            clock.ahead += 1.0  # a second later its rate has fallen to 90 kB/s
+            fast.sendall(post_head("CreateGame", 500_000) + b"x" * 60_000)  # over the budget: the slow one goes
             reply = read_all(slow)
             assert reply.startswith(b"HTTP/1.1 429"), reply[:40]
             small = http_post(server.port, "CreateGame", CREATE_GAME)
@@ -241,9 +242,9 @@ def test_at_the_readers_limit_the_least_progressed_body_makes_room(monkeypatch: 
         before = count("CreateGame", "readers_limit")
         with connect(server.port) as oldest, connect(server.port) as other:
             oldest.sendall(post_head("CreateGame", 100))
-            time.sleep(0.2)
-            other.sendall(post_head("CreateGame", 100) + b"{")
-            time.sleep(0.2)
+            wait_until(lambda: server.guard.bodies_being_read() == 1, what="the oldest body to be read")
+            other.sendall(post_head("CreateGame", 100) + b"{")  # a byte of progress: the oldest has made none
+            wait_until(lambda: server.guard.bodies_being_read() == 2, what="both bodies to be read")
             assert http_post(server.port, "CreateGame", CREATE_GAME)[0] == 200
             assert read_all(oldest).startswith(b"HTTP/1.1 429")
         assert count("CreateGame", "readers_limit") == before + 1
@@ -252,13 +253,14 @@ def test_at_the_readers_limit_the_least_progressed_body_makes_room(monkeypatch: 
 # Connections.
 
 
-def test_at_the_cap_the_least_progressed_connection_makes_room_and_healthz_gets_in(patient_edge: int) -> None:
+def test_at_the_cap_the_least_progressed_connection_makes_room_and_healthz_gets_in(patient_edge: HttpServer) -> None:
     before = count("unknown", "connection_limit")
-    idle = [connect(patient_edge) for _ in range(CAP)]
+    idle = [connect(patient_edge.port) for _ in range(CAP)]
     try:
-        time.sleep(0.2)  # taken in by the server
+        listener = patient_edge.listener
+        wait_until(lambda: listener.open_connections() == CAP, what="the server to take every connection in")
         assert keep_alive_healthz(idle[1]) == 200  # progress on the second: it stays
-        assert healthz(patient_edge).startswith(b"HTTP/1.1 200")
+        assert healthz(patient_edge.port).startswith(b"HTTP/1.1 200")
         assert closed_by_server(idle[0]), "the oldest idle connection was shut down for the new one"
         assert keep_alive_healthz(idle[1]) == 200
     finally:
@@ -344,9 +346,8 @@ def test_healthz_reports_a_process_stuck_when_admitted_calls_make_no_progress(
     try:
         assert healthz(server.port).startswith(b"HTTP/1.1 200")
         assert admission.try_admit()  # a call that never ends
-        time.sleep(0.1)
-        reply = healthz(server.port)
-        assert reply.startswith(b"HTTP/1.1 503") and reply.endswith(b"STUCK\n")
+        reply = wait_until(lambda: (answer := healthz(server.port)).startswith(b"HTTP/1.1 503") and answer)
+        assert reply.endswith(b"STUCK\n")
         admission.release()  # it ended: progress
         assert healthz(server.port).startswith(b"HTTP/1.1 200")
     finally:

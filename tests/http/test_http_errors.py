@@ -141,7 +141,7 @@ def test_a_body_over_the_message_limit_is_resource_exhausted(http_port: int) -> 
 @pytest.fixture(scope="module")
 def small_limit() -> Iterator[Ports]:
     """A server whose message limit (4 KiB) is below the catalog's size."""
-    settings = Settings(address="127.0.0.1:0", http_address="127.0.0.1:0", max_message_bytes=4096)
+    settings = Settings(address="127.0.0.1:0", http_address="127.0.0.1:0", max_response_bytes=4096)
     for ports, _ in serve(settings):
         yield ports
 

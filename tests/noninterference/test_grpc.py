@@ -32,7 +32,7 @@ POSITIONS_PER_RULESET = 8
 
 @pytest.fixture(scope="module")
 def stub() -> Iterator[engine_service_pb2_grpc.EngineServiceStub]:
-    settings = Settings(address="127.0.0.1:0", workers=2, metrics_port=0, http_address="")
+    settings = Settings(address="127.0.0.1:0", threads=2, metrics_port=0, http_address="")
     server, port, health = build_server(settings, key_ring=CONFIG.key_ring)
     start(server, health)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:

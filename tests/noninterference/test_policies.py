@@ -1,6 +1,6 @@
-"""The server's bots read nothing the acting seat cannot see: seeded alike, random, greedy and ISMCTS choose the
-same move in positions the acting seat cannot tell apart (every hidden card dealt again, the decks' tops too),
-and determinization samples the same states from them."""
+"""The server's bots read nothing the acting seat cannot see: seeded alike, every registered policy (random, greedy,
+ISMCTS) chooses the same move in positions the acting seat cannot tell apart (every hidden card dealt again, the
+decks' tops too), and determinization samples the same states from them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine_service.bots import GreedyPolicy, IsmctsPolicy, RandomPolicy, SearchSettings, determinize
+from engine_service.bots import SearchSettings, determinize, policy_specs
 from tests.noninterference.twins import RULESETS, SCALE, random_position, twin
 
 EXAMPLES = 15 * SCALE  # positions per ruleset
@@ -26,8 +26,9 @@ def test_policies_and_samples_are_the_same_for_positions_the_acting_seat_cannot_
     state = random_position(rng, RULESETS[ruleset], players)
     seat = state.acting_seat
     other = twin(state, seat, rng)
-    for make in (RandomPolicy, GreedyPolicy, lambda s: IsmctsPolicy(s, SearchSettings(iterations=8))):
-        assert make(seed).choose(state) == make(seed).choose(other)
+    for spec in policy_specs():
+        search = SearchSettings(iterations=8)
+        assert spec.make(seed, search).choose(state) == spec.make(seed, search).choose(other), spec.name
     for viewer in range(players):
         unseen = twin(state, viewer, rng)
         assert determinize(state, viewer, seed) == determinize(unseen, viewer, seed)

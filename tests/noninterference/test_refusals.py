@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from splendor.v1 import actions_pb2, bots_pb2
 
+from tests.checklists.coverage import methods_whose_request_has
 from tests.noninterference.twins import RULESETS, SCALE, pb, random_position, same_answers, sealed_pair, twin
 
 EXAMPLES = 20 * SCALE  # positions per ruleset; each gives a pair per seat and one for the spectator
@@ -72,6 +73,12 @@ def refusals(
             )
         )
     return requests
+
+
+def test_every_rpc_that_opens_a_token_is_among_the_refusals_of_a_seat() -> None:
+    keys = ["key-0", "key-1", "key-2"]
+    refused = {method for seat in (0, 1) for method, _ in refusals(seat, 3, keys, acting=0)}
+    assert refused == methods_whose_request_has("sealed_state")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -27,15 +27,11 @@ from engine_service.api.sealed import binding_of
 from engine_service.codec import state_to_proto
 from engine_service.rules import CARDS, GameConfig, GameState, ReserveFromDeck, apply, legal_actions, new_game
 from engine_service.sealing import issue_seat_keys, new_game_id, new_game_secret, seal
+from tests.rulesets import RULESETS as ALL_RULESETS
+from tests.rulesets import ruleset_name
 from tests.sealing.api import CONFIG, call
 
-RULESETS: Final = {
-    "base": frozenset(),
-    "cities": frozenset({"cities"}),
-    "trading_posts": frozenset({"trading_posts"}),
-    "strongholds": frozenset({"strongholds"}),
-    "orient": frozenset({"orient"}),
-}
+RULESETS: Final = {ruleset_name(modules): modules for modules in ALL_RULESETS}
 KEEP_TOP: Final = 1  # the most cards one action draws from one deck
 # Positions per test are multiplied by this (``make fuzz`` runs the suite at 20).
 SCALE: Final = int(os.environ.get("SPLENDOR_NONINTERFERENCE_SCALE", "1"))

@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -218,8 +218,3 @@ def outcome(call: Callable[[], Any]) -> BaseException | None:
     except grpc.RpcError as error:
         return error
     return None
-
-
-def walk_values(entry: dict[str, Any], skip: Sequence[str] = ()) -> list[str]:
-    """Every value of a log line as text, except the keys in ``skip``."""
-    return [str(item) for key, item in entry.items() if key not in skip]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +12,7 @@ from splendor.v1 import config_pb2, engine_service_pb2
 
 from tests.ops.support import ENGINE, Server, codes, delta, outcome, replay_request, stub
 from tests.ops.test_shutdown import slow_view_request
+from tests.polling import tcp_connections, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -24,7 +24,7 @@ BIG_REQUESTS = ("--max-request-bytes", str(8 << 20))
 @pytest.fixture(scope="module")
 def tight() -> Iterator[Server]:
     """A server admitting 2 calls at once, with 200 kB messages."""
-    limits = ("--max-message-bytes", "200000", "--max-request-bytes", "200000")
+    limits = ("--max-response-bytes", "200000", "--max-request-bytes", "200000")
     with Server("--threads", "2", "--max-concurrent-rpcs", "2", *limits) as server:
         yield server
         assert server.stop() == 0
@@ -98,19 +98,19 @@ def aging() -> Iterator[Server]:
 def test_connections_are_renewed_after_the_maximum_age(aging: Server) -> None:
     with aging.channel() as channel:
         engine = stub(channel)
-        peers = []
-        for name in ("first", "second"):
-            if peers:
-                time.sleep(2.5)  # past the age (1 s, +-10% jitter): the server sends GOAWAY, the client reconnects
-            engine.GetCatalog(
-                engine_service_pb2.GetCatalogRequest(),
-                metadata=[("x-request-id", name)],
-                timeout=5,
-                wait_for_ready=True,
-            )
-            peers.append(aging.call_log(name)["peer"])
-    assert all(peer.startswith("ipv4:127.0.0.1:") for peer in peers)
-    assert peers[0] != peers[1], "the second call must come over a new connection"
+
+        def peer_of_a_call(name: str) -> str:
+            request, metadata = engine_service_pb2.GetCatalogRequest(), [("x-request-id", name)]
+            engine.GetCatalog(request, metadata=metadata, timeout=5, wait_for_ready=True)
+            return str(aging.call_log(name)["peer"])
+
+        first = peer_of_a_call("first")
+        # Past the age (1 s, +-10% jitter) the server sends GOAWAY and closes the connection; the client reconnects.
+        first_port = int(first.rsplit(":", 1)[1])
+        wait_until(lambda: tcp_connections(aging.port, first_port) == 0, what="the aged connection to close")
+        second = peer_of_a_call("second")
+    assert first.startswith("ipv4:127.0.0.1:") and second.startswith("ipv4:127.0.0.1:")
+    assert first != second, "the second call must come over a new connection"
 
 
 def test_a_call_past_its_deadline_is_recorded_as_such(aging: Server) -> None:

@@ -7,7 +7,6 @@ import http.client
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -18,8 +17,10 @@ from engine_service.runtime.logs import GRPC_VERBOSITY, quiet_grpc_core
 from engine_service.runtime.settings import Settings
 from tests.edge.support import frame, http_port, maximal_simulate
 from tests.ops.support import Server, stub
+from tests.polling import tcp_connections, wait_until
 
 CLIENTS = 6
+HEAVY_CALLS = 200  # calls answered before SIGTERM
 
 
 @pytest.fixture
@@ -49,20 +50,27 @@ def connect_and_leave(server: Server, times: int) -> None:
         channel.close()
 
 
+def hang_ups_handled(server: Server) -> None:
+    """Wait until the server has closed its side of every connection the clients left: the gRPC core has handled
+    each hang-up (what it would write about them, it has written)."""
+    wait_until(lambda: tcp_connections(server.port) == 0, what="the server to close the connections clients left")
+
+
 @pytest.mark.e2e
 def test_clients_hanging_up_leave_no_grpc_core_lines_at_info() -> None:
     with Server() as server:
         connect_and_leave(server, 5)
-        time.sleep(0.5)
+        hang_ups_handled(server)
         assert server.stop() == 0
     assert server.stderr == []
 
 
 @pytest.mark.e2e
 def test_at_debug_the_grpc_core_speaks() -> None:
+    # The control of the test above: the same hang-ups, handled as above, do write lines at debug.
     with Server("--log-level", "debug") as server:
         connect_and_leave(server, 3)
-        time.sleep(0.5)  # the core writes its lines from its own threads: give them the time the test above gives
+        hang_ups_handled(server)
         assert server.stop() == 0
     assert server.stderr != []
 
@@ -88,10 +96,7 @@ def test_a_call_still_running_when_the_http_server_stops_ends_quietly(capfd: pyt
     caller = threading.Thread(target=call)
     caller.start()
     admission = http_server.guard.admission
-    deadline = time.monotonic() + 10
-    while not admission.expensive_running and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert admission.expensive_running == 1
+    wait_until(lambda: admission.expensive_running == 1, what="the Simulate call to run")
     http_server.stop()
     caller.join(timeout=30)
     assert admission.expensive_running == 0 and admission.expensive_entered == 0
@@ -123,7 +128,8 @@ def test_sigterm_after_heavy_http_traffic_stops_cleanly() -> None:
         clients = [threading.Thread(target=traffic, args=(index,), daemon=True) for index in range(CLIENTS)]
         for client in clients:
             client.start()
-        time.sleep(2.0)
+        # Heavy traffic: many calls answered, the long one among them running, then SIGTERM.
+        server.wait_for(lambda: len(server.calls("GetCatalog")) >= HEAVY_CALLS, timeout=60)
         server.process.send_signal(signal.SIGTERM)
         code = server.process.wait(timeout=30)
         stop.set()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -74,9 +73,7 @@ def test_a_worker_dying_stops_the_server_with_an_error() -> None:
         with server.channel() as channel:
             stub(channel).GetCatalog(engine_service_pb2.GetCatalogRequest(), timeout=5)
         os.kill(victim, signal.SIGKILL)
-        began = time.monotonic()
         assert server.process.wait(timeout=15) == 1
-        assert time.monotonic() - began < 10
         server.wait_for(lambda: server.events("supervisor_stopped"))
         (died,) = server.events("worker_died")
         assert died["worker_pid"] == victim and died["exit_code"] == -signal.SIGKILL

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,9 +35,12 @@ class Lines:
             self._changed.notify_all()
 
     def wait_for(self, count: int) -> list[str]:
+        return self.wait_until(lambda lines: len(lines) >= count)
+
+    def wait_until(self, condition: Callable[[list[str]], bool]) -> list[str]:
         deadline = time.monotonic() + DEADLINE_SECONDS
         with self._changed:
-            while len(self.lines) < count:
+            while not condition(self.lines):
                 assert time.monotonic() < deadline, self.lines
                 self._changed.wait(0.1)
             return list(self.lines)
@@ -90,20 +94,33 @@ def run_progress(*command: str, every: float = 0.1) -> subprocess.CompletedProce
 
 
 def test_a_long_pip_install_is_summed_up_in_progress_lines() -> None:
+    # The fake pip goes quiet after its first steps until the line summing them up has been written (a line from
+    # the test on its standard input), as a pip downloading for minutes would.
     fake_pip = (
-        "import sys, time\n"
+        "import sys\n"
         "print('Collecting numpy', flush=True)\n"
         "print('Requirement already satisfied: grpcio', flush=True)\n"
-        "time.sleep(0.5)\n"
+        "sys.stdin.readline()\n"
         "print('Installing collected packages: numpy', flush=True)\n"
     )
-    done = run_progress(sys.executable, "-c", fake_pip)
-    assert done.returncode == 0
-    lines = done.stderr.splitlines()
-    assert lines[0] == "installing: started (0 s)"
-    assert any(re.match(r"installing: 1 collected; Collecting numpy \(\d+ s\)$", line) for line in lines), lines
-    assert re.match(r"installing: done, 2 requirements \(\d+ s\)$", lines[-1]), lines
-    assert "Requirement already satisfied" not in done.stderr  # pip's every line is not repeated
+    summed_up = re.compile(r"installing: 1 collected; Collecting numpy \(\d+ s\)$")
+    script = [sys.executable, str(ROOT / "scripts" / "progress.py"), "--every", "0.1", "installing", "--"]
+    lines = Lines()
+    with subprocess.Popen(
+        [*script, sys.executable, "-c", fake_pip], stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdin is not None and process.stderr is not None
+        errors = process.stderr
+        reader = threading.Thread(target=lambda: [lines.write(line.rstrip("\n")) for line in errors], daemon=True)
+        reader.start()
+        lines.wait_until(lambda seen: any(summed_up.match(line) for line in seen))
+        process.stdin.write("go on\n")
+        process.stdin.close()
+        assert process.wait(timeout=DEADLINE_SECONDS) == 0
+        reader.join(timeout=DEADLINE_SECONDS)
+    assert lines.lines[0] == "installing: started (0 s)"
+    assert re.match(r"installing: done, 2 requirements \(\d+ s\)$", lines.lines[-1]), lines.lines
+    assert not any("Requirement already satisfied" in line for line in lines.lines)  # pip's lines are not repeated
 
 
 def test_a_failing_install_shows_its_whole_output_and_its_exit_status() -> None:

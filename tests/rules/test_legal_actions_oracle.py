@@ -26,6 +26,7 @@ from engine_service.rules import (
     new_game,
 )
 from engine_service.rules.modules.strongholds import MOVE_STRONGHOLD
+from tests.rulesets import MODULE_NAMES
 
 ALL_IDS = tuple(range(ACTION_ID_COUNT))
 IDS_BUT_MOVES = tuple(range(MOVE_STRONGHOLD))
@@ -64,6 +65,6 @@ def test_legal_actions_are_exactly_the_actions_apply_accepts(players: int) -> No
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("module", ["cities", "trading_posts", "strongholds", "orient"])
+@pytest.mark.parametrize("module", MODULE_NAMES)
 def test_legal_actions_are_exactly_the_accepted_actions_in_every_module(module: str, players: int) -> None:
     assert check_random_games(players, range(1), frozenset({module})) > 30

@@ -18,9 +18,10 @@ from splendor.v1 import state_pb2
 
 from engine_service.codec import state_from_proto
 from engine_service.rules import GameConfig, GameState, action_from_id, apply, legal_actions, new_game, state_digest
+from tests.rulesets import MODULE_NAMES
 
 PINNED = Path(__file__).resolve().parent / "pinned"
-RULESETS = ("base", "cities", "trading_posts", "strongholds", "orient")
+RULESETS = ("base", *MODULE_NAMES)
 
 
 def load(name: str) -> dict[str, Any]:

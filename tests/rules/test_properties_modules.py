@@ -34,12 +34,13 @@ from engine_service.rules import (
 )
 from engine_service.rules.ruleset import ruleset_for
 from tests.rules.helpers import GEMS_PER_COLOR, card_ids_shown, hidden_from
+from tests.rulesets import MODULE_NAMES
 
 MODULE_SETTINGS = settings(max_examples=8, deadline=None)
 # Random play ended within 176 turns in 1,200 measured module games (2-4 players); the bound is far above.
 MODULE_TURN_BOUND = 500
 
-modules = st.sampled_from(["cities", "trading_posts", "strongholds", "orient"])
+modules = st.sampled_from(MODULE_NAMES)
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 player_counts = st.sampled_from([2, 3, 4])
 

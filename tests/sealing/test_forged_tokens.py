@@ -15,6 +15,8 @@ from engine_service.api import ApiError, Code
 from engine_service.codec import state_to_proto
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
 from engine_service.sealing import Binding, issue_seat_keys, new_game_id, new_game_secret, seal
+from tests.checklists.coverage import methods_whose_request_has
+from tests.rulesets import MODULE_NAMES
 from tests.sealing.api import CONFIG, call
 
 pb = engine_service_pb2
@@ -58,6 +60,10 @@ def every_call(token: bytes, keys: list[str]) -> list[tuple[str, object]]:
         ("Simulate", simulate),
         ("Determinize", pb.DeterminizeRequest(sealed_state=token, seat=0, count=2, seat_key=keys[0])),
     ]
+
+
+def test_every_rpc_that_opens_a_token_is_sent_a_forged_one() -> None:
+    assert {method for method, _ in every_call(b"token", ["key"] * 4)} == methods_whose_request_has("sealed_state")
 
 
 def answers(token: bytes, keys: list[str]) -> list[Code]:
@@ -114,7 +120,7 @@ def test_sealed_bytes_that_are_not_a_state_message_are_invalid_argument() -> Non
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**16),
-    module=st.sampled_from(["", "cities", "trading_posts", "strongholds", "orient"]),
+    module=st.sampled_from(["", *MODULE_NAMES]),
     flips=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 7)), min_size=1, max_size=4),
 )
 def test_a_mutated_state_sealed_under_the_services_key_never_crashes_a_handler(

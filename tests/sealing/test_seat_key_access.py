@@ -9,6 +9,7 @@ from google.protobuf.message import Message
 from splendor.v1 import actions_pb2, bots_pb2, config_pb2, engine_service_pb2
 
 from engine_service.api import ApiConfig, ApiError, Code
+from tests.checklists.coverage import methods_whose_request_has
 from tests.sealing.api import CONFIG, call
 
 pb = engine_service_pb2
@@ -46,6 +47,11 @@ NAMING_SEAT_2: dict[str, Callable[[bytes, str], tuple[str, Message]]] = {
         pb.ApplyActionRequest(sealed_state=token, seat=2, action=actions_pb2.Action(action_id=0), seat_key=key),
     ),
 }
+
+
+def test_every_rpc_that_takes_a_seat_key_is_called_naming_seat_2() -> None:
+    named = {method for method, _ in (build(b"token", "key") for build in NAMING_SEAT_2.values())}
+    assert named == methods_whose_request_has("seat_key")
 
 
 def refused(method: str, request: Message, config: ApiConfig = CONFIG) -> ApiError:
@@ -133,9 +139,12 @@ def test_a_seat_out_of_range_is_invalid_before_any_key_is_asked_for() -> None:
 def test_keys_stay_valid_for_the_whole_game() -> None:
     created = game()
     token, keys = created.sealed_state, list(created.seat_keys)
-    for _ in range(6):
+    for step in range(1, 7):
         acting = call("ListLegalActions", pb.ListLegalActionsRequest(sealed_state=token)).seat
         bot = bots_pb2.BotChoice(policy="greedy", seed=1)
-        token = call(
-            "ApplyAction", pb.ApplyActionRequest(sealed_state=token, bot=bot, seat_key=keys[acting])
-        ).sealed_state
+        moved = call("ApplyAction", pb.ApplyActionRequest(sealed_state=token, bot=bot, seat_key=keys[acting]))
+        assert moved.sealed_state_binding.step == step  # each seat's first key moved the game on
+        token = moved.sealed_state
+    for seat, key in enumerate(keys):  # and still opens every seat's view, six moves later
+        request = pb.GetPlayerViewRequest(sealed_state=token, seat=seat, seat_key=key)
+        assert call("GetPlayerView", request).view.viewer_seat == seat

@@ -257,7 +257,7 @@ def test_the_call_records_its_item_count_and_each_items_facts() -> None:
 
 def test_the_catalog_publishes_the_servers_bounds() -> None:
     settings_ = Settings(
-        max_batch_items=17, max_request_bytes=123_456, max_message_bytes=654_321, max_replay_actions=99
+        max_batch_items=17, max_request_bytes=123_456, max_response_bytes=654_321, max_replay_actions=99
     )
     config = settings_.api_config(CONFIG.key_ring)
     limits = call("GetCatalog", pb.GetCatalogRequest(), config).catalog.limits

@@ -7,13 +7,7 @@ from splendor.v1 import actions_pb2, engine_service_pb2
 
 from engine_service.codec import action_from_proto, catalog, fill_action, fill_events
 from engine_service.rules import ACTION_ID_COUNT, Reason, RuleViolation, id_layout, registered
-from tests.readme_tables import README, id_table, readme_table
 from tests.rules.test_registry_plugin import BEACONS_MODULE, BeaconLit, LightBeacon
-
-
-def test_the_readme_action_id_table_is_the_layout() -> None:
-    """Run ``python -m tests.readme_tables`` to rewrite it after changing the layout."""
-    assert readme_table(README.read_text(encoding="utf-8")) == id_table()
 
 
 def test_the_catalog_action_id_ranges_are_the_layout() -> None:

@@ -79,10 +79,11 @@ from engine_service.rules.modules.strongholds import (
     StrongholdsState,
 )
 from engine_service.rules.modules.trading_posts import PowerGemTaken, ShieldPlaced, TakeGem, TradingPostsState
+from tests.rulesets import MODULE_NAMES
 from tests.server.positions import random_game
 
 # The GameState (and GameView) fields of the module states, named like the modules.
-MODULE_STATE_FIELDS = ("cities", "trading_posts", "strongholds", "orient")
+MODULE_STATE_FIELDS = MODULE_NAMES
 PLAYER_COUNTS = (2, 3, 4)
 MODULES = ("trading_posts", "strongholds", "orient")
 # The events and decisions only each module causes: random games must have converted them all.
@@ -130,8 +131,6 @@ def _first_decision(module: str, kind: DecisionKind) -> GameState:
 
 # --- whole random games ---------------------------------------------------------------------------
 
-SEEN: dict[str, Counter[str]] = {name: Counter() for name in MODULES}
-
 
 def _event_names(events: tuple[Event, ...]) -> list[str]:
     return [
@@ -140,10 +139,9 @@ def _event_names(events: tuple[Event, ...]) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
-@pytest.mark.parametrize("module", MODULES)
-def test_random_module_game_round_trips_states_updates_events_and_views(module: str, num_players: int) -> None:
-    """Every state, action, incremental update and event of a random game converts both ways exactly."""
+def _round_trip_game(module: str, num_players: int) -> list[str]:
+    """Check that every state, action, incremental update and event of a random game converts both ways exactly;
+    the names of its events."""
     config = GameConfig(num_players, 300 + num_players, modules=frozenset({module}))
     state, dealt_events = new_game(config)
     events = list(dealt_events)
@@ -160,7 +158,6 @@ def test_random_module_game_round_trips_states_updates_events_and_views(module: 
     response = engine_service_pb2.ApplyActionResponse()
     fill_events(response.events, events)
     assert events_from_proto(response.events) == tuple(events)
-    SEEN[module].update(_event_names(tuple(events)))
     final = state_to_proto(state)
     for viewer in (None, *range(num_players)):
         assert events_for(tuple(events), viewer) == events_for(events_from_proto(response.events), viewer)
@@ -169,14 +166,15 @@ def test_random_module_game_round_trips_states_updates_events_and_views(module: 
         for name in MODULE_STATE_FIELDS:  # the module's state is public; the others stay absent
             assert view.HasField(name) == (name == module)
         assert getattr(view, module) == getattr(final, module)
+    return _event_names(tuple(events))
 
 
 @pytest.mark.parametrize("module", MODULES)
-def test_random_module_games_converted_every_event_the_module_causes(module: str) -> None:
-    if not SEEN[module]:  # run alone: play the games first
-        for num_players in PLAYER_COUNTS:
-            test_random_module_game_round_trips_states_updates_events_and_views(module, num_players)
-    assert MODULE_EVENTS[module] <= set(SEEN[module]), SEEN[module]
+def test_random_module_games_round_trip_and_convert_every_event_the_module_causes(module: str) -> None:
+    seen: Counter[str] = Counter()
+    for num_players in PLAYER_COUNTS:
+        seen.update(_round_trip_game(module, num_players))
+    assert MODULE_EVENTS[module] <= set(seen), seen
 
 
 def test_orient_market_rows_of_two_slots_read_on_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,9 +15,10 @@ from splendor.v1 import state_pb2, view_pb2
 
 from engine_service.codec import fill_revealed_seed, fill_view, fill_view_of_state, state_to_proto, update_state
 from engine_service.rules import GameState, apply, legal_actions, view_for
+from tests.rulesets import MODULE_NAMES
 from tests.server.positions import dealt, give_reserved, random_game
 
-MODULES = ("cities", "trading_posts", "strongholds", "orient")
+MODULES = MODULE_NAMES
 
 
 def _expected(state: GameState, viewer: int | None) -> bytes:

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine_service import cli
+from engine_service.cli import deprecated_flags
 from engine_service.process.main import bound_address
-from engine_service.runtime.settings import Settings, defaults_from_env, grpc_server_options
+from engine_service.runtime.settings import (
+    DEPRECATED_ENV,
+    ENV,
+    Settings,
+    defaults_from_env,
+    deprecated_variables,
+    grpc_server_options,
+)
 from engine_service.sealing import KeyRing
 
 
 def test_environment_overrides_the_defaults() -> None:
     env = {
         "SPLENDOR_ADDRESS": "127.0.0.1:6000",
-        "SPLENDOR_MAX_MESSAGE_BYTES": "1024",
-        "SPLENDOR_WORKERS": "3",
+        "SPLENDOR_MAX_RESPONSE_BYTES": "1024",
+        "SPLENDOR_THREADS": "3",
         "SPLENDOR_GRACE_SECONDS": "2.5",
         "SPLENDOR_LOG_LEVEL": "DEBUG",
     }
@@ -55,7 +65,7 @@ def test_the_documented_defaults() -> None:
 
 
 def test_settings_become_grpc_server_options() -> None:
-    settings = Settings(max_message_bytes=1000, max_request_bytes=700, max_connection_age_seconds=2.5)
+    settings = Settings(max_response_bytes=1000, max_request_bytes=700, max_connection_age_seconds=2.5)
     options = dict(grpc_server_options(settings))
     assert options["grpc.max_send_message_length"] == 1000
     assert options["grpc.max_receive_message_length"] == 700
@@ -72,10 +82,12 @@ def test_settings_become_grpc_server_options() -> None:
 @pytest.mark.parametrize(
     "env",
     [
+        {"SPLENDOR_THREADS": "0"},
+        {"SPLENDOR_THREADS": "many"},
         {"SPLENDOR_WORKERS": "0"},
-        {"SPLENDOR_WORKERS": "many"},
         {"SPLENDOR_GRACE_SECONDS": "-1"},
         {"SPLENDOR_LOG_LEVEL": "loud"},
+        {"SPLENDOR_MAX_RESPONSE_BYTES": "0"},
         {"SPLENDOR_MAX_MESSAGE_BYTES": "0"},
         {"SPLENDOR_LOG_FORMAT": "xml"},
         {"SPLENDOR_METRICS_PORT": "70000"},
@@ -99,8 +111,8 @@ def test_help_documents_every_flag_and_variable(capsys: pytest.CaptureFixture[st
     text = capsys.readouterr().out
     for flag, variable in [
         ("--address", "SPLENDOR_ADDRESS"),
-        ("--max-message-bytes", "SPLENDOR_MAX_MESSAGE_BYTES"),
-        ("--threads", "SPLENDOR_WORKERS"),
+        ("--max-response-bytes", "SPLENDOR_MAX_RESPONSE_BYTES"),
+        ("--threads", "SPLENDOR_THREADS"),
         ("--grace-seconds", "SPLENDOR_GRACE_SECONDS"),
         ("--log-level", "SPLENDOR_LOG_LEVEL"),
         ("--log-format", "SPLENDOR_LOG_FORMAT"),
@@ -117,7 +129,29 @@ def test_help_documents_every_flag_and_variable(capsys: pytest.CaptureFixture[st
     ]:
         assert flag in text and variable in text
     assert "localhost:50051" in text and "9464" in text
-    assert "--workers" in text  # the old name of --threads still works
+    assert "--workers" in text and "--max-message-bytes" in text  # the deprecated names still work
+
+
+def test_the_deprecated_names_still_set_their_settings_and_say_their_new_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    old = {"SPLENDOR_WORKERS": "3", "SPLENDOR_MAX_MESSAGE_BYTES": "1024"}
+    assert defaults_from_env(old) == Settings(threads=3, max_response_bytes=1024)
+    assert defaults_from_env({**old, "SPLENDOR_THREADS": "5"}).threads == 5  # the new name wins
+    assert deprecated_variables(old) == [
+        "SPLENDOR_WORKERS is deprecated: set SPLENDOR_THREADS",
+        "SPLENDOR_MAX_MESSAGE_BYTES is deprecated: set SPLENDOR_MAX_RESPONSE_BYTES",
+    ]
+    assert deprecated_flags(["serve", "--workers", "2", "--max-message-bytes=10"]) == [
+        "--workers is deprecated: use --threads",
+        "--max-message-bytes is deprecated: use --max-response-bytes",
+    ]
+    with pytest.deprecated_call(match="Settings.threads"):
+        assert Settings(threads=4).workers == 4
+    with pytest.deprecated_call(match="Settings.max_response_bytes"):
+        assert Settings(max_response_bytes=9).max_message_bytes == 9
+    assert cli.main(["serve", "--workers", "0"]) == 2
+    assert "splendor-engine: --workers is deprecated: use --threads" in capsys.readouterr().err
 
 
 def test_bad_values_exit_with_status_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,7 +171,7 @@ def test_bound_address_reports_the_real_port() -> None:
 def test_the_handlers_get_the_bounds_of_the_settings() -> None:
     settings = Settings(
         max_replay_actions=9,
-        max_message_bytes=5000,
+        max_response_bytes=5000,
         max_bot_iterations=12,
         seat_keys=False,
         max_batch_items=7,
@@ -147,3 +181,9 @@ def test_the_handlers_get_the_bounds_of_the_settings() -> None:
     assert (config.max_replay_actions, config.max_response_bytes, config.max_bot_iterations) == (9, 5000, 12)
     assert (config.max_batch_items, config.max_request_bytes) == (7, 3000)
     assert config.seat_keys is False
+
+
+def test_the_operations_guide_lists_every_variable_and_every_deprecated_name() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text(encoding="utf-8")
+    for variable in [*ENV.values(), *DEPRECATED_ENV]:
+        assert f"`{variable}`" in guide, variable

@@ -4,7 +4,6 @@ core and the response as child spans, public attributes only; nothing at all whi
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +20,7 @@ from engine_service.api.call import LOG_FIELDS
 from engine_service.runtime.settings import Settings
 from engine_service.runtime.telemetry import otlp_endpoint, start_tracing
 from engine_service.server.app import build_server, start
+from tests.polling import wait_until
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER_SPAN = "00f067aa0ba902b7"
@@ -38,7 +38,7 @@ ALLOWED_ATTRIBUTES = {
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[Any]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=2))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=2))
     start(server, health)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         yield engine_service_pb2_grpc.EngineServiceStub(channel)
@@ -58,12 +58,12 @@ def spans() -> Iterator[InMemorySpanExporter]:
 
 def finished(exporter: InMemorySpanExporter, count: int) -> list[ReadableSpan]:
     """The spans ended so far, once there are ``count`` (the server span ends just after the reply)."""
-    for _ in range(200):
+
+    def ended() -> list[ReadableSpan]:
         done = list(exporter.get_finished_spans())
-        if len(done) >= count:
-            return done
-        time.sleep(0.01)
-    raise AssertionError(f"only {len(exporter.get_finished_spans())} spans")
+        return done if len(done) >= count else []
+
+    return wait_until(ended, what=f"{count} ended spans")
 
 
 def test_a_call_continues_the_callers_trace_with_its_steps_as_children(

@@ -12,7 +12,7 @@ from engine_service.server.app import build_server, start
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    server, port, health = build_server(Settings(address="127.0.0.1:0", workers=4))
+    server, port, health = build_server(Settings(address="127.0.0.1:0", threads=4))
     start(server, health)
     yield f"127.0.0.1:{port}"
     server.stop(0).wait()

@@ -17,7 +17,7 @@ MAX_ITERATIONS = 50
 @pytest.fixture(scope="module")
 def bounded_address() -> object:
     server, port, health = build_server(
-        Settings(address="127.0.0.1:0", workers=2, metrics_port=0, max_bot_iterations=MAX_ITERATIONS)
+        Settings(address="127.0.0.1:0", threads=2, metrics_port=0, max_bot_iterations=MAX_ITERATIONS)
     )
     start(server, health)
     yield f"127.0.0.1:{port}"

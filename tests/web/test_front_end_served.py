@@ -13,7 +13,7 @@ from engine_service.runtime.settings import Settings
 
 @pytest.fixture(scope="module")
 def http_port() -> Iterator[int]:
-    server = HttpServer(Settings(address="127.0.0.1:0", http_address="127.0.0.1:0", workers=2))
+    server = HttpServer(Settings(address="127.0.0.1:0", http_address="127.0.0.1:0", threads=2))
     server.start()
     try:
         yield server.port

@@ -27,18 +27,18 @@ type BotChoice struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	// The policy's name: "random", "greedy" or "ismcts" (see
-	// Catalog.bot_policies). Unknown names are INVALID_ARGUMENT.
+	// The policy's name, one of Catalog.bot_policies ("random", "greedy" and
+	// "ismcts" in this engine). Unknown names are INVALID_ARGUMENT.
 	Policy string `protobuf:"bytes,1,opt,name=policy,proto3" json:"policy,omitempty"`
 	// Seeds the policy's random choices: in plain mode the same state, policy
 	// and seed choose the same action; in sealed mode the server mixes in
 	// entropy of its own, so a seed cannot be searched for the hidden cards.
 	Seed uint64 `protobuf:"varint,2,opt,name=seed,proto3" json:"seed,omitempty"`
-	// For search policies ("ismcts"), the number of iterations per move (0: the
-	// policy's default, 400). Above the server's bound (1000) it is
-	// INVALID_ARGUMENT; the search also stops early, with the best move found,
-	// when half the call's remaining deadline is spent. Must be 0 for the other
-	// policies.
+	// For search policies (Catalog.search_policies), the number of iterations
+	// per move (0: the policy's default, 400 for "ismcts"). Above the server's
+	// bound (1000) it is INVALID_ARGUMENT; the search also stops early, with the
+	// best move found, when half the call's remaining deadline is spent. Must be
+	// 0 for the other policies.
 	Iterations uint32 `protobuf:"varint,3,opt,name=iterations,proto3" json:"iterations,omitempty"`
 }
 

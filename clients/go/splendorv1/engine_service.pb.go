@@ -1587,7 +1587,8 @@ type SimulateRequest struct {
 	//	*SimulateRequest_SealedState
 	StateSource isSimulateRequest_StateSource `protobuf_oneof:"state_source"`
 	// The policies: one per seat in seat order, or a single one for every seat.
-	// Only "random" and "greedy" (search policies cost too much per playout).
+	// Only policies that do not search ("random" and "greedy" in this engine;
+	// Catalog.search_policies cost too much per playout).
 	// Each playout reseeds them from seed, so playouts differ.
 	Policies []*BotChoice `protobuf:"bytes,3,rep,name=policies,proto3" json:"policies,omitempty"`
 	// Number of playouts, 1 to 1000.

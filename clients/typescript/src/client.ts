@@ -7,11 +7,11 @@
  *     game = await client.apply(game.game, legal[0]!);
  *
  * Every call takes the game the previous call returned (`result.game`). Every failed call
- * throws a `SplendorError` (see `errors.ts`). The transport decides the protocol: gRPC,
+ * throws an `EngineError` (see `errors.ts`). The transport decides the protocol: gRPC,
  * Connect or gRPC-Web (see `node.ts` and `web.ts`).
  *
  * A sealed game is a token dealt from a seed the server draws, with one key per seat: the
- * `SealedResult` keeps the keys and each call sends the key of the seat it names or acts as.
+ * `SealedGame` keeps the keys and each call sends the key of the seat it names or acts as.
  *
  *     let game = await client.createSealed(gameConfig({ numPlayers: 2 }), { seat: 0 });
  *     game = await client.applySealed(game, (await client.legalActions(game, { seat: 0 }))[0]!, { seat: 0 });
@@ -20,9 +20,17 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type CallOptions, type Client, createClient, type Transport } from "@connectrpc/connect";
 import { type ActionLike, asAction } from "./actions.js";
-import { fromConnectError, fromStatus, type SplendorError } from "./errors.js";
+import { type EngineError, fromConnectError, fromStatus } from "./errors.js";
 import { type Game, gameOf, isFinished, type SealedToken, stateSource } from "./game.js";
-import { keysBySeat, keysOf, type SealedGame, type SeatKeys, seatFields, tokenOf } from "./seat_keys.js";
+import {
+  keysBySeat,
+  keysOf,
+  type SealedGameLike,
+  type SealedHandle,
+  type SeatKeys,
+  seatFields,
+  tokenOf,
+} from "./seat_keys.js";
 import type { LegalAction } from "./gen/splendor/v1/actions_pb.js";
 import type { Catalog } from "./gen/splendor/v1/catalog_pb.js";
 import { type GameConfig, GameConfigSchema, Module } from "./gen/splendor/v1/config_pb.js";
@@ -36,6 +44,7 @@ import {
   type AudienceView,
   EngineService,
   type ListLegalActionsResponse,
+  type SimulateResponse,
 } from "./gen/splendor/v1/engine_service_pb.js";
 import type { Event } from "./gen/splendor/v1/events_pb.js";
 import type { GameState } from "./gen/splendor/v1/state_pb.js";
@@ -77,7 +86,7 @@ export interface GameResult {
  * events as the request's seat (or a spectator) may see them, and the seat keys its holder was
  * given. Never the plain state. Pass it back to the next call: it sends the right key itself.
  */
-export interface SealedResult {
+export interface SealedGame extends SealedHandle {
   /** The game token to send back with the next call. */
   readonly token: SealedToken;
   /** What the token is bound to (game id, turn, step), in clear. */
@@ -104,10 +113,13 @@ export interface SealedResult {
   readonly seatKeys: SeatKeys;
 }
 
-/** One item's result in a batch: its `ApplyActionResponse`, or the `SplendorError` its own `ApplyAction` call would throw. */
-export type BatchOutcome = ApplyActionResponse | SplendorError;
+/** @deprecated The old name of `SealedGame`. */
+export type SealedResult = SealedGame;
 
-/** A batch item's response, or the `SplendorError` for its refusal. */
+/** One item's result in a batch: its `ApplyActionResponse`, or the `EngineError` its own `ApplyAction` call would throw. */
+export type BatchOutcome = ApplyActionResponse | EngineError;
+
+/** A batch item's response, or the `EngineError` for its refusal. */
 export function outcome(result: BatchApplyActionsResult): BatchOutcome {
   switch (result.outcome.case) {
     case "response":
@@ -119,13 +131,13 @@ export function outcome(result: BatchApplyActionsResult): BatchOutcome {
   }
 }
 
-/** A server-side bot's move: the policy (see the catalog's `botPolicies`) chooses the acting seat's action. */
+/** A server-side bot's move: the policy (see `EngineClient.botPolicies`) chooses the acting seat's action. */
 export interface BotMove {
-  /** The policy's name: `"random"`, `"greedy"`, `"ismcts"`. */
+  /** The policy's name, one of the server's `botPolicies()` (`"random"`, `"greedy"`, `"ismcts"` on this engine). */
   readonly policy: string;
   /** Seeds the policy's choices: the same game, policy and seed choose the same action. */
   readonly seed?: bigint | number;
-  /** For search policies, the number of iterations (0: the policy's default). */
+  /** For search policies (the catalog's `searchPolicies`), the number of iterations (0: the policy's default). */
   readonly iterations?: number;
 }
 
@@ -209,6 +221,35 @@ export interface ApplyOptions {
    * spectator. A sealed handle sends each seat's key it holds.
    */
   readonly audiences?: "all" | readonly (number | undefined)[];
+}
+
+/** How to play a game out on the server (`simulate`). */
+export interface SimulateOptions {
+  /** One policy for every seat, or one per seat in seat order; only policies that do not search. */
+  readonly policies: BotMove | readonly BotMove[];
+  /** Number of playouts, 1 to 1000. */
+  readonly playouts: number;
+  /** The most actions a playout may take before it is cut off (unfinished); 0 or omitted: 1000. */
+  readonly maxActions?: number;
+  /** Seeds the whole simulation (plain mode: the same request gives the same outcomes). */
+  readonly seed?: bigint | number;
+  /**
+   * Play from fresh samples of what this seat sees instead of the state itself; required for a
+   * sealed game (its key: `seatKey`, by default the one the handle holds).
+   */
+  readonly seat?: number | undefined;
+  readonly seatKey?: string | undefined;
+}
+
+/** Which samples of the hidden cards to draw (`determinize`). */
+export interface DeterminizeOptions {
+  /** The seat whose knowledge the samples keep (with a sealed game, its key: `seatKey` or the handle's). */
+  readonly seat: number;
+  /** Number of samples, 1 to 64. */
+  readonly count: number;
+  /** Seeds the sampling (plain mode: the same request gives the same samples). */
+  readonly seed?: bigint | number;
+  readonly seatKey?: string | undefined;
 }
 
 /** Whose view to take. */
@@ -305,6 +346,11 @@ export class EngineClient {
     return response.catalog;
   }
 
+  /** The server-side bot policies this server plays (`BotMove.policy`), weakest first: its catalog's list. */
+  async botPolicies(): Promise<string[]> {
+    return [...(await this.getCatalog()).botPolicies];
+  }
+
   /** Deal a game: its state and the deal's events (`GameStarted`, then each revealed card). */
   async createGame(config: GameConfig): Promise<GameResult> {
     const response = await this.call(() => this.service.createGame({ config }, this.callOptions));
@@ -322,13 +368,13 @@ export class EngineClient {
    * a seat (a spectator) the acting seat's are listed but the purchases of the cards it reserved blind
    * (they name the hidden card).
    */
-  async listLegalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
+  async listLegalActions(game: Game | SealedGameLike, options: SealedOptions = {}): Promise<ListLegalActionsResponse> {
     const request = { ...gameFields(game, options, false) };
     return this.call(() => this.service.listLegalActions(request, this.optionsFor(game)));
   }
 
   /** Every legal action of the seat that must act (the pending decision's answers while one is pending). */
-  async legalActions(game: Game | SealedGame, options: SealedOptions = {}): Promise<LegalAction[]> {
+  async legalActions(game: Game | SealedGameLike, options: SealedOptions = {}): Promise<LegalAction[]> {
     return (await this.listLegalActions(game, options)).actions;
   }
 
@@ -348,9 +394,9 @@ export class EngineClient {
   /**
    * Many independent `ApplyAction` requests in one call (`BatchApplyActions`), each as `applyAction`
    * would send it (plain or sealed with its `seatKey`, an action or a `bot`, the same options): for
-   * each, in order, its `ApplyActionResponse` or the `SplendorError` its own call would throw,
+   * each, in order, its `ApplyActionResponse` or the `EngineError` its own call would throw,
    * returned in its place (one refused item never fails the others). Throws only when the call
-   * itself fails: `InvalidRequest` with reason `BATCH_TOO_LARGE` beyond the catalog's
+   * itself fails: `BatchTooLarge` (reason `BATCH_TOO_LARGE`) beyond the catalog's
    * `limits.maxBatchItems`, `RESPONSE_TOO_LARGE` for an answer over `limits.maxResponseBytes`, a
    * busy or unreachable engine.
    */
@@ -366,7 +412,7 @@ export class EngineClient {
   }
 
   /** The game (and `events`) as `seat` may see them; no seat for a spectator. */
-  async view(game: Game | SealedGame, options: ViewOptions = {}): Promise<ViewResult> {
+  async view(game: Game | SealedGameLike, options: ViewOptions = {}): Promise<ViewResult> {
     const request = { ...gameFields(game, options, false), events: [...(options.events ?? [])] };
     const response = await this.call(() => this.service.getPlayerView(request, this.optionsFor(game)));
     if (response.view === undefined) throw new TypeError("the engine's response carries no view");
@@ -387,10 +433,40 @@ export class EngineClient {
   }
 
   /**
+   * Play the game out on the server, `playouts` times, with server-side policies: each playout's
+   * outcome and their aggregate (`summary`: wins per seat, mean length, playouts cut off).
+   */
+  async simulate(game: Game | SealedGameLike, options: SimulateOptions): Promise<SimulateResponse> {
+    const policies = "policy" in options.policies ? [options.policies] : options.policies;
+    const request = {
+      ...gameFields(game, options, false),
+      policies: policies.map(botChoice),
+      playouts: options.playouts,
+      maxActions: options.maxActions ?? 0,
+      seed: BigInt(options.seed ?? 0),
+    };
+    return this.call(() => this.service.simulate(request, this.callOptions));
+  }
+
+  /**
+   * Full states that `seat` cannot tell apart from the game: every card hidden from it dealt again
+   * at random (samples for a search bot, never the truth), in the clear.
+   */
+  async determinize(game: Game | SealedGameLike, options: DeterminizeOptions): Promise<GameState[]> {
+    const request = {
+      ...gameFields(game, options, false),
+      seat: options.seat,
+      count: options.count,
+      seed: BigInt(options.seed ?? 0),
+    };
+    return (await this.call(() => this.service.determinize(request, this.callOptions))).states;
+  }
+
+  /**
    * Deal a sealed game: a token instead of the state, and `seat`'s view (a spectator's without
    * one). For games whose state goes to players or bots the platform does not trust.
    */
-  async createSealed(config: GameConfig, options: CreateSealedOptions = {}): Promise<SealedResult> {
+  async createSealed(config: GameConfig, options: CreateSealedOptions = {}): Promise<SealedGame> {
     const request = {
       config,
       sealed: true,
@@ -408,7 +484,7 @@ export class EngineClient {
    * token's `binding` is read from its header. Throws `PermissionDenied` when the key is not that
    * seat's.
    */
-  async join(game: SealedGame, options: { readonly seat: number; readonly seatKey?: string }): Promise<SealedResult> {
+  async join(game: SealedGameLike, options: { readonly seat: number; readonly seatKey?: string }): Promise<SealedGame> {
     const key = options.seatKey ?? keysOf(game).get(options.seat) ?? "";
     const request = {
       stateSource: stateSource(tokenOf(game)),
@@ -436,16 +512,14 @@ export class EngineClient {
    * `seat`'s legal actions when it must act next.
    */
   async applySealed(
-    game: SealedGame,
+    game: SealedGameLike,
     move: ActionLike | BotMove,
     options: SealedOptions & Omit<ApplyOptions, "seat"> & { readonly includeLegalActions?: boolean } = {},
-  ): Promise<SealedResult> {
+  ): Promise<SealedGame> {
     const bot = typeof move === "object" && "policy" in move;
     const request = {
       ...gameFields(game, options, true),
-      ...(bot
-        ? { bot: { policy: move.policy, seed: BigInt(move.seed ?? 0), iterations: move.iterations ?? 0 } }
-        : { action: asAction(move) }),
+      ...(bot ? { bot: botChoice(move) } : { action: asAction(move) }),
       includeLegalActions: options.includeLegalActions ?? false,
       validateOnly: options.validateOnly ?? false,
       ...moveChecks(options),
@@ -456,7 +530,7 @@ export class EngineClient {
   }
 
   /** A sealed game (and `events`) as `seat` may see them; no seat for a spectator. */
-  async viewSealed(game: SealedGame, options: ViewOptions = {}): Promise<ViewResult> {
+  async viewSealed(game: SealedGameLike, options: ViewOptions = {}): Promise<ViewResult> {
     return this.view(game, options);
   }
 
@@ -469,7 +543,7 @@ export class EngineClient {
     config: GameConfig,
     actions: Iterable<ActionLike>,
     options: Pick<SealedOptions, "seat"> & Pick<CreateSealedOptions, "expiresInSeconds"> = {},
-  ): Promise<SealedResult> {
+  ): Promise<SealedGame> {
     const request = {
       config,
       actions: Array.from(actions, asAction),
@@ -485,7 +559,7 @@ export class EngineClient {
    * The options of a call about `game`: a sealed handle's game id as the routing key, the header a
    * proxy can hash on to send a game's calls to one replica (see `ROUTING_KEY_HEADER`).
    */
-  private optionsFor(game: Game | SealedGame): CallOptions {
+  private optionsFor(game: Game | SealedGameLike): CallOptions {
     const gameId = game instanceof Uint8Array || !("token" in game) ? undefined : game.binding?.gameId;
     if (!this.routingKey || gameId === undefined || gameId === "") return this.callOptions;
     const headers = new Headers(this.callOptions.headers);
@@ -500,6 +574,11 @@ export class EngineClient {
       throw fromConnectError(error);
     }
   }
+}
+
+/** The `BotChoice` of a server-side bot's move. */
+function botChoice(move: BotMove): { policy: string; seed: bigint; iterations: number } {
+  return { policy: move.policy, seed: BigInt(move.seed ?? 0), iterations: move.iterations ?? 0 };
 }
 
 function seatField(seat: number | undefined): { seat?: number } {
@@ -518,7 +597,7 @@ function moveChecks(options: Pick<ApplyOptions, "expectedTurn" | "expectedStep">
 }
 
 /** The number of seats of a sealed game, from its view (a bare token holds no key: a spectator's audience only). */
-function numPlayersOf(game: SealedGame): number {
+function numPlayersOf(game: SealedGameLike): number {
   return game instanceof Uint8Array ? 0 : game.view.numPlayers;
 }
 
@@ -536,7 +615,7 @@ function audiencesOf(
 
 /** The `state_source` of a request about `game`, and for a sealed game the seat it names and its key. */
 function gameFields(
-  game: Game | SealedGame,
+  game: Game | SealedGameLike,
   options: { readonly seat?: number | undefined; readonly seatKey?: string | undefined },
   acts: boolean,
 ) {
@@ -558,7 +637,7 @@ function sealedResult(
     readonly audienceViews?: AudienceView[];
   },
   seatKeys: SeatKeys,
-): SealedResult {
+): SealedGame {
   if (response.sealedState.length === 0) throw new TypeError("the engine's response carries no sealed state");
   if (response.view === undefined) throw new TypeError("the engine's response carries no view");
   return {

@@ -1,17 +1,21 @@
 /**
  * The engine's errors as typed exceptions, with the rich error details decoded.
  *
- * Every failed call of `EngineClient` throws a `SplendorError`:
+ * Every failed call of `EngineClient` throws an `EngineError` (the Python client's names, class for class):
  * - `RuleRejected` (`FAILED_PRECONDITION`): a well-formed move the rules refuse, e.g.
  *   reason `"PILE_BELOW_FOUR"` or `"NOT_YOUR_TURN"`;
  * - `InvalidRequest` (`INVALID_ARGUMENT`): a malformed request or an impossible state, e.g.
- *   reason `"INVALID_PLAYER_COUNT"`, usually naming the faulty field in `fieldViolations`;
+ *   reason `"INVALID_PLAYER_COUNT"`, usually naming the faulty field in `fieldViolations`; its
+ *   subclasses `TokenRefused` (a game token that does not open: `SEALED_STATE_*`),
+ *   `RequestUndecodable`, `ReplayTooLong`, `ResponseTooLarge` and `BatchTooLarge` name the service's bounds;
  * - `PermissionDenied` (`PERMISSION_DENIED`): a sealed request that names a seat, or acts,
  *   without that seat's key (`"SEAT_KEY_MISSING"`) or with another key (`"SEAT_KEY_INVALID"`);
- * - a plain `SplendorError` for everything else: `UNAVAILABLE` (no server there),
+ * - a plain `EngineError` for everything else: `UNAVAILABLE` (no server there),
  *   `DEADLINE_EXCEEDED`, `RESOURCE_EXHAUSTED`, `INTERNAL`...
  *
- * A refused item of a batch (`EngineClient.applyBatch`) is the same `SplendorError` its own
+ * `SplendorError` is the deprecated name of `EngineError` (the same class).
+ *
+ * A refused item of a batch (`EngineClient.applyBatch`) is the same `EngineError` its own
  * `ApplyAction` call would throw, built from the item's `google.rpc.Status` (`fromStatus`).
  *
  * The reason is the `google.rpc.ErrorInfo` reason: a `RejectionReason` name without its
@@ -36,7 +40,7 @@ export interface FieldViolation {
 }
 
 /** A failed call to the engine. */
-export class SplendorError extends Error {
+export class EngineError extends Error {
   /** The status code. */
   readonly code: Code;
   /** The status message, for people (`message` adds the code, reason and fields). */
@@ -82,39 +86,78 @@ export class SplendorError extends Error {
 }
 
 /** The rules refuse the move (`FAILED_PRECONDITION`): the request was well formed but is illegal now. */
-export class RuleRejected extends SplendorError {}
+export class RuleRejected extends EngineError {}
 
 /** The request is malformed or its state impossible (`INVALID_ARGUMENT`). */
-export class InvalidRequest extends SplendorError {}
+export class InvalidRequest extends EngineError {}
 
 /**
  * A sealed request named a seat, or acted, without that seat's key (reason `SEAT_KEY_MISSING`) or
  * with a key that is not that seat's in this game (`SEAT_KEY_INVALID`): `PERMISSION_DENIED`.
  * Nothing changed: send the seat's key, or look as a spectator (no seat).
  */
-export class PermissionDenied extends SplendorError {}
+export class PermissionDenied extends EngineError {}
 
-/** The `SplendorError` (of the right subclass) for anything a Connect call threw. */
-export function fromConnectError(error: unknown): SplendorError {
-  if (error instanceof SplendorError) return error;
+/**
+ * A `sealedState` that does not open (reason `SEALED_STATE_*`): altered, truncated, sealed by another
+ * deployment or with a retired key. The game must be rebuilt from its action log (`replaySealed`).
+ */
+export class TokenRefused extends InvalidRequest {}
+
+/** The request bytes are not the method's request message (`REQUEST_UNDECODABLE`). */
+export class RequestUndecodable extends InvalidRequest {}
+
+/** `replay` was sent more actions than the service replays in one call (`REPLAY_TOO_LONG`). */
+export class ReplayTooLong extends InvalidRequest {}
+
+/** The answer would exceed the largest message the service sends (`RESPONSE_TOO_LARGE`). */
+export class ResponseTooLarge extends InvalidRequest {}
+
+/**
+ * A batch had more items than the service takes in one call (`BATCH_TOO_LARGE`; the bound is the
+ * catalog's `limits.maxBatchItems`). Nothing was applied: send the items in smaller batches.
+ */
+export class BatchTooLarge extends InvalidRequest {}
+
+/** @deprecated The old name of `EngineError`, the same class. */
+export const SplendorError = EngineError;
+/** @deprecated The old name of `EngineError`. */
+export type SplendorError = EngineError;
+
+/** The subclasses of `InvalidRequest` by reason (a token that does not open: `TokenRefused`, by prefix). */
+const INVALID_REQUESTS_BY_REASON: Readonly<Record<string, typeof InvalidRequest>> = {
+  REQUEST_UNDECODABLE: RequestUndecodable,
+  REPLAY_TOO_LONG: ReplayTooLong,
+  RESPONSE_TOO_LARGE: ResponseTooLarge,
+  BATCH_TOO_LARGE: BatchTooLarge,
+};
+
+/** The `EngineError` (of the right subclass) for anything a Connect call threw. */
+export function fromConnectError(error: unknown): EngineError {
+  if (error instanceof EngineError) return error;
   const connectError = ConnectError.from(error);
   switch (connectError.code) {
     case Code.FailedPrecondition:
       return new RuleRejected(connectError);
     case Code.InvalidArgument:
-      return new InvalidRequest(connectError);
+      return new (invalidRequestClass(connectError))(connectError);
     case Code.PermissionDenied:
       return new PermissionDenied(connectError);
     default:
-      return new SplendorError(connectError);
+      return new EngineError(connectError);
   }
 }
 
+function invalidRequestClass(error: ConnectError): typeof InvalidRequest {
+  const reason = error.findDetails(ErrorInfoSchema)[0]?.reason ?? "";
+  return reason.startsWith("SEALED_STATE_") ? TokenRefused : (INVALID_REQUESTS_BY_REASON[reason] ?? InvalidRequest);
+}
+
 /**
- * The `SplendorError` (of the right subclass) for a `google.rpc.Status`: a batch item's refusal
+ * The `EngineError` (of the right subclass) for a `google.rpc.Status`: a batch item's refusal
  * (`BatchApplyActionsResult.outcome` `error`), the error its own `ApplyAction` call would throw.
  */
-export function fromStatus(status: Status): SplendorError {
+export function fromStatus(status: Status): EngineError {
   const error = new ConnectError(status.message, status.code as Code);
   for (const detail of status.details) {
     // An Any's type URL ends with the message's full name, as the Connect error details name it.

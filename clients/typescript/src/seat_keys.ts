@@ -22,8 +22,11 @@ export interface SealedHandle {
   readonly seatKeys: SeatKeys;
 }
 
-/** A sealed game to send: a bare token (its keys given with each call), or a handle holding its keys. */
-export type SealedGame = SealedToken | SealedHandle;
+/**
+ * A sealed game to send: a bare token (its keys given with each call), or a handle holding its keys
+ * (the `SealedGame` a call returned, or one of your own).
+ */
+export type SealedGameLike = SealedToken | SealedHandle;
 
 /** The seat and key fields of a sealed request. */
 export interface SeatFields {
@@ -32,17 +35,17 @@ export interface SeatFields {
 }
 
 /** The token of a sealed game. */
-export function tokenOf(game: SealedGame): SealedToken {
+export function tokenOf(game: SealedGameLike): SealedToken {
   return game instanceof Uint8Array ? game : game.token;
 }
 
 /** The keys a sealed game holds (none for a bare token). */
-export function keysOf(game: SealedGame): SeatKeys {
+export function keysOf(game: SealedGameLike): SeatKeys {
   return game instanceof Uint8Array ? new Map() : game.seatKeys;
 }
 
 /** The seat of a handle holding exactly one key (a player's), which its calls name by default. */
-export function ownSeat(game: SealedGame): number | undefined {
+export function ownSeat(game: SealedGameLike): number | undefined {
   const keys = keysOf(game);
   return keys.size === 1 ? keys.keys().next().value : undefined;
 }
@@ -53,7 +56,7 @@ export function ownSeat(game: SealedGame): number | undefined {
  * without naming a seat, of the seat that must act. No key field when there is none to send.
  */
 export function seatFields(
-  game: SealedGame,
+  game: SealedGameLike,
   options: { readonly seat?: number | undefined; readonly seatKey?: string | undefined },
   acts: boolean,
 ): SeatFields {

@@ -12,7 +12,7 @@ import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { balancedTransport, DEFAULT_RETRY_POLICY, isRetryable } from "../src/balance.js";
 import { EngineClient, ROUTING_KEY_HEADER } from "../src/client.js";
-import { InvalidRequest, SplendorError } from "../src/errors.js";
+import { InvalidRequest, EngineError } from "../src/errors.js";
 import { EngineService } from "../src/gen/splendor/v1/engine_service_pb.js";
 import { connectGrpc, connectTransport } from "../src/node.js";
 import { startEngine } from "./support/server.js";
@@ -98,7 +98,7 @@ describe("balancedTransport", () => {
     const client = clientOf(failing.address);
     await assert.rejects(
       client.getCatalog(),
-      (error: unknown) => error instanceof SplendorError && error.code === Code.Unavailable,
+      (error: unknown) => error instanceof EngineError && error.code === Code.Unavailable,
     );
     client.close();
     assert.equal(failing.keys.length, DEFAULT_RETRY_POLICY.maxAttempts);

@@ -1,7 +1,7 @@
 /**
  * Many moves in one call through the TypeScript client and the real engine (gRPC, Connect binary and
  * Connect JSON): `applyBatch` gives, for each request, the response its own `ApplyAction` call gives
- * or the `SplendorError` it throws (same class, code, reason, metadata and fields), returned in its
+ * or the `EngineError` it throws (same class, code, reason, metadata and fields), returned in its
  * place; only a refusal of the whole call (`BATCH_TOO_LARGE`) throws.
  */
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { takeTwo } from "../src/actions.js";
 import { EngineClient, gameConfig, outcome } from "../src/client.js";
-import { fromConnectError, InvalidRequest, PermissionDenied, RuleRejected, SplendorError } from "../src/errors.js";
+import { EngineError, fromConnectError, InvalidRequest, PermissionDenied, RuleRejected } from "../src/errors.js";
 import { type ApplyActionRequestSchema, EngineService } from "../src/gen/splendor/v1/engine_service_pb.js";
 import { actingSeat } from "../src/game.js";
 import { connectTransport, grpcTransport } from "../src/node.js";
@@ -71,12 +71,12 @@ describe("batches through the client", () => {
         ];
         const results = await client.applyBatch(requests);
         assert.deepEqual(
-          results.map((result) => (result instanceof SplendorError ? result.constructor : "response")),
+          results.map((result) => (result instanceof EngineError ? result.constructor : "response")),
           ["response", RuleRejected, "response", PermissionDenied, InvalidRequest],
         );
         for (const [index, result] of results.entries()) {
           const own = await alone(server, requests[index]!);
-          if (result instanceof SplendorError) {
+          if (result instanceof EngineError) {
             const expected = fromConnectError(own);
             assert.equal(result.constructor, expected.constructor);
             assert.deepEqual(
@@ -123,7 +123,7 @@ describe("batches through the client", () => {
       });
       const response = await client.batchRequest({ requests: [item, item] });
       assert.equal(response.results.length, 2);
-      assert.ok(response.results.every((result) => !(outcome(result) instanceof SplendorError)));
+      assert.ok(response.results.every((result) => !(outcome(result) instanceof EngineError)));
     } finally {
       client.close();
     }

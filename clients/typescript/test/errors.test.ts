@@ -3,7 +3,19 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { codeName, fromConnectError, InvalidRequest, RuleRejected, SplendorError } from "../src/errors.js";
+import {
+  BatchTooLarge,
+  codeName,
+  EngineError,
+  fromConnectError,
+  InvalidRequest,
+  ReplayTooLong,
+  RequestUndecodable,
+  ResponseTooLarge,
+  RuleRejected,
+  SplendorError,
+  TokenRefused,
+} from "../src/errors.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../src/gen/google/rpc/error_details_pb.js";
 import { RejectionReason } from "../src/gen/splendor/v1/errors_pb.js";
 
@@ -33,10 +45,10 @@ test("FAILED_PRECONDITION becomes RuleRejected with the reason, metadata and fie
   assert.equal(error.message, "FAILED_PRECONDITION PILE_BELOW_FOUR: only 2 left (action.take_two_gems.color)");
 });
 
-test("INVALID_ARGUMENT becomes InvalidRequest; other codes a plain SplendorError without details", () => {
+test("INVALID_ARGUMENT becomes InvalidRequest; other codes a plain EngineError without details", () => {
   assert.ok(fromConnectError(wireError(Code.InvalidArgument, "bad", "INVALID_STATE")) instanceof InvalidRequest);
   const unavailable = fromConnectError(new ConnectError("connection refused", Code.Unavailable));
-  assert.equal(unavailable.constructor, SplendorError);
+  assert.equal(unavailable.constructor, EngineError);
   assert.equal(unavailable.codeName, "UNAVAILABLE");
   assert.equal(unavailable.reason, "");
   assert.deepEqual(unavailable.metadata, {});
@@ -49,7 +61,7 @@ test("a reason from another domain is kept but is no RejectionReason", () => {
   assert.equal(error.rejectionReason, undefined);
 });
 
-test("anything thrown becomes a SplendorError, and a SplendorError stays itself", () => {
+test("anything thrown becomes an EngineError, and an EngineError stays itself", () => {
   const unknown = fromConnectError(new TypeError("boom"));
   assert.equal(unknown.code, Code.Unknown);
   assert.equal(fromConnectError(unknown), unknown);
@@ -59,4 +71,27 @@ test("code names are the gRPC names", () => {
   assert.equal(codeName(Code.FailedPrecondition), "FAILED_PRECONDITION");
   assert.equal(codeName(Code.DeadlineExceeded), "DEADLINE_EXCEEDED");
   assert.equal(codeName(Code.Internal), "INTERNAL");
+});
+
+test("the service's bounds and unreadable tokens have classes of their own, as in the Python client", () => {
+  const cases = [
+    ["SEALED_STATE_TAMPERED", TokenRefused],
+    ["SEALED_STATE_EXPIRED", TokenRefused],
+    ["REQUEST_UNDECODABLE", RequestUndecodable],
+    ["REPLAY_TOO_LONG", ReplayTooLong],
+    ["RESPONSE_TOO_LARGE", ResponseTooLarge],
+    ["BATCH_TOO_LARGE", BatchTooLarge],
+  ] as const;
+  for (const [reason, kind] of cases) {
+    const error = fromConnectError(wireError(Code.InvalidArgument, "no", reason));
+    assert.equal(error.constructor, kind, reason);
+    assert.ok(error instanceof InvalidRequest && error instanceof EngineError);
+    assert.equal(error.name, kind.name);
+  }
+});
+
+test("SplendorError, the old name, is the same class", () => {
+  const error: SplendorError = fromConnectError(wireError(Code.FailedPrecondition, "no", "GAME_OVER"));
+  assert.equal(SplendorError, EngineError);
+  assert.ok(error instanceof SplendorError);
 });

@@ -3,17 +3,17 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Code } from "@connectrpc/connect";
 import { takeTwo } from "../src/actions.js";
-import { DOMAIN, InvalidRequest, RuleRejected, SplendorError } from "../src/errors.js";
+import { DOMAIN, InvalidRequest, RuleRejected, EngineError } from "../src/errors.js";
 import { RejectionReason } from "../src/gen/splendor/v1/errors_pb.js";
 import { useEngine } from "./support/engine.js";
 import { PLAIN_RUNS } from "./support/runs.js";
 
-/** The error `promise` rejects with, which must be a `SplendorError`. */
-async function refusal(promise: Promise<unknown>): Promise<SplendorError> {
+/** The error `promise` rejects with, which must be a `EngineError`. */
+async function refusal(promise: Promise<unknown>): Promise<EngineError> {
   try {
     await promise;
   } catch (error) {
-    assert.ok(error instanceof SplendorError, `expected a SplendorError, got ${String(error)}`);
+    assert.ok(error instanceof EngineError, `expected a EngineError, got ${String(error)}`);
     return error;
   }
   assert.fail("the call was accepted");

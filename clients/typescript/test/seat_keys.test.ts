@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { gameConfig } from "../src/client.js";
-import { InvalidRequest, PermissionDenied, RuleRejected, type SplendorError } from "../src/errors.js";
+import { InvalidRequest, PermissionDenied, RuleRejected, type EngineError } from "../src/errors.js";
 import { GameViewSchema, type GameView } from "../src/gen/splendor/v1/view_pb.js";
 import { type SealedHandle, seatFields } from "../src/seat_keys.js";
 import { useEngine } from "./support/engine.js";
@@ -50,11 +50,11 @@ describe("the seat and key a sealed call sends", () => {
   });
 });
 
-async function refusal(call: Promise<unknown>): Promise<SplendorError> {
+async function refusal(call: Promise<unknown>): Promise<EngineError> {
   try {
     await call;
   } catch (error) {
-    return error as SplendorError;
+    return error as EngineError;
   }
   assert.fail("the call was expected to fail");
 }

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { gameConfig } from "../src/client.js";
-import { RuleRejected, type SplendorError } from "../src/errors.js";
+import { RuleRejected, type EngineError } from "../src/errors.js";
 import { actingSeat } from "../src/game.js";
 import { readTokenHeader, TokenHeaderError } from "../src/tokens.js";
 import { useEngine } from "./support/engine.js";
@@ -46,11 +46,11 @@ function bytesOf(hex: string): Uint8Array {
   return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 }
 
-async function refusal(call: Promise<unknown>): Promise<SplendorError> {
+async function refusal(call: Promise<unknown>): Promise<EngineError> {
   try {
     await call;
   } catch (error) {
-    return error as SplendorError;
+    return error as EngineError;
   }
   assert.fail("the call was expected to fail");
 }

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { reserve } from "../src/actions.js";
-import { SplendorError } from "../src/errors.js";
+import { EngineError } from "../src/errors.js";
 import { useEngine } from "./support/engine.js";
 import { PLAIN_RUNS } from "./support/runs.js";
 
@@ -16,7 +16,7 @@ async function reasonOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
   } catch (error) {
-    assert.ok(error instanceof SplendorError, String(error));
+    assert.ok(error instanceof EngineError, String(error));
     return error.reason;
   }
   return "accepted";

@@ -11,7 +11,7 @@ import {
   type GameView,
   isFinished,
   type LegalAction,
-  SplendorError,
+  EngineError,
   type TokenName,
 } from "splendor-engine-client";
 import { type CatalogIndex, plural } from "./catalog.js";
@@ -37,7 +37,7 @@ import { renderTable, type TableContext } from "./table.js";
  * gateway said UNAVAILABLE), as opposed to an answer that refused the request.
  */
 export function unreachable(error: unknown): boolean {
-  if (error instanceof SplendorError)
+  if (error instanceof EngineError)
     return error.codeName === "UNAVAILABLE" || (error.reason === "" && error.cause.cause instanceof TypeError);
   return error instanceof TypeError;
 }
@@ -57,7 +57,7 @@ function gameClasses(config: GameConfig, view: GameView): string {
 /** The engine's refusal (or any failure) in words. */
 export function errorText(error: unknown): string {
   if (unreachable(error)) return `The engine cannot be reached at ${location.origin}: no answer.`;
-  if (error instanceof SplendorError) {
+  if (error instanceof EngineError) {
     const reason = error.reason === "" ? "" : ` (${error.reason})`;
     return `The engine refused: ${error.rawMessage}${reason}`;
   }
@@ -115,7 +115,7 @@ export class App {
   /** `"you"`, `"human"` or `"strong bot"`: who plays a seat. */
   private seatKind(kind: string | undefined, viewer: boolean): string {
     if (kind === HUMAN) return viewer ? "you" : "human";
-    return `${botName(kind ?? "?")} bot`;
+    return `${botName(kind ?? "?", this.catalog.botPolicies())} bot`;
   }
 
   private showError(error: unknown): void {
@@ -203,13 +203,20 @@ export class App {
     });
     replaceChildren(this.status, "Dealing…");
     document.body.dataset["state"] = "busy"; // until the deal is on the table
-    const session = new Session(this.engine, setup, config, (events) => {
-      if (this.session !== session) return;
-      this.picked = [];
-      this.lastMoves.take(events);
-      this.logEvents(this.describer(setup.seats, session.state.viewer), events);
-      this.renderGame();
-    });
+    const searching = this.catalog.searchPolicies();
+    const session = new Session(
+      this.engine,
+      setup,
+      config,
+      (policy) => searching.includes(policy),
+      (events) => {
+        if (this.session !== session) return;
+        this.picked = [];
+        this.lastMoves.take(events);
+        this.logEvents(this.describer(setup.seats, session.state.viewer), events);
+        this.renderGame();
+      },
+    );
     this.session = session;
     try {
       await session.start();
@@ -228,7 +235,7 @@ export class App {
       if (seat === viewer && !hotSeat) return "you";
       return seats[seat] === HUMAN || seats[seat] === undefined
         ? `Player ${seat + 1}`
-        : `Player ${seat + 1} (${botName(seats[seat])} bot)`;
+        : `Player ${seat + 1} (${botName(seats[seat], this.catalog.botPolicies())} bot)`;
     });
   }
 
@@ -395,7 +402,9 @@ export class App {
     const seat = actingSeat(view);
     if (seat === viewer && !busy) return `${turn}Your move, Player ${seat + 1}.`;
     const who =
-      seats[seat] === HUMAN ? `Player ${seat + 1}` : `Player ${seat + 1} (${botName(seats[seat] ?? "?")} bot)`;
+      seats[seat] === HUMAN
+        ? `Player ${seat + 1}`
+        : `Player ${seat + 1} (${botName(seats[seat] ?? "?", this.catalog.botPolicies())} bot)`;
     return `${turn}${who} is playing…`;
   }
 

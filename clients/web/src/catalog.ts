@@ -66,10 +66,14 @@ export class CatalogIndex {
     this.posts = new Map(catalog.tradingPosts.map((post) => [post.id, post]));
   }
 
-  /** The server-side bot policies, strongest last (the catalog's own order when it has them). */
+  /** The server-side bot policies, weakest first: the catalog's own list. */
   botPolicies(): string[] {
-    const listed = this.catalog.botPolicies;
-    return listed.length > 0 ? [...listed] : ["random", "greedy"];
+    return [...this.catalog.botPolicies];
+  }
+
+  /** The policies that search at every move, and so take a number of iterations: the catalog's own list. */
+  searchPolicies(): string[] {
+    return [...this.catalog.searchPolicies];
   }
 
   /** The colour word of a card's bonus: `"red"`, `"2 red"`, or `"no"` bonus for Orient gold and paired cards. */

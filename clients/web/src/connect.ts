@@ -3,10 +3,10 @@
  * call sends and receives the sealed token, never a plain state. The page holds every seat's key
  * and hands the client, with each call, the key of the seat the call names or acts as.
  */
-import type { EngineClient, SealedResult } from "splendor-engine-client";
+import type { EngineClient, SealedGame } from "splendor-engine-client";
 import type { DealtGame, Engine, SealedTurn } from "./engine.js";
 
-function turnOf(result: SealedResult): SealedTurn {
+function turnOf(result: SealedGame): SealedTurn {
   return {
     token: result.token,
     view: result.view,
@@ -17,7 +17,7 @@ function turnOf(result: SealedResult): SealedTurn {
 }
 
 /** A dealt or replayed game's keys in seat order. */
-function dealtOf(result: SealedResult): DealtGame {
+function dealtOf(result: SealedGame): DealtGame {
   const seats = result.view.players.length;
   return { ...turnOf(result), seatKeys: Array.from({ length: seats }, (_, seat) => result.seatKeys.get(seat) ?? "") };
 }

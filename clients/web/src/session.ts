@@ -14,7 +14,7 @@ import {
   type LegalAction,
 } from "splendor-engine-client";
 import type { Engine, KeyedSeat, SealedTurn } from "./engine.js";
-import { botSeed, HUMAN, searches, type Setup } from "./setup.js";
+import { botSeed, HUMAN, type Setup } from "./setup.js";
 
 export interface SessionState {
   readonly view: GameView;
@@ -46,6 +46,8 @@ export class Session {
     private readonly engine: Engine,
     readonly setup: Setup,
     readonly config: GameConfig,
+    /** Whether a policy searches (the catalog's `searchPolicies`), and so takes the setup's `iterations`. */
+    private readonly searches: (policy: string) => boolean,
     private readonly onChange: Listener,
   ) {}
 
@@ -156,7 +158,7 @@ export class Session {
       if (this.stopped) return;
       const policy = this.setup.seats[seat] ?? "random";
       // Only a search bot takes a number of iterations; the engine refuses one for the others.
-      const move = { policy, seed: botSeed(), iterations: searches(policy) ? this.setup.iterations : 0 };
+      const move = { policy, seed: botSeed(), iterations: this.searches(policy) ? this.setup.iterations : 0 };
       const played = await this.engine.bot(this.token, move, this.keyed(seat).key);
       if (played.applied?.action !== undefined) this.actions.push(played.applied.action);
       this.token = played.token;

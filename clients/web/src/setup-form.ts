@@ -24,7 +24,7 @@ export function setupForm(
           h(
             "option",
             { value: policy, selected: seat > 0 && policy === strongestPolicy(policies) },
-            `${botName(policy)} bot`,
+            `${botName(policy, policies)} bot`,
           ),
         ),
       ),

@@ -34,19 +34,14 @@ export interface Setup {
   readonly iterations: number;
 }
 
-/** The strongest of the server's bot policies: the search bot when there is one. */
-/** Whether a policy searches, and so takes the link's `iterations`. */
-export function searches(policy: string): boolean {
-  return policy === "ismcts";
+/** What people call a policy: the strongest (the catalog lists them weakest first) is the "strong" one. */
+export function botName(policy: string, policies: readonly string[]): string {
+  return policies.length > 1 && policy === strongestPolicy(policies) ? "strong" : policy;
 }
 
-/** What people call a policy: the search bot is the "strong" one. */
-export function botName(policy: string): string {
-  return policy === "ismcts" ? "strong" : policy;
-}
-
+/** The strongest of the server's bot policies: the catalog's last. */
 export function strongestPolicy(policies: readonly string[]): string {
-  return policies.includes("ismcts") ? "ismcts" : (policies[policies.length - 1] ?? "random");
+  return policies[policies.length - 1] ?? "random";
 }
 
 /** A fresh seed for a server-side bot's move, never derived from the game's seed. */

@@ -6,7 +6,7 @@ import {
   botName,
   botSeed,
   linkOf,
-  searches,
+  MODULES,
   moduleValues,
   setupFromLink,
   SetupError,
@@ -62,10 +62,23 @@ test("an unknown seat, module or seed is explained in words", () => {
   assert.throws(() => setupFromLink("?players=two", POLICIES), /players must be a whole number/);
 });
 
-test("the strongest policy is the search bot when the engine has one", () => {
+test("the strongest policy is the catalog's last (it lists them weakest first)", () => {
   assert.equal(strongestPolicy(POLICIES), "ismcts");
   assert.equal(strongestPolicy(["random", "greedy"]), "greedy");
   assert.equal(strongestPolicy([]), "random");
+});
+
+test("a policy the engine registered is a seat of a link once the catalog lists it, with no edit of the page", () => {
+  const registered = [...POLICIES, "lowest_id"];
+  assert.deepEqual(setupFromLink("?players=3&seats=human,lowest_id,bot", registered)?.seats, [
+    "human",
+    "lowest_id",
+    "lowest_id",
+  ]);
+  assert.throws(
+    () => setupFromLink("?players=2&seats=human,lowest_id", POLICIES),
+    /seat 2: "lowest_id" is neither human nor a bot \(bot, random, greedy, ismcts\)/,
+  );
 });
 
 test("a bot's seed is fresh for every move, a 64-bit value", () => {
@@ -74,7 +87,23 @@ test("a bot's seed is fresh for every move, a 64-bit value", () => {
   for (const seed of seeds) assert.ok(seed >= 0n && seed < 1n << 64n);
 });
 
-test("people call the search bot the strong bot; only it takes a number of iterations", () => {
-  assert.deepEqual(POLICIES.map(botName), ["random", "greedy", "strong"]);
-  assert.deepEqual(POLICIES.map(searches), [false, false, true]);
+test("people call the strongest bot the strong bot, whatever its name", () => {
+  assert.deepEqual(
+    POLICIES.map((policy) => botName(policy, POLICIES)),
+    ["random", "greedy", "strong"],
+  );
+  assert.deepEqual(
+    ["random", "greedy", "lowest_id"].map((policy) => botName(policy, ["random", "greedy", "lowest_id"])),
+    ["random", "greedy", "strong"],
+  );
+  assert.equal(botName("random", ["random"]), "random");
+});
+
+test("the setup offers every module of the contract, each with its own label", () => {
+  const contract = Object.values(Module).filter(
+    (value): value is Module => typeof value === "number" && value !== Module.UNSPECIFIED,
+  );
+  const offered = MODULES.flatMap((module) => (module.value === undefined ? [] : [module.value]));
+  assert.deepEqual([...offered].sort(), [...contract].sort());
+  assert.equal(new Set(MODULES.map((module) => module.label)).size, MODULES.length);
 });

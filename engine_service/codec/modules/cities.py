@@ -9,7 +9,7 @@ from splendor.v1 import catalog_pb2, cities_pb2
 from engine_service.rules.modules.cities import CITIES, CitiesState
 
 from ..common import fill_gems
-from . import ModuleAdapter
+from .adapter import ModuleAdapter
 
 
 def read(msg: cities_pb2.CitiesState) -> CitiesState:
@@ -30,4 +30,4 @@ def fill_catalog(out: catalog_pb2.Catalog) -> None:
         msg.same_color_excludes_listed = city.same_color_excludes_listed
 
 
-ADAPTER: Final = ModuleAdapter(read, write, fill_catalog)
+ADAPTER: Final[ModuleAdapter] = ModuleAdapter(read, write, fill_catalog)

@@ -8,7 +8,7 @@ from splendor.v1 import orient_pb2
 
 from engine_service.rules.modules.orient import OrientState
 
-from . import ModuleAdapter
+from .adapter import ModuleAdapter
 
 
 def read(msg: orient_pb2.OrientState) -> OrientState:
@@ -30,4 +30,4 @@ def write(out: orient_pb2.OrientState, orient: OrientState) -> None:
         out.discarded.add().card_ids.extend(discarded)
 
 
-ADAPTER: Final = ModuleAdapter(read, write)
+ADAPTER: Final[ModuleAdapter] = ModuleAdapter(read, write)

@@ -8,7 +8,7 @@ from splendor.v1 import strongholds_pb2
 
 from engine_service.rules.modules.strongholds import StrongholdsState
 
-from . import ModuleAdapter
+from .adapter import ModuleAdapter
 
 
 def read(msg: strongholds_pb2.StrongholdsState) -> StrongholdsState:
@@ -20,4 +20,4 @@ def write(out: strongholds_pb2.StrongholdsState, strongholds: StrongholdsState) 
         out.placed.add().card_ids.extend(placed)
 
 
-ADAPTER: Final = ModuleAdapter(read, write)
+ADAPTER: Final[ModuleAdapter] = ModuleAdapter(read, write)

@@ -9,7 +9,7 @@ from splendor.v1 import catalog_pb2, trading_posts_pb2
 from engine_service.rules.modules.trading_posts import POSTS, TradingPostsState
 
 from ..common import fill_gems
-from . import ModuleAdapter
+from .adapter import ModuleAdapter
 
 
 def read(msg: trading_posts_pb2.TradingPostsState) -> TradingPostsState:
@@ -28,4 +28,4 @@ def fill_catalog(out: catalog_pb2.Catalog) -> None:
         fill_gems(msg.requirement, post.requirement)
 
 
-ADAPTER: Final = ModuleAdapter(read, write, fill_catalog)
+ADAPTER: Final[ModuleAdapter] = ModuleAdapter(read, write, fill_catalog)

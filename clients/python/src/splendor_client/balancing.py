@@ -1,9 +1,10 @@
-"""Several replicas behind one channel: round robin per call, and the retry policy for ``UNAVAILABLE``.
+"""Several replicas behind one channel: round robin per call, and the retry policy for calls no engine answered.
 
 Every engine call is a pure function of its request: the same request gets the same answer from any
 replica, and answering it changes nothing anywhere. So a call that failed because no replica answered
-it (``UNAVAILABLE``: a replica refused the connection, went away, or was draining) can be sent again,
-to the same replica or another, and the game goes on as if the first try had not happened. Other codes
+it (``UNAVAILABLE``: a replica refused the connection, went away, or was draining; ``CANCELLED`` by a
+replica that stopped) can be sent again, to the same replica or another, and the game goes on as if
+the first try had not happened. Other codes
 are answers (an illegal move, a bad token, a deadline the call did not meet) and are not retried.
 
 What this does not make safe is a caller's own side effects around a call (a platform that records a
@@ -12,7 +13,7 @@ the step of the token, since a retried call can reach the platform's code twice 
 
 >>> import json
 >>> json.loads(SERVICE_CONFIG)["methodConfig"][0]["retryPolicy"]["retryableStatusCodes"]
-['UNAVAILABLE']
+['UNAVAILABLE', 'CANCELLED']
 >>> channel_target(["10.0.0.1:50051", "10.0.0.2:50051"])
 'ipv4:10.0.0.1:50051,10.0.0.2:50051'
 """

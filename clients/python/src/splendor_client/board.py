@@ -1,8 +1,16 @@
 """The table as text, from one seat's view (or a spectator's): what ``splendor-play`` shows.
 
+>>> from splendor_client import connect
+>>> from splendor_client.describe import Describer
+>>> with connect("127.0.0.1:50051") as client:
+...     describer = Describer(client.get_catalog())
+...     view = client.view(client.new_game(num_players=2, seed=7).state, seat=0).view
 >>> print("\\n".join(board_lines(view, describer)))
-== Turn 12, round 6: Player 2 (you) to play ==
-Bank: 4 white, 3 blue, 4 green, 2 red, 4 black, 5 gold
+== Turn 1, round 1: Player 2 to play ==
+Bank: 4 white, 4 blue, 4 green, 4 red, 4 black, 5 gold
+Nobles: noble 0 (3 points) needs 4 white, 4 blue; ...
+Level 3 row (16 cards left in the deck):
+  card 79 (level 3, green bonus, 4 points): costs 7 blue
 ...
 
 It takes a ``GameView``, never the full state, so it cannot show a deck's order or another

@@ -5,8 +5,15 @@ or the full ``GameState``, plus the ``LegalAction`` list of ``legal_actions``,
 and returns one of those actions. The engine stays the judge of legality, so a
 bot needs no rules of its own beyond its preferences.
 
->>> bot = GreedyBot(client.get_catalog(), seed=1)
->>> choice = bot.choose(client.view(state, seat).view, client.legal_actions(state))
+>>> from splendor_client import connect
+>>> with connect("127.0.0.1:50051") as client:
+...     game = client.new_game(num_players=2, seed=7)
+...     seat = game.state.seat  # the seat to play (no decision is pending at the deal)
+...     bot = GreedyBot(client.get_catalog(), seed=1)
+...     choice = bot.choose(client.view(game.state, seat).view, client.legal_actions(game.state))
+...     game = client.apply(game.state, choice)
+>>> choice.action.WhichOneof("kind")
+'take_two_gems'
 """
 
 from __future__ import annotations
@@ -48,7 +55,8 @@ class RandomBot:
 
 
 class GreedyBot:
-    """A simple, sensible strategy.
+    """A simple, sensible strategy: the engine's ``greedy`` policy, mirrored on the contract's messages (the
+    client needs no engine for it; the engine's tests check that both choose the same moves).
 
     1. Buy the affordable card with the most points (fewest tokens spent on ties).
     2. Otherwise take the gems that bring it closest to the card it is nearest to

@@ -230,7 +230,8 @@ def _keys_of(response: Any) -> dict[int, str]:
 
 
 def server_bot(spec: str, seed: int = 0) -> bots_pb2.BotChoice:
-    """The server-side bot ``spec`` names: ``random``, ``greedy``, ``ismcts`` or ``ismcts:<iterations>``.
+    """The server-side bot ``spec`` names: a policy of the server (``EngineClient.bot_policies``: ``random``,
+    ``greedy``, ``ismcts`` on this engine), with ``:<iterations>`` for a search policy (``ismcts:300``).
 
     Pass it to ``EngineClient.apply`` instead of an action: the server's policy chooses the acting
     seat's move from what that seat may see. Raises ``ValueError`` for a malformed spec (the server
@@ -238,7 +239,7 @@ def server_bot(spec: str, seed: int = 0) -> bots_pb2.BotChoice:
     """
     policy, colon, argument = spec.strip().partition(":")
     if not policy or (colon and not (argument.isdigit() and int(argument) > 0)):
-        raise ValueError(f"bad bot {spec!r}: use a policy name, or ismcts:<iterations> with a positive number")
+        raise ValueError(f"bad bot {spec!r}: use a policy name, or <search policy>:<iterations> with a positive number")
     return bots_pb2.BotChoice(policy=policy, seed=seed, iterations=int(argument or 0))
 
 
@@ -329,6 +330,10 @@ class EngineClient:
             self._stub.GetCatalog, engine_service_pb2.GetCatalogRequest()
         )
         return response.catalog
+
+    def bot_policies(self) -> list[str]:
+        """The server-side bot policies this server plays (``server_bot``), weakest first: its catalog's list."""
+        return list(self.get_catalog().bot_policies)
 
     @overload
     def create_game(

@@ -3,14 +3,23 @@
 Colours are one letter (``w`` white, ``u`` blue, ``g`` green, ``r`` red, ``k`` black, ``*``
 gold, said once at the top); each market row is one line of cards, each player one or two lines:
 
+>>> from splendor_client import connect
+>>> from splendor_client.describe import Describer
+>>> with connect("127.0.0.1:50051") as client:
+...     describer = Describer(client.get_catalog())
+...     view = client.view(client.new_game(num_players=2, seed=7).state, seat=0).view
 >>> print("\\n".join(compact_board_lines(view, describer)))
-== Turn 12, round 6: Player 2 (you) to play ==
-Bank 4w 3u 4g 2r 4k 5*   (w white, u blue, g green, r red, k black, * gold)
-Nobles  3pt 4r 4g | 3pt 3w 3u 3k | 3pt 4u 4k
-L3 (14 left)  57: r 2pt [3w 2u] | 61: k 4pt [7r] | ...
-...
-Player 2 (you)  5pt  tokens 8/10: 1w 2u 1r 3k 1*  bonuses 1w 2u 1k
-  reserved 45: u 1pt [3g 2r]; a face-down level 2
+== Turn 1, round 1: Player 2 to play ==
+Bank 4w 4u 4g 4r 4k 5*   (w white, u blue, g green, r red, k black, * gold)
+Nobles  3pt 4w 4u | 3pt 4r 4k | 3pt 4u 4g
+L3 (16 left)  79: g 4pt [7u] | 77: u 5pt [7w 3u] | 85: r 5pt [7g 3r] | 78: g 3pt [5w 3u 3r 3k]
+L2 (26 left)  49: u 2pt [2w 1r 4k] | 64: k 1pt [3w 3g 2k] | 61: r 2pt [1w 4u 2g] | 48: u 2pt [5u]
+L1 (36 left)  30: r [3w] | 26: r [1w 1u 1g 1k] | 1: w [1u 1g 1r 1k] | 25: r [1w 1r 3k]
+Player 1 (you)  0pt  tokens 0/10: -  bonuses -  0 cards
+Player 2  0pt  tokens 0/10: -  bonuses -  0 cards
+
+A seat's reserved cards follow on a line of their own (``reserved 45: u 1pt [3g 2r]; a
+face-down level 2``).
 
 Cards keep their ids (``57:``), as the moves list names them. It takes a ``GameView``, never the
 full state, so it cannot show a deck's order or another seat's blind reservation.

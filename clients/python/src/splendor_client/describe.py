@@ -1,8 +1,15 @@
 """Plain-English descriptions of events and actions, for logs and the ``splendor-play`` client.
 
->>> describer = Describer(catalog)          # catalog from EngineClient.get_catalog(), or None
->>> describer.event(event)
-'Player 1 buys card 57 (level 2, red bonus, 2 points) from the market paying 3 red, 1 gold'
+>>> from splendor_client import actions, connect
+>>> with connect("127.0.0.1:50051") as client:
+...     describer = Describer(client.get_catalog())  # or Describer(None): cards named by id only
+...     game = client.new_game(num_players=2, seed=7)
+>>> describer.event(game.events[0])
+'A 2-player game is dealt; Player 2 plays first'
+>>> describer.event(game.events[1])
+'Card 30 (level 1, red bonus, 0 points) is revealed in the level 1 row, slot 0'
+>>> describer.action(actions.purchase(26))
+'buy card 26 (level 1, red bonus, 0 points)'
 
 People are numbered from 1, as on the web page: seat 0 of the protocol is "Player 1", and
 trading post 0 "trading post 1". Decks and market slots are numbered from 0 as in the protocol; decks and

@@ -15,7 +15,9 @@ the human seat by default, else a spectator's): the events are redacted by the
 engine, so the card another seat drew blind is never shown. With ``--sealed`` the game
 travels as a token dealt from a seed the server draws (``--seed`` asks for a public deal
 instead), every seat's moves, views and legal actions with that seat's key, as a hot-seat
-front end holds them. ``ismcts[:N]`` bots choose on the server. Exit code 0 when the
+front end holds them. ``random`` and ``greedy`` are the client's bots; any other name is a
+policy the server offers (its catalog's ``bot_policies``; ``ismcts[:N]`` searches there, N
+iterations a move), and choose on the server. Exit code 0 when the
 game finished, 1 when it did not (or the engine refused something, or the person
 quit), 2 when no engine answered at the address or the command line was wrong.
 Closing the output (``splendor-play | head``) ends the game quietly.
@@ -36,7 +38,7 @@ from functools import partial
 from typing import TextIO
 
 import grpc  # type: ignore[import-untyped, unused-ignore]
-from splendor.v1 import actions_pb2, events_pb2, state_pb2, view_pb2
+from splendor.v1 import actions_pb2, catalog_pb2, events_pb2, state_pb2, view_pb2
 
 from .bots import BOT_NAMES, Bot, acting_seat, make_bot
 from .client import (
@@ -53,6 +55,11 @@ from .client import (
 from .compact_board import compact_board_lines
 from .describe import Describer, player_name, plural, winners_text
 from .errors import EngineError
+
+
+class UnknownBot(ValueError):
+    """A bot that is neither the client's nor a policy of the server."""
+
 
 EXIT_FINISHED = 0
 EXIT_NOT_FINISHED = 1
@@ -134,9 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--bot",
         default="random",
-        metavar="|".join((*BOT_NAMES, "ismcts[:N]")),
-        help="the bot of every seat, or a comma-separated list, one per player in seat order (default: random); "
-        "ismcts[:N] searches on the server, N iterations a move",
+        metavar="BOT[:N]",
+        help=f"the bot of every seat, or a comma-separated list, one per player in seat order (default: random): "
+        f"the client's {' or '.join(BOT_NAMES)}, or a policy the server offers (its catalog's bot_policies), "
+        "choosing on the server; a search policy takes N iterations a move (ismcts:200)",
     )
     parser.add_argument(
         "--max-turns",
@@ -189,8 +197,8 @@ def _main(argv: Sequence[str] | None) -> int:
         viewer = _viewer(args.view, humans)
     except ValueError as error:
         parser.error(str(error))
-    if not bot_names or any(not _is_bot_name(name) for name in bot_names):
-        parser.error(f"--bot: use {', '.join(BOT_NAMES)} or ismcts[:N], or a comma-separated list of them")
+    if not bot_names or any(not _is_bot_spelling(name) for name in bot_names):
+        parser.error("--bot: use a bot's name, NAME:N for a search policy, or a comma-separated list of them")
     if args.max_turns < 1:
         parser.error("--max-turns must be at least 1")
     if any(not 0 <= seat < args.players for seat in humans) or (viewer is not None and viewer >= args.players):
@@ -216,6 +224,9 @@ def _main(argv: Sequence[str] | None) -> int:
             )
     except EngineError as error:
         return _report_engine_error(error, args.address)
+    except UnknownBot as error:
+        print(f"splendor-play: --bot: {error}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except StuckError as error:
         print(f"splendor-play: {error}", file=sys.stderr)
         return EXIT_NOT_FINISHED
@@ -259,7 +270,8 @@ def play_game(
     """Play one game to its end through ``client``, printing what ``viewer`` may see to ``out`` (``None``: silent).
 
     Each seat's bot (``bot_names`` used seat by seat, cycling) picks among the listed legal
-    actions from its own view (``ismcts[:N]`` chooses on the server); the seats in ``humans``
+    actions from its own view (another policy of the server, e.g. ``ismcts[:N]``, chooses on the server;
+    ``UnknownBot`` if the server has no such policy); the seats in ``humans``
     are asked through ``ask`` (``input``) instead. The narration is ``viewer``'s (``None``: a
     spectator's): events redacted by the engine, and with ``board`` the table after every turn.
     ``sealed``: the game is a token with seat keys, each call made with its seat's key;
@@ -271,11 +283,7 @@ def play_game(
     catalog = client.get_catalog()
     describer = Describer(catalog)
     bot_seed = seed or 0
-    bots: dict[int, Bot] = {
-        seat: make_bot(name, catalog, seed=bot_seed * 10 + seat)
-        for seat in range(players)
-        if (name := bot_names[seat % len(bot_names)]) in BOT_NAMES
-    }
+    bots = _client_bots(bot_names, players, catalog, bot_seed)
     dealt: GameResult | SealedGame
     if sealed:  # a given seed is a public deal; without one the server draws it
         public = seed is not None
@@ -338,14 +346,44 @@ def _after(
     return result.state, result.state, result.events
 
 
-def _is_bot_name(name: str) -> bool:
-    """A client-side bot's name, or a server-side search bot (``ismcts[:N]``)."""
+def _is_bot_spelling(name: str) -> bool:
+    """A client-side bot's name, or the spelling of a server-side one (``ismcts:200``); the server says which
+    policies it has (``unknown_bots``)."""
     if name in BOT_NAMES:
         return True
     try:
-        return server_bot(name).policy == "ismcts"
+        server_bot(name)
     except ValueError:
         return False
+    return True
+
+
+def _client_bots(bot_names: Sequence[str], players: int, catalog: catalog_pb2.Catalog, bot_seed: int) -> dict[int, Bot]:
+    """The seats played by the client's bots, seeded; ``UnknownBot`` for a name the server has no such policy of."""
+    unknown = unknown_bots(bot_names, catalog)
+    if unknown:
+        offered = ", ".join(dict.fromkeys((*BOT_NAMES, *catalog.bot_policies)))
+        searching = ", ".join(catalog.search_policies) or "none"
+        raise UnknownBot(f"no bot {', '.join(map(repr, unknown))} here: use {offered} (N iterations: {searching})")
+    return {
+        seat: make_bot(name, catalog, seed=bot_seed * 10 + seat)
+        for seat in range(players)
+        if (name := bot_names[seat % len(bot_names)]) in BOT_NAMES
+    }
+
+
+def unknown_bots(bot_names: Sequence[str], catalog: catalog_pb2.Catalog) -> list[str]:
+    """The names in ``bot_names`` that are neither a client-side bot nor a policy of the server's ``catalog`` (with
+    iterations, a search policy)."""
+    unknown = []
+    for name in bot_names:
+        if name in BOT_NAMES:
+            continue
+        choice = server_bot(name)
+        searching = choice.policy in catalog.search_policies
+        if choice.policy not in catalog.bot_policies or (choice.iterations and not searching):
+            unknown.append(name)
+    return unknown
 
 
 def _ask_person(

@@ -4,8 +4,9 @@
     splendor-tournament greedy random random --server localhost:50051 --games 60
     splendor-tournament greedy "cmd:python my_bot.py" --in-process --games 20
 
-One bot per seat (2 to 4). Built-in bots: ``random``, ``greedy``, ``ismcts[:iterations]``;
-``cmd:<program>`` runs a program of your own (protocol: ``splendor_client.external_bot``).
+One bot per seat (2 to 4). Built-in bots: the engine's policies (``random``, ``greedy``,
+``ismcts[:iterations]``; with ``--server``, the server's catalog); ``cmd:<program>`` runs a
+program of your own (protocol: ``splendor_client.external_bot``).
 ``--in-process`` plays on the engine in this process (the ``splendor-engine`` package,
 through its public in-process API, imported only then; without it the run stops saying
 what to install); ``--server host:port`` plays through the API, ``--batch`` games at once (16): one
@@ -32,15 +33,17 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from .errors import EngineError
 from .install_hints import CHART_COMMAND, ENGINE_COMMAND, WHERE
 from .local_engine import EngineNotInstalled
 from .tournament_games import (
     DEFAULT_BATCH,
-    SERVER_POLICIES,
     GameRecord,
     GameSpec,
     check_bot,
     check_server_bots,
+    is_server_bot,
+    offered_bots,
     play_games,
     schedule,
 )
@@ -48,7 +51,6 @@ from .tournament_report import BotSummary, summarize, table, write_chart, write_
 
 EXIT_OK = 0
 EXIT_GAME_FAILED = 1
-EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,12 +108,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games, --processes and --batch must be positive, --turn-limit 0 or more")
     modules = [name.strip() for value in args.modules for name in value.split(",") if name.strip()]
     try:
+        offer = offered_bots(args.server)
         for bot in args.bots:
-            check_bot(bot, args.server)
+            check_bot(bot, args.server, offer)
         if args.server:
             check_server_bots(args.bots, args.server, modules=modules)
     except (ValueError, EngineNotInstalled) as error:
         parser.error(str(error))
+    except EngineError as error:  # the server did not answer what it offers
+        print(f"splendor-tournament: the server at {args.server}: {error}", file=sys.stderr)
+        return EXIT_GAME_FAILED
     labels = _labels(args.bots)
     specs = schedule(
         labels, args.bots, args.games, args.seed, modules=modules, turn_limit=args.turn_limit, server=args.server
@@ -153,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     write_json(args.out / "results.json", settings, summaries, records)
     title = f"{' vs '.join(labels)}: {len(records)} games" + (f" ({', '.join(modules)})" if modules else "")
     charted = write_chart(args.out / "results.png", summaries, title)
-    on_server = [bot for bot in args.bots if args.server and bot.partition(":")[0] in SERVER_POLICIES]
+    on_server = [bot for bot in args.bots if args.server and is_server_bot(bot)]
     return _print_results(summaries, args.out, charted, on_server)
 
 

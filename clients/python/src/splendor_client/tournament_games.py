@@ -4,19 +4,21 @@ Seats rotate: game ``g`` of a ``P``-player tournament seats bot ``(s + g) % P`` 
 ``s``, and the ``P`` rotations of one deal share its seed, so every bot plays every deal
 from every seat (the first seat is always seat 0).
 
-In-process games use the engine's public in-process API (``local_engine``, imported when
-such a game is checked or played): the built-in bots are its policies (its
-``POLICY_NAMES``: ``random``, ``greedy``, ``ismcts[:iterations]``). Server games are played
+The bots offered are the catalog's policies (``offered_bots``): in-process, the engine's
+public in-process API (``local_engine``, imported when such a game is checked or played) plays
+its policies (``random``, ``greedy``, ``ismcts[:iterations]``). Server games are played
 several at once (``play_games``: ``--batch`` of them, default ``DEFAULT_BATCH``): each round
 sends the move of every game whose seat a client-side bot plays in one BatchApplyActions call
 (each item returns its game's next seat, legal actions and view), so those moves share a
 call's cost; ``random`` and ``greedy`` are the client's bots choosing on that view, and
-external programs too. ``ismcts`` is the server's policy (``ApplyActionRequest.bot``): each of
-its moves is an ApplyAction call of its own, so its search runs on the replica that serves the
-call with that call's whole deadline (a search shares no time budget with other moves). Each
-group of games opens its own channel, so groups spread over the replicas behind one address (a
-Kubernetes Service balances connections). The games and their results are the same whatever
-the batch.
+external programs too. Every other policy of the server's catalog (``ismcts``) is the server's
+(``ApplyActionRequest.bot``): each of its moves is an ApplyAction call of its own, so its
+search runs on the replica that serves the call with that call's whole deadline (a search
+shares no time budget with other moves); a server busy with other searches refuses it "retry
+later", and the game waits its turn (``when_free``). A search policy (the catalog's
+``search_policies``) takes a number of iterations a move (``ismcts:300``). Each group of games
+opens its own channel, so groups spread over the replicas behind one address (a Kubernetes
+Service balances connections). The games and their results are the same whatever the batch.
 
 Time per move: a bot's CPU is this process's CPU time while it chooses, except for a
 server-side bot, whose choice costs the server, not this process: its CPU column counts
@@ -28,10 +30,12 @@ a budget the server refuses stops the tournament before it starts.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any, NamedTuple, TypeVar
 
 from splendor.v1 import actions_pb2, catalog_pb2, engine_service_pb2, state_pb2, view_pb2
 
@@ -44,8 +48,8 @@ from .local_engine import local_engine
 
 EXTERNAL_PREFIX = "cmd:"
 DEFAULT_BATCH = 16  # server games played at once by one worker
-SERVER_POLICIES = ("ismcts",)  # chosen by the server (ApplyActionRequest.bot); the others by the client's bots
 MAX_ACTIONS = 10_000  # far beyond any real game: stops a broken bot or engine
+BUSY_PATIENCE_SECONDS = 60.0  # how long a search move waits its turn on a busy server (``when_free``)
 T = TypeVar("T")
 
 
@@ -115,24 +119,50 @@ def schedule(
     return specs
 
 
-def check_bot(spec: str, server: str | None) -> None:
-    """Raise ValueError unless ``spec`` names a bot this mode can run."""
+class Offer(NamedTuple):
+    """The bots one mode plays: their names, and those that take a number of iterations."""
+
+    names: tuple[str, ...]
+    searching: frozenset[str]
+
+
+def offered_bots(server: str | None) -> Offer:
+    """In-process, the engine's policies; through ``server``, the client's bots and the server's policies: both from
+    the catalog (the engine's own, or the server's), so a policy the engine registers is offered with no other edit."""
+    if server is None:
+        catalog = local_engine().catalog_message()
+        return Offer(tuple(catalog.bot_policies), frozenset(catalog.search_policies))
+    with connect(server) as client:
+        catalog = client.get_catalog()
+    return Offer(tuple(dict.fromkeys((*BOT_NAMES, *catalog.bot_policies))), frozenset(catalog.search_policies))
+
+
+def check_bot(spec: str, server: str | None, offer: Offer | None = None) -> None:
+    """Raise ValueError unless ``spec`` names a bot this mode can run (``offer``: ``offered_bots(server)``)."""
     if spec.startswith(EXTERNAL_PREFIX):
         if not spec[len(EXTERNAL_PREFIX) :].strip():
             raise ValueError("cmd: needs a program, e.g. cmd:./my_bot")
         return
+    offer = offer if offer is not None else offered_bots(server)
     kind, colon, argument = spec.partition(":")
-    # In-process, the engine's policies; on a server, the client's bots and the server's policies.
-    known = local_engine().POLICY_NAMES if server is None else (*BOT_NAMES, *SERVER_POLICIES)
-    if kind not in known:
-        raise ValueError(f"unknown bot {spec!r}: use {', '.join(known)} (ismcts[:iterations]) or cmd:<program>")
-    if colon and not (kind == "ismcts" and argument.isdigit() and int(argument) > 0):
-        raise ValueError(f"bad bot {spec!r}: only ismcts takes an argument, a positive number of iterations")
+    if kind not in offer.names:
+        known = ", ".join(offer.names)
+        raise ValueError(f"unknown bot {spec!r}: use {known} (a search policy takes :iterations) or cmd:<program>")
+    if colon and not (kind in offer.searching and argument.isdigit() and int(argument) > 0):
+        searching = ", ".join(sorted(offer.searching)) or "none here"
+        raise ValueError(
+            f"bad bot {spec!r}: only a search policy ({searching}) takes an argument, a positive number of iterations"
+        )
+
+
+def is_server_bot(bot: str) -> bool:
+    """Whether a server game has ``bot`` play on the server: every policy but the client's own bots."""
+    return not bot.startswith(EXTERNAL_PREFIX) and bot.partition(":")[0] not in BOT_NAMES
 
 
 def check_server_bots(bots: Sequence[str], server: str, *, modules: Sequence[str] = ()) -> None:
     """Raise ValueError unless the server accepts every server-side bot (its policy and its iterations)."""
-    choices = [(bot, server_bot(bot)) for bot in dict.fromkeys(bots) if _is_server_policy(bot)]
+    choices = [(bot, server_bot(bot)) for bot in dict.fromkeys(bots) if is_server_bot(bot)]
     if not choices:
         return
     with connect(server) as client:
@@ -225,7 +255,7 @@ class _ServerGame:
             num_players=players, seed=spec.deal_seed, first_seat=0, modules=spec.modules, turn_limit=spec.turn_limit
         ).state
         self.externals = _start_programs(spec)
-        self.server_bots = {seat: server_bot(bot) for seat, bot in enumerate(spec.bots) if _is_server_policy(bot)}
+        self.server_bots = {seat: server_bot(bot) for seat, bot in enumerate(spec.bots) if is_server_bot(bot)}
         self.bots = {
             seat: make_bot(bot, catalog, spec.bot_seeds[seat])
             for seat, bot in enumerate(spec.bots)
@@ -290,8 +320,12 @@ def _play_on_server(specs: Sequence[GameSpec], server: str) -> list[GameRecord]:
                 batched = []
                 for game in playing:
                     if game.seat in game.server_bots:
-                        timed = game.clock.timed(game.seat, client.apply_request, game.request(), on_server=True)
-                        game.absorb(timed)
+                        request = game.request()
+                        game.absorb(
+                            when_free(
+                                partial(game.clock.timed, game.seat, client.apply_request, request, on_server=True)
+                            )
+                        )
                     else:
                         batched.append(game)
                 if batched:
@@ -308,8 +342,23 @@ def _play_on_server(specs: Sequence[GameSpec], server: str) -> list[GameRecord]:
     return [records[spec.index] for spec in specs]
 
 
-def _is_server_policy(bot: str) -> bool:
-    return bot.partition(":")[0] in SERVER_POLICIES
+def when_free(call: Callable[[], T], *, patience: float = BUSY_PATIENCE_SECONDS) -> T:
+    """``call()``, tried again while the server answers that it is busy (``RESOURCE_EXHAUSTED``, "retry
+    later"), waiting a jittered 50 ms, 100 ms... up to 1 s between tries, for at most ``patience`` seconds.
+
+    A server runs few expensive calls at once (a search move is one) and refuses the others rather than
+    queue them on threads cheap calls need: games searched on one server by several workers take turns.
+    """
+    give_up = time.monotonic() + patience
+    pause = 0.05
+    while True:
+        try:
+            return call()
+        except EngineError as error:
+            if error.code_name != "RESOURCE_EXHAUSTED" or time.monotonic() + pause > give_up:
+                raise
+        time.sleep(pause * random.uniform(0.5, 1.0))  # jittered: workers refused together retry apart
+        pause = min(pause * 2, 1.0)
 
 
 def _record(spec: GameSpec, clock: _Clock, ranking: Any, *, end_reason: str, actions: int, turns: int) -> GameRecord:

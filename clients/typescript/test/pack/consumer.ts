@@ -10,7 +10,7 @@ import {
   gameConfig,
   PermissionDenied,
   RandomBot,
-  type SealedResult,
+  type SealedGame,
 } from "splendor-engine-client";
 import { grpcTransport } from "splendor-engine-client/node";
 
@@ -29,7 +29,7 @@ async function main(address: string): Promise<void> {
       if (error instanceof PermissionDenied) denied = error.reason;
     }
     const bot = new RandomBot(7);
-    let game: SealedResult = mine;
+    let game: SealedGame = mine;
     for (let moves = 0; !game.finished && moves < MAX_MOVES; moves += 1) {
       if (actingSeat(game.view) === 0) {
         const legal = await client.legalActions(game.token, { seat: 0, seatKey: key0 });

@@ -13,7 +13,7 @@ import { createInterface } from "node:readline";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { toBinary } from "@bufbuild/protobuf";
 import { balancedTransport } from "../../src/balance.js";
-import { type ClosableTransport, EngineClient, gameConfig, type SealedResult } from "../../src/client.js";
+import { type ClosableTransport, EngineClient, gameConfig, type SealedGame } from "../../src/client.js";
 import { ActionSchema } from "../../src/gen/splendor/v1/actions_pb.js";
 import { GameViewSchema } from "../../src/gen/splendor/v1/view_pb.js";
 import { actingSeat } from "../../src/game.js";
@@ -99,7 +99,7 @@ async function play(player: number): Promise<void> {
   const transport = balancedTransport(plan.targets.map((target) => countingTries(connectTransport(target))));
   const client = new EngineClient(withRequestIds(transport, name), { timeoutMs: 30_000 });
   const pick = random(plan.seed * 1000 + player);
-  const live: { game: SealedResult; moves: string[]; createdKey: string }[] = [];
+  const live: { game: SealedGame; moves: string[]; createdKey: string }[] = [];
   try {
     for (;;) {
       while (starting && live.length < plan.gamesAtOnce) {

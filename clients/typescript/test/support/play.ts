@@ -7,7 +7,7 @@ import {
   gameConfig,
   type GameResult,
   type NewGameOptions,
-  type SealedResult,
+  type SealedGame,
 } from "../../src/client.js";
 import { actingSeat } from "../../src/game.js";
 import type { Action } from "../../src/gen/splendor/v1/actions_pb.js";
@@ -27,7 +27,7 @@ export interface PlayedGame<Result> {
 }
 
 /** A sealed game played to its end, and the seat that made its last move (whose view `final` holds). */
-export interface PlayedSealedGame extends PlayedGame<SealedResult> {
+export interface PlayedSealedGame extends PlayedGame<SealedGame> {
   readonly lastSeat: number;
 }
 

@@ -26,9 +26,13 @@ export interface EngineServer {
   stop(): Promise<void>;
 }
 
-/** Start the engine on a free loopback port; resolves once it serves. */
-export async function startEngine(): Promise<EngineServer> {
-  const args = [
+/**
+ * Start the engine on a free loopback port; resolves once it serves. `pythonModule`: a module of the
+ * repository that serves the engine with something of a test's registered (run as
+ * `python -m <module>` from the repository's root), instead of `splendor-engine serve`.
+ */
+export async function startEngine(pythonModule?: string): Promise<EngineServer> {
+  const serveArgs = [
     "serve",
     "--address",
     "127.0.0.1:0",
@@ -41,7 +45,11 @@ export async function startEngine(): Promise<EngineServer> {
     "--log-format",
     "json",
   ];
-  const child = spawn(join(venvDir, "bin", "splendor-engine"), args, { stdio: ["ignore", "pipe", "pipe"] });
+  const [command, args] =
+    pythonModule === undefined
+      ? [join(venvDir, "bin", "splendor-engine"), serveArgs]
+      : [join(venvDir, "bin", "python"), ["-m", pythonModule]];
+  const child = spawn(command, args, { cwd: repoDir, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = []; // kept to explain a failed start
   child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   try {

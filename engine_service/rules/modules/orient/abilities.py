@@ -25,16 +25,13 @@ from ...decisions import DecisionKind
 from ...errors import Reason, RuleViolation
 from ...events import Event
 from ...market import find_in_market, remove_from_market
-from ...state import GameState, PendingDecision, PlayerState, with_pending, with_player, with_table
+from ...state import GameState, PendingDecision, new_player_state, with_pending, with_player, with_table
 from ...turn import ask, wrong_answer
 from .actions import PairCard, ReserveNoble, TakeFreeCard
 from .cards import BONUS, BONUS_COUNT, KIND, POINTS, face_up, orient_of, partners
 from .decisions import PAIR_CARD, RESERVE_NOBLE, TAKE_FREE_CARD
-from .events import CardPaired, FreeCardTaken, NobleReserved
-from .state import OrientState, with_orient
-
-# Records (events, holdings, the Orient state, prices) are built with ``tuple.__new__``, as in ``state.py``: a
-# NamedTuple's generated ``__new__`` is an interpreted call, even from compiled code.
+from .events import new_card_paired, new_free_card_taken, new_noble_reserved
+from .state import new_orient_state, with_orient
 
 _HAS_ABILITY: Final = tuple(
     card.kind in (CardKind.PAIRED, CardKind.PAIRED_TAKE_LEVEL1, CardKind.TAKE_LEVEL2, CardKind.RESERVE_NOBLE)
@@ -137,13 +134,19 @@ def _pair(state: GameState, seat: int, partner: int, events: list[Event]) -> Gam
     orient = orient_of(state)
     pairs = orient.pairs
     pairs = pairs[:seat] + (pairs[seat] + ((paired, partner),),) + pairs[seat + 1 :]
-    events.append(tuple.__new__(CardPaired, (seat, paired, partner, color)))
+    events.append(new_card_paired(seat=seat, card_id=paired, partner_card_id=partner, color=color))
     p = player
-    player = tuple.__new__(
-        PlayerState, (p.tokens, tuple(bonuses), p.prestige, p.purchased, p.reserved, p.reserved_blind, p.nobles)
+    player = new_player_state(
+        tokens=p.tokens,
+        bonuses=tuple(bonuses),
+        prestige=p.prestige,
+        purchased=p.purchased,
+        reserved=p.reserved,
+        reserved_blind=p.reserved_blind,
+        nobles=p.nobles,
     )
     players = with_player(state.players, seat, player)
-    orient = tuple.__new__(OrientState, (pairs, orient.reserved_nobles, orient.discarded))
+    orient = new_orient_state(pairs=pairs, reserved_nobles=orient.reserved_nobles, discarded=orient.discarded)
     state = with_orient(state, players, orient, state.pending)
     return _after_pairing(state, seat, paired, events)
 
@@ -168,7 +171,7 @@ def _take_free(state: GameState, seat: int, card_id: int, events: list[Event]) -
     deck = CARDS[card_id].deck
     slot = find_in_market(state, card_id)
     assert slot is not None
-    events.append(tuple.__new__(FreeCardTaken, (seat, card_id, deck, slot)))
+    events.append(new_free_card_taken(seat=seat, card_id=card_id, deck=deck, slot=slot))
     market = remove_from_market(state.market, state.decks, deck, slot, events)
     player = state.players[seat]
     bonuses = player.bonuses
@@ -180,8 +183,14 @@ def _take_free(state: GameState, seat: int, card_id: int, events: list[Event]) -
     p = player
     prestige = p.prestige + POINTS[card_id]
     purchased = p.purchased + (card_id,)
-    player = tuple.__new__(
-        PlayerState, (p.tokens, bonuses, prestige, purchased, p.reserved, p.reserved_blind, p.nobles)
+    player = new_player_state(
+        tokens=p.tokens,
+        bonuses=bonuses,
+        prestige=prestige,
+        purchased=purchased,
+        reserved=p.reserved,
+        reserved_blind=p.reserved_blind,
+        nobles=p.nobles,
     )
     state = with_table(state, state.bank, market, state.decks, with_player(state.players, seat, player))
     return card_ability(state, seat, card_id, events)
@@ -192,9 +201,9 @@ def _reserve_noble(state: GameState, seat: int, noble_id: int, events: list[Even
     orient = orient_of(state)
     held = orient.reserved_nobles
     held = held[:seat] + (held[seat] + (noble_id,),) + held[seat + 1 :]
-    events.append(tuple.__new__(NobleReserved, (seat, noble_id)))
+    events.append(new_noble_reserved(seat=seat, noble_id=noble_id))
     nobles = tuple([noble for noble in state.nobles if noble != noble_id])
-    orient = tuple.__new__(OrientState, (orient.pairs, held, orient.discarded))
+    orient = new_orient_state(pairs=orient.pairs, reserved_nobles=held, discarded=orient.discarded)
     return with_orient(state, state.players, orient, state.pending, nobles)
 
 

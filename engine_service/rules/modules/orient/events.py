@@ -41,3 +41,22 @@ class CardsDiscarded(NamedTuple):
 
     seat: int
     card_ids: tuple[int, ...]
+
+
+# One keyword constructor per event (see ``engine_service/rules/records.py``, "Building records").
+
+
+def new_card_paired(*, seat: int, card_id: int, partner_card_id: int, color: int) -> CardPaired:
+    return tuple.__new__(CardPaired, (seat, card_id, partner_card_id, color))
+
+
+def new_free_card_taken(*, seat: int, card_id: int, deck: int, slot: int) -> FreeCardTaken:
+    return tuple.__new__(FreeCardTaken, (seat, card_id, deck, slot))
+
+
+def new_noble_reserved(*, seat: int, noble_id: int) -> NobleReserved:
+    return tuple.__new__(NobleReserved, (seat, noble_id))
+
+
+def new_cards_discarded(*, seat: int, card_ids: tuple[int, ...]) -> CardsDiscarded:
+    return tuple.__new__(CardsDiscarded, (seat, card_ids))

@@ -31,15 +31,12 @@ from ...colors import COLOR_NAMES, GOLD, NO_TOKENS
 from ...errors import Reason, RuleViolation
 from ...events import Event
 from ...payment import amount_due, cannot_afford, check_payment_tokens, default_payment, shortfall
-from ...plugin import PaymentRules, Price
-from ...state import GameState, PlayerState, with_player
+from ...plugin import PaymentRules, Price, new_price
+from ...state import GameState, PlayerState, new_player_state, with_player
 from .affordable import affordable
 from .cards import BONUS, BONUS_COUNT, COSTS, IS_GOLD_CARD, OWNS_NO_GOLD_CARD, POINTS, SACRIFICE, orient_of
-from .events import CardsDiscarded
-from .state import OrientState, with_orient
-
-# Records (events, holdings, the Orient state, prices) are built with ``tuple.__new__``, as in ``state.py``: a
-# NamedTuple's generated ``__new__`` is an interpreted call, even from compiled code.
+from .events import new_cards_discarded
+from .state import new_orient_state, with_orient
 
 
 def price(state: GameState, seat: int, action: PurchaseCard) -> Price:
@@ -145,12 +142,12 @@ def _default_token_price(player: PlayerState, card_id: int) -> Price:
     rest = paid[GOLD]
     held = player.tokens[GOLD]
     if rest <= held:
-        return tuple.__new__(Price, (paid, ()))  # Price(...) is an interpreted call
+        return new_price(tokens=paid, cards=())
     cards = _gold_cards(player)
     missing = rest - held - 2 * len(cards)
     if missing > 0:
         raise cannot_afford(card_id, missing)
-    return tuple.__new__(Price, (paid[:GOLD] + (held,), tuple(cards[: (rest - held + 1) // 2])))
+    return new_price(tokens=paid[:GOLD] + (held,), cards=tuple(cards[: (rest - held + 1) // 2]))
 
 
 def _check_cards_needed(spent: tuple[int, ...], gold: int, rest: int) -> None:
@@ -248,16 +245,22 @@ def give_up(state: GameState, seat: int, price: Price, events: list[Event]) -> G
         prestige -= POINTS[card]
     purchased = tuple([card for card in player.purchased if card not in gone])
     p = player
-    player = tuple.__new__(
-        PlayerState, (p.tokens, tuple(bonuses), prestige, purchased, p.reserved, p.reserved_blind, p.nobles)
+    player = new_player_state(
+        tokens=p.tokens,
+        bonuses=tuple(bonuses),
+        prestige=prestige,
+        purchased=purchased,
+        reserved=p.reserved,
+        reserved_blind=p.reserved_blind,
+        nobles=p.nobles,
     )
     pairs = orient.pairs
     pairs = pairs[:seat] + (tuple([pair for pair in pairs[seat] if pair[0] not in gone]),) + pairs[seat + 1 :]
     discarded = orient.discarded
     discarded = discarded[:seat] + (discarded[seat] + price.cards,) + discarded[seat + 1 :]
-    events.append(tuple.__new__(CardsDiscarded, (seat, price.cards)))
+    events.append(new_cards_discarded(seat=seat, card_ids=price.cards))
     players = with_player(state.players, seat, player)
-    orient = tuple.__new__(OrientState, (pairs, orient.reserved_nobles, discarded))
+    orient = new_orient_state(pairs=pairs, reserved_nobles=orient.reserved_nobles, discarded=discarded)
     return with_orient(state, players, orient, state.pending)
 
 

@@ -37,7 +37,7 @@ from ...turn import AwardOne, qualifying_nobles, visit
 from .cards import BONUS, IS_PAIRED, SACRIFICE, orient_of
 from .payment import sacrifice_not_possible
 from .refusals import REFUSALS, RESTRICTED, refusal_index
-from .state import STATE, OrientState, with_orient
+from .state import STATE, OrientState, new_orient_state, with_orient
 
 NAME: Final = "orient"
 ORIENT_SLOTS: Final = 2  # face-up Orient cards per level
@@ -117,7 +117,8 @@ def _visit(state: GameState, seat: int, noble_id: int, events: list[Event]) -> G
     held = orient.reserved_nobles
     if noble_id in held[seat]:
         left = tuple([noble for noble in held[seat] if noble != noble_id])
-        orient = tuple.__new__(OrientState, (orient.pairs, held[:seat] + (left,) + held[seat + 1 :], orient.discarded))
+        nobles = held[:seat] + (left,) + held[seat + 1 :]
+        orient = new_orient_state(pairs=orient.pairs, reserved_nobles=nobles, discarded=orient.discarded)
         state = with_orient(state, state.players, orient, state.pending)
     return visit(state, seat, noble_id, events)
 

@@ -28,11 +28,22 @@ def with_orient(
 ) -> GameState:
     """``state`` with the players, the Orient state, the pending decision (and the nobles) replaced, in one call.
 
-    What the Orient's setup, abilities, discards and noble reservations change; ``_replace`` costs twice as much.
+    What the Orient's setup, abilities, discards and noble reservations change, spelt out as ``state.py``'s
+    ``with_*`` transitions are (``records.py``, "Building records").
     """
     s = state
     nobles = s.nobles if nobles is None else nobles
-    return GameState(
+    return tuple.__new__(GameState, (
         s.config, s.bank, s.decks, s.market, nobles, players, s.first_seat, s.seat, s.turn, pending,
         s.final_round, s.passes_in_a_row, s.end_reason, s.ranking, with_slot(s.module_states, STATE.index, orient),
-    )  # fmt: skip
+    ))  # fmt: skip
+
+
+def new_orient_state(
+    *,
+    pairs: tuple[tuple[tuple[int, int], ...], ...],
+    reserved_nobles: tuple[tuple[int, ...], ...],
+    discarded: tuple[tuple[int, ...], ...],
+) -> OrientState:
+    """An ``OrientState`` (see ``engine_service/rules/records.py``, "Building records")."""
+    return tuple.__new__(OrientState, (pairs, reserved_nobles, discarded))

@@ -40,3 +40,8 @@ class CardConquered(NamedTuple):
 
     seat: int
     card_id: int
+
+
+def new_stronghold_placed(*, seat: int, card_id: int, from_card_id: int | None) -> StrongholdPlaced:
+    """A ``StrongholdPlaced`` (see ``engine_service/rules/records.py``, "Building records")."""
+    return tuple.__new__(StrongholdPlaced, (seat, card_id, from_card_id))

@@ -27,17 +27,17 @@ from ...actions import Action, Decline, MainAction, PurchaseCard, ReserveCard
 from ...catalog import BASE_CARDS, BASE_DECKS, CARDS
 from ...config import MAX_PLAYERS
 from ...errors import Reason, RuleViolation
-from ...events import DecisionRequired, Event
+from ...events import Event, new_decision_required
 from ...market import refill_market
 from ...payment import can_afford
-from ...plugin import ForbiddenCards
+from ...plugin import ForbiddenCards, new_forbidden_cards
 from ...purchase import purchase_card
-from ...state import GameState, PendingDecision, with_pending
+from ...state import GameState, PendingDecision, new_pending_decision, with_pending
 from ...turn import ask, wrong_answer
 from .actions import PlaceStronghold, RemoveStronghold
 from .decisions import CONQUER, PLACE_STRONGHOLD
-from .events import CardConquered, StrongholdPlaced, StrongholdRemoved, StrongholdsReturned
-from .state import STATE, StrongholdsState
+from .events import CardConquered, StrongholdRemoved, StrongholdsReturned, new_stronghold_placed
+from .state import STATE, StrongholdsState, new_strongholds_state
 
 NAME: Final = "strongholds"
 STRONGHOLDS_PER_PLAYER: Final = 3
@@ -103,7 +103,7 @@ def forbidden_cards(state: GameState) -> ForbiddenCards:
     if occupied == last_occupied:
         return last
     cards = frozenset(occupied)
-    forbidden = tuple.__new__(ForbiddenCards, (cards, cards))  # see _ask_placement
+    forbidden = new_forbidden_cards(reserve=cards, purchase=cards)
     _LAST_FORBIDDEN[seat] = (occupied, forbidden)
     return forbidden
 
@@ -243,7 +243,7 @@ def _answer_placement(
             kept = own[:index] + own[index + 1 :]
         if card_id not in allowed:
             raise _not_allowed(f"card {card_id} is not a face-up card free of other players' strongholds", card_id)
-        events.append(tuple.__new__(StrongholdPlaced, (seat, card_id, source)))  # see _ask_placement
+        events.append(new_stronghold_placed(seat=seat, card_id=card_id, from_card_id=source))
         return placed[:seat] + (kept + (card_id,),) + placed[seat + 1 :]
     card_id = action.card_id
     owner = _owner(placed, card_id, seat)
@@ -275,12 +275,9 @@ def _place_after_purchase(state: GameState, placed: Placed, events: list[Event])
 
 
 def _ask_placement(state: GameState, seat: int, options: tuple[int, ...], events: list[Event]) -> GameState:
-    """``turn.ask`` spelt out for this decision: it is asked after about every other main action.
-
-    Its records are built by ``tuple.__new__`` (see ``state.with_pending``).
-    """
-    events.append(tuple.__new__(DecisionRequired, (seat, PLACE_STRONGHOLD, 0, options)))
-    pending = tuple.__new__(PendingDecision, (PLACE_STRONGHOLD, seat, 0, options))
+    """``turn.ask`` spelt out for this decision: it is asked after about every other main action."""
+    events.append(new_decision_required(seat=seat, kind=PLACE_STRONGHOLD, amount=0, options=options))
+    pending = new_pending_decision(kind=PLACE_STRONGHOLD, seat=seat, amount=0, options=options)
     return with_pending(state, pending)
 
 
@@ -373,7 +370,7 @@ class StrongholdStep:
                 raise wrong_answer(pending)
             # The options are the cards one may go to: the state's validation checked them.
             placed = _answer_placement(STATE.of(state).placed, pending.seat, action, pending.options, events)
-            state = STATE.put_answered(state, tuple.__new__(StrongholdsState, (placed,)))  # see _ask_placement
+            state = STATE.put_answered(state, new_strongholds_state(placed=placed))
             if len(placed[pending.seat]) < STRONGHOLDS_PER_PLAYER:
                 return state  # no conquest without all three placed, as in ``follow``
             return _offer_conquest(state, placed, events)

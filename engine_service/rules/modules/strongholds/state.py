@@ -14,3 +14,8 @@ class StrongholdsState(NamedTuple):
 
 
 STATE: Final = ModuleStateSlot(2, StrongholdsState, "strongholds", "a Strongholds game must carry its strongholds")
+
+
+def new_strongholds_state(*, placed: tuple[tuple[int, ...], ...]) -> StrongholdsState:
+    """A ``StrongholdsState`` (see ``engine_service/rules/records.py``, "Building records")."""
+    return tuple.__new__(StrongholdsState, (placed,))

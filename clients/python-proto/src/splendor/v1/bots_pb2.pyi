@@ -31,8 +31,8 @@ class BotChoice(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     ITERATIONS_FIELD_NUMBER: _builtins.int
     policy: _builtins.str
-    """The policy's name: "random", "greedy" or "ismcts" (see
-    Catalog.bot_policies). Unknown names are INVALID_ARGUMENT.
+    """The policy's name, one of Catalog.bot_policies ("random", "greedy" and
+    "ismcts" in this engine). Unknown names are INVALID_ARGUMENT.
     """
     seed: _builtins.int
     """Seeds the policy's random choices: in plain mode the same state, policy
@@ -40,11 +40,11 @@ class BotChoice(_message.Message):
     entropy of its own, so a seed cannot be searched for the hidden cards.
     """
     iterations: _builtins.int
-    """For search policies ("ismcts"), the number of iterations per move (0: the
-    policy's default, 400). Above the server's bound (1000) it is
-    INVALID_ARGUMENT; the search also stops early, with the best move found,
-    when half the call's remaining deadline is spent. Must be 0 for the other
-    policies.
+    """For search policies (Catalog.search_policies), the number of iterations
+    per move (0: the policy's default, 400 for "ismcts"). Above the server's
+    bound (1000) it is INVALID_ARGUMENT; the search also stops early, with the
+    best move found, when half the call's remaining deadline is spent. Must be
+    0 for the other policies.
     """
     def __init__(
         self,

@@ -29,23 +29,23 @@ from splendor.v1 import observation_pb2 as splendor_dot_v1_dot_observation__pb2
 from splendor.v1 import trading_posts_pb2 as splendor_dot_v1_dot_trading__posts__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19splendor/v1/catalog.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/cities.proto\x1a\x18splendor/v1/common.proto\x1a\x18splendor/v1/config.proto\x1a\x1dsplendor/v1/observation.proto\x1a\x1fsplendor/v1/trading_posts.proto\"\x81\x03\n\x07\x43\x61talog\x12$\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x15.splendor.v1.CardInfo\x12&\n\x06nobles\x18\x02 \x03(\x0b\x32\x16.splendor.v1.NobleInfo\x12\x17\n\x0f\x61\x63tion_id_count\x18\x03 \x01(\r\x12\x34\n\x10\x61\x63tion_id_ranges\x18\x04 \x03(\x0b\x32\x1a.splendor.v1.ActionIdRange\x12%\n\x06\x63ities\x18\x05 \x03(\x0b\x32\x15.splendor.v1.CityInfo\x12\x33\n\rtrading_posts\x18\x06 \x03(\x0b\x32\x1c.splendor.v1.TradingPostInfo\x12;\n\x13observation_layouts\x18\x07 \x03(\x0b\x32\x1e.splendor.v1.ObservationLayout\x12\x14\n\x0c\x62ot_policies\x18\x08 \x03(\t\x12*\n\x06limits\x18\t \x01(\x0b\x32\x1a.splendor.v1.ServiceLimits\"\x97\x01\n\rServiceLimits\x12\x17\n\x0fmax_batch_items\x18\x01 \x01(\r\x12\x19\n\x11max_request_bytes\x18\x02 \x01(\r\x12\x1a\n\x12max_response_bytes\x18\x03 \x01(\r\x12\x1a\n\x12max_replay_actions\x18\x04 \x01(\r\x12\x1a\n\x12max_bot_iterations\x18\x05 \x01(\r\"\x8c\x02\n\x08\x43\x61rdInfo\x12\n\n\x02id\x18\x01 \x01(\r\x12\r\n\x05level\x18\x02 \x01(\r\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\r\x12!\n\x05\x62onus\x18\x04 \x01(\x0e\x32\x12.splendor.v1.Color\x12\x0e\n\x06points\x18\x05 \x01(\r\x12$\n\x04\x63ost\x18\x06 \x01(\x0b\x32\x16.splendor.v1.GemCounts\x12#\n\x04kind\x18\x07 \x01(\x0e\x32\x15.splendor.v1.CardKind\x12\x13\n\x0b\x62onus_count\x18\x08 \x01(\r\x12+\n\x0fsacrifice_color\x18\t \x01(\x0e\x32\x12.splendor.v1.Color\x12\x17\n\x0fsacrifice_count\x18\n \x01(\r\"T\n\tNobleInfo\x12\n\n\x02id\x18\x01 \x01(\r\x12\x0e\n\x06points\x18\x02 \x01(\r\x12+\n\x0brequirement\x18\x03 \x01(\x0b\x32\x16.splendor.v1.GemCounts\"v\n\rActionIdRange\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\r\x12\r\n\x05\x63ount\x18\x03 \x01(\r\x12\x12\n\nindex_rule\x18\x04 \x01(\t\x12$\n\x07modules\x18\x05 \x03(\x0e\x32\x13.splendor.v1.Module*\xf9\x01\n\x08\x43\x61rdKind\x12\x19\n\x15\x43\x41RD_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43\x41RD_KIND_STANDARD\x10\x01\x12\x15\n\x11\x43\x41RD_KIND_GOLD_X2\x10\x02\x12\x14\n\x10\x43\x41RD_KIND_PAIRED\x10\x03\x12 \n\x1c\x43\x41RD_KIND_PAIRED_TAKE_LEVEL1\x10\x04\x12\x1a\n\x16\x43\x41RD_KIND_DOUBLE_BONUS\x10\x05\x12\x1b\n\x17\x43\x41RD_KIND_RESERVE_NOBLE\x10\x06\x12\x19\n\x15\x43\x41RD_KIND_TAKE_LEVEL2\x10\x07\x12\x17\n\x13\x43\x41RD_KIND_SACRIFICE\x10\x08\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19splendor/v1/catalog.proto\x12\x0bsplendor.v1\x1a\x18splendor/v1/cities.proto\x1a\x18splendor/v1/common.proto\x1a\x18splendor/v1/config.proto\x1a\x1dsplendor/v1/observation.proto\x1a\x1fsplendor/v1/trading_posts.proto\"\x9a\x03\n\x07\x43\x61talog\x12$\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x15.splendor.v1.CardInfo\x12&\n\x06nobles\x18\x02 \x03(\x0b\x32\x16.splendor.v1.NobleInfo\x12\x17\n\x0f\x61\x63tion_id_count\x18\x03 \x01(\r\x12\x34\n\x10\x61\x63tion_id_ranges\x18\x04 \x03(\x0b\x32\x1a.splendor.v1.ActionIdRange\x12%\n\x06\x63ities\x18\x05 \x03(\x0b\x32\x15.splendor.v1.CityInfo\x12\x33\n\rtrading_posts\x18\x06 \x03(\x0b\x32\x1c.splendor.v1.TradingPostInfo\x12;\n\x13observation_layouts\x18\x07 \x03(\x0b\x32\x1e.splendor.v1.ObservationLayout\x12\x14\n\x0c\x62ot_policies\x18\x08 \x03(\t\x12\x17\n\x0fsearch_policies\x18\n \x03(\t\x12*\n\x06limits\x18\t \x01(\x0b\x32\x1a.splendor.v1.ServiceLimits\"\x97\x01\n\rServiceLimits\x12\x17\n\x0fmax_batch_items\x18\x01 \x01(\r\x12\x19\n\x11max_request_bytes\x18\x02 \x01(\r\x12\x1a\n\x12max_response_bytes\x18\x03 \x01(\r\x12\x1a\n\x12max_replay_actions\x18\x04 \x01(\r\x12\x1a\n\x12max_bot_iterations\x18\x05 \x01(\r\"\x8c\x02\n\x08\x43\x61rdInfo\x12\n\n\x02id\x18\x01 \x01(\r\x12\r\n\x05level\x18\x02 \x01(\r\x12\x0c\n\x04\x64\x65\x63k\x18\x03 \x01(\r\x12!\n\x05\x62onus\x18\x04 \x01(\x0e\x32\x12.splendor.v1.Color\x12\x0e\n\x06points\x18\x05 \x01(\r\x12$\n\x04\x63ost\x18\x06 \x01(\x0b\x32\x16.splendor.v1.GemCounts\x12#\n\x04kind\x18\x07 \x01(\x0e\x32\x15.splendor.v1.CardKind\x12\x13\n\x0b\x62onus_count\x18\x08 \x01(\r\x12+\n\x0fsacrifice_color\x18\t \x01(\x0e\x32\x12.splendor.v1.Color\x12\x17\n\x0fsacrifice_count\x18\n \x01(\r\"T\n\tNobleInfo\x12\n\n\x02id\x18\x01 \x01(\r\x12\x0e\n\x06points\x18\x02 \x01(\r\x12+\n\x0brequirement\x18\x03 \x01(\x0b\x32\x16.splendor.v1.GemCounts\"v\n\rActionIdRange\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\r\x12\r\n\x05\x63ount\x18\x03 \x01(\r\x12\x12\n\nindex_rule\x18\x04 \x01(\t\x12$\n\x07modules\x18\x05 \x03(\x0e\x32\x13.splendor.v1.Module*\xf9\x01\n\x08\x43\x61rdKind\x12\x19\n\x15\x43\x41RD_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43\x41RD_KIND_STANDARD\x10\x01\x12\x15\n\x11\x43\x41RD_KIND_GOLD_X2\x10\x02\x12\x14\n\x10\x43\x41RD_KIND_PAIRED\x10\x03\x12 \n\x1c\x43\x41RD_KIND_PAIRED_TAKE_LEVEL1\x10\x04\x12\x1a\n\x16\x43\x41RD_KIND_DOUBLE_BONUS\x10\x05\x12\x1b\n\x17\x43\x41RD_KIND_RESERVE_NOBLE\x10\x06\x12\x19\n\x15\x43\x41RD_KIND_TAKE_LEVEL2\x10\x07\x12\x17\n\x13\x43\x41RD_KIND_SACRIFICE\x10\x08\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'splendor.v1.catalog_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CARDKIND']._serialized_start=1204
-  _globals['_CARDKIND']._serialized_end=1453
+  _globals['_CARDKIND']._serialized_start=1229
+  _globals['_CARDKIND']._serialized_end=1478
   _globals['_CATALOG']._serialized_start=185
-  _globals['_CATALOG']._serialized_end=570
-  _globals['_SERVICELIMITS']._serialized_start=573
-  _globals['_SERVICELIMITS']._serialized_end=724
-  _globals['_CARDINFO']._serialized_start=727
-  _globals['_CARDINFO']._serialized_end=995
-  _globals['_NOBLEINFO']._serialized_start=997
-  _globals['_NOBLEINFO']._serialized_end=1081
-  _globals['_ACTIONIDRANGE']._serialized_start=1083
-  _globals['_ACTIONIDRANGE']._serialized_end=1201
+  _globals['_CATALOG']._serialized_end=595
+  _globals['_SERVICELIMITS']._serialized_start=598
+  _globals['_SERVICELIMITS']._serialized_end=749
+  _globals['_CARDINFO']._serialized_start=752
+  _globals['_CARDINFO']._serialized_end=1020
+  _globals['_NOBLEINFO']._serialized_start=1022
+  _globals['_NOBLEINFO']._serialized_end=1106
+  _globals['_ACTIONIDRANGE']._serialized_start=1108
+  _globals['_ACTIONIDRANGE']._serialized_end=1226
 # @@protoc_insertion_point(module_scope)

@@ -114,6 +114,7 @@ class Catalog(_message.Message):
     TRADING_POSTS_FIELD_NUMBER: _builtins.int
     OBSERVATION_LAYOUTS_FIELD_NUMBER: _builtins.int
     BOT_POLICIES_FIELD_NUMBER: _builtins.int
+    SEARCH_POLICIES_FIELD_NUMBER: _builtins.int
     LIMITS_FIELD_NUMBER: _builtins.int
     action_id_count: _builtins.int
     """Number of action ids: every action id is below this."""
@@ -147,7 +148,15 @@ class Catalog(_message.Message):
 
     @_builtins.property
     def bot_policies(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """The names of the server-side bot policies (BotChoice.policy)."""
+        """The names of the server-side bot policies (BotChoice.policy), weakest
+        first.
+        """
+
+    @_builtins.property
+    def search_policies(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The bot policies that search at every move, a subset of bot_policies:
+        BotChoice.iterations applies to them only, and Simulate refuses them.
+        """
 
     @_builtins.property
     def limits(self) -> Global___ServiceLimits:
@@ -167,11 +176,12 @@ class Catalog(_message.Message):
         trading_posts: _abc.Iterable[_trading_posts_pb2.TradingPostInfo] | None = ...,
         observation_layouts: _abc.Iterable[_observation_pb2.ObservationLayout] | None = ...,
         bot_policies: _abc.Iterable[_builtins.str] | None = ...,
+        search_policies: _abc.Iterable[_builtins.str] | None = ...,
         limits: Global___ServiceLimits | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["limits", b"limits"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "bot_policies", b"bot_policies", "cards", b"cards", "cities", b"cities", "limits", b"limits", "nobles", b"nobles", "observation_layouts", b"observation_layouts", "trading_posts", b"trading_posts"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id_count", b"action_id_count", "action_id_ranges", b"action_id_ranges", "bot_policies", b"bot_policies", "cards", b"cards", "cities", b"cities", "limits", b"limits", "nobles", b"nobles", "observation_layouts", b"observation_layouts", "search_policies", b"search_policies", "trading_posts", b"trading_posts"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

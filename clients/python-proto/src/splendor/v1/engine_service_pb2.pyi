@@ -1026,7 +1026,8 @@ class SimulateRequest(_message.Message):
     @_builtins.property
     def policies(self) -> _containers.RepeatedCompositeFieldContainer[_bots_pb2.BotChoice]:
         """The policies: one per seat in seat order, or a single one for every seat.
-        Only "random" and "greedy" (search policies cost too much per playout).
+        Only policies that do not search ("random" and "greedy" in this engine;
+        Catalog.search_policies cost too much per playout).
         Each playout reseeds them from seed, so playouts differ.
         """
 

@@ -5,7 +5,7 @@ environment never sees a state's structure, so it runs the same either way.
 
 - ``LocalGame`` needs the ``splendor-engine`` package in the same Python, reached only
   through its public in-process API (``local_engine``); opponents are the engine's
-  policies (``POLICY_NAMES`` there).
+  policies (``policy_names()`` there).
 - ``RemoteGame`` needs only a server address: one ``ApplyAction`` a move, asking for the
   next seat's observation with its legal actions as ids (``include_observation``,
   ``observation_legal_ids``); opponents are server-side bots (``ApplyActionRequest.bot``,

@@ -22,8 +22,8 @@ export const file_splendor_v1_bots: GenFile = /*@__PURE__*/
  */
 export type BotChoice = Message<"splendor.v1.BotChoice"> & {
   /**
-   * The policy's name: "random", "greedy" or "ismcts" (see
-   * Catalog.bot_policies). Unknown names are INVALID_ARGUMENT.
+   * The policy's name, one of Catalog.bot_policies ("random", "greedy" and
+   * "ismcts" in this engine). Unknown names are INVALID_ARGUMENT.
    *
    * @generated from field: string policy = 1;
    */
@@ -39,11 +39,11 @@ export type BotChoice = Message<"splendor.v1.BotChoice"> & {
   seed: bigint;
 
   /**
-   * For search policies ("ismcts"), the number of iterations per move (0: the
-   * policy's default, 400). Above the server's bound (1000) it is
-   * INVALID_ARGUMENT; the search also stops early, with the best move found,
-   * when half the call's remaining deadline is spent. Must be 0 for the other
-   * policies.
+   * For search policies (Catalog.search_policies), the number of iterations
+   * per move (0: the policy's default, 400 for "ismcts"). Above the server's
+   * bound (1000) it is INVALID_ARGUMENT; the search also stops early, with the
+   * best move found, when half the call's remaining deadline is spent. Must be
+   * 0 for the other policies.
    *
    * @generated from field: uint32 iterations = 3;
    */

@@ -1025,7 +1025,8 @@ export type SimulateRequest = Message<"splendor.v1.SimulateRequest"> & {
 
   /**
    * The policies: one per seat in seat order, or a single one for every seat.
-   * Only "random" and "greedy" (search policies cost too much per playout).
+   * Only policies that do not search ("random" and "greedy" in this engine;
+   * Catalog.search_policies cost too much per playout).
    * Each playout reseeds them from seed, so playouts differ.
    *
    * @generated from field: repeated splendor.v1.BotChoice policies = 3;

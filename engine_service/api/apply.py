@@ -156,7 +156,7 @@ def plain_response(
     # Patching a copy of the request's state beats writing the whole state afresh.
     out = response.state
     out.CopyFrom(game.msg)
-    update_state(out, game.state, new_state)
+    update_state(out, game.state, new_state, has_unknown=False)  # game_of drops them
     fill_events(response.events, events)
     memo = call.settings.memo
     if memo.enabled and (dealt or new_state is not game.state):

@@ -11,9 +11,10 @@
   to round (dealt in the warm-up).
 
 The game-at-a-time loops play the same random games (same seeds, same choices); every loop plays at
-least ``--moves`` moves a round, against one server in its own process, interleaved round by round
-(the order rotating). Client CPU is this process's (time.process_time), server CPU the server
-process's (/proc/<pid>/stat); both per step (move). Prints median, min and max over the rounds, the
+least ``--moves`` moves a round (a batched loop ``--batch-moves``: the server's CPU is read in clock ticks,
+10 ms, so a cheap loop plays more moves for the same resolution), against one server in its own process,
+interleaved round by round (the order rotating). Client CPU is this process's (time.process_time), server
+CPU the server process's (/proc/<pid>/stat); both per step (move). Prints median, min and max over the rounds, the
 rules core's own time per step in this process for scale (the compiled core when it is first on
 PYTHONPATH, as for the server), each loop's client + server CPU per move over it, and the load average.
 
@@ -21,7 +22,8 @@ With ``--memo-off``, a second server checks every state in full (``--state-memo-
 the same games, interleaved: the memo's share of the server's CPU in play, where each call carries the
 state the previous call returned.
 
-    python benchmarks/bot_loop_bench.py [--rounds 5] [--moves 2000] [--batch-sizes 1,8,64,256] [--memo-off]
+    python benchmarks/bot_loop_bench.py [--rounds 5] [--moves 2000] [--batch-moves 10000]
+        [--batch-sizes 1,8,64,256] [--memo-off]
 """
 
 from __future__ import annotations
@@ -165,6 +167,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--moves", type=int, default=2000, help="moves per loop and round (at least)")
+    parser.add_argument("--batch-moves", type=int, default=10_000, help="moves per batched loop and round (at least)")
     parser.add_argument(
         "--batch-sizes",
         type=lambda text: tuple(int(size) for size in text.split(",") if size),
@@ -179,6 +182,7 @@ def main() -> None:
     if args.memo_off:
         servers[", memo off"] = BenchServer(options=("--state-memo-entries", "0"))
     runs = [(name + suffix, loop, server) for suffix, server in servers.items() for name, loop in loops.items()]
+    moves = {name: args.batch_moves if isinstance(loop, Batched) else args.moves for name, loop, _ in runs}
     results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name, _, _ in runs}
     core: list[float] = []
     load_before = os.getloadavg()[0]
@@ -190,14 +194,17 @@ def main() -> None:
             shift = round_index % len(runs)  # rotate which goes first
             for name, loop, server in runs[shift:] + runs[:shift]:
                 seeds = itertools.count(round_index * 100_000)  # the same games for the game-at-a-time loops
-                client_cpu, server_cpu = measure(server, loop, seeds, args.moves)
+                client_cpu, server_cpu = measure(server, loop, seeds, moves[name])
                 results[name][0].append(client_cpu)
                 results[name][1].append(server_cpu)
-            core.append(core_step_seconds([round_index * 1000 + game for game in range(8)]))
+            core.append(core_step_seconds([round_index * 1000 + game for game in range(32)]))
     finally:
         for server in servers.values():
             server.__exit__()
-    print(f"{args.rounds} rounds of at least {args.moves} moves a loop; core {core_kind()} here; median (min-max)")
+    print(
+        f"{args.rounds} rounds of at least {args.moves} moves a loop ({args.batch_moves} a batched one); "
+        f"core {core_kind()} here; median (min-max)"
+    )
     for name, (client_cpus, server_cpus) in results.items():
         total = [a + b for a, b in zip(client_cpus, server_cpus)]
         print(f"{name:23s} client CPU/step {summary(client_cpus)}")

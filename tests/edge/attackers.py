@@ -142,7 +142,7 @@ def hold(port: int, kind: Kind, count: int, stop: threading.Event, *, reopen: bo
                     data = b""
                 if not data:  # the server closed it (answered or not): open another in its place
                     drop(sock)
-                    if reopen:
+                    if reopen and not stop.is_set():  # a server that takes no connection must not hold up the end
                         attack.reopened += 1
                         open_one()
                     continue

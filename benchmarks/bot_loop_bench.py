@@ -5,13 +5,16 @@
   actions and view;
 - ``batch N``, for each N of ``--batch-sizes`` (1, 8, 64, 256): N games at once, each round one
   BatchApplyActions call carrying every game's move (the same ApplyAction request as ``one call``'s
-  as an item); a game that ends is replaced by a new one (CreateGame and ListLegalActions, as the
-  other loops start each game). The N games carry over from round to round (dealt in the warm-up).
+  as an item, with ``skip_events`` and ``skip_view``: the bot holds the state; and its legal actions
+  as ids, ``include_legal_action_ids``); a game that ends is dealt again in the next round's call
+  (an item with ``deal``, answering the new game's legal actions). The N games carry over from round
+  to round (dealt in the warm-up).
 
 The game-at-a-time loops play the same random games (same seeds, same choices); every loop plays at
-least ``--moves`` moves a round, against one server in its own process, interleaved round by round
-(the order rotating). Client CPU is this process's (time.process_time), server CPU the server
-process's (/proc/<pid>/stat); both per step (move). Prints median, min and max over the rounds, the
+least ``--moves`` moves a round (a batched loop ``--batch-moves``: the server's CPU is read in clock ticks,
+10 ms, so a cheap loop plays more moves for the same resolution), against one server in its own process,
+interleaved round by round (the order rotating). Client CPU is this process's (time.process_time), server
+CPU the server process's (/proc/<pid>/stat); both per step (move). Prints median, min and max over the rounds, the
 rules core's own time per step in this process for scale (the compiled core when it is first on
 PYTHONPATH, as for the server), each loop's client + server CPU per move over it, and the load average.
 
@@ -19,7 +22,8 @@ With ``--memo-off``, a second server checks every state in full (``--state-memo-
 the same games, interleaved: the memo's share of the server's CPU in play, where each call carries the
 state the previous call returned.
 
-    python benchmarks/bot_loop_bench.py [--rounds 5] [--moves 2000] [--batch-sizes 1,8,64,256] [--memo-off]
+    python benchmarks/bot_loop_bench.py [--rounds 5] [--moves 2000] [--batch-moves 10000]
+        [--batch-sizes 1,8,64,256] [--memo-off]
 """
 
 from __future__ import annotations
@@ -31,14 +35,14 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 # Appended, not prepended: a compiled core on PYTHONPATH (scripts/build_compiled_core.py) takes precedence.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from splendor.v1 import actions_pb2, engine_service_pb2, state_pb2
-from splendor_client import EngineClient
+from splendor.v1 import config_pb2, engine_service_pb2, state_pb2
+from splendor_client import EngineClient, EngineError, outcome
 
 from benchmarks.bench_server import BenchServer
 from engine_service.core_info import core_kind
@@ -52,28 +56,26 @@ BATCH_SIZES = (1, 8, 64, 256)
 
 def three_calls(client: EngineClient, state: state_pb2.GameState, rng: random.Random) -> int:
     steps = 0
-    stub = client._stub
     while True:
-        listed = stub.ListLegalActions(engine_service_pb2.ListLegalActionsRequest(state=state))
-        if not listed.actions:
+        listed = client.list_legal_actions(state).actions
+        if not listed:
             return steps
-        chosen = listed.actions[rng.randrange(len(listed.actions))]
+        chosen = listed[rng.randrange(len(listed))]
         request = engine_service_pb2.ApplyActionRequest(state=state)
         request.action.action_id = chosen.action_id
-        state = stub.ApplyAction(request).state
-        stub.GetPlayerView(engine_service_pb2.GetPlayerViewRequest(state=state, seat=state.seat))
+        state = client.apply_request(request).state
+        client.view_request(engine_service_pb2.GetPlayerViewRequest(state=state, seat=state.seat))
         steps += 1
 
 
 def one_call(client: EngineClient, state: state_pb2.GameState, rng: random.Random) -> int:
     steps = 0
-    stub = client._stub
-    actions = list(stub.ListLegalActions(engine_service_pb2.ListLegalActionsRequest(state=state)).actions)
+    actions = client.legal_actions(state)
     while actions:
         chosen = actions[rng.randrange(len(actions))]
         request = engine_service_pb2.ApplyActionRequest(state=state, include_legal_actions=True)
         request.action.action_id = chosen.action_id
-        response = stub.ApplyAction(request)
+        response = client.apply_request(request)
         state, actions = response.state, list(response.legal_actions)
         steps += 1
     return steps
@@ -93,37 +95,46 @@ def game_at_a_time(loop: Loop) -> Runner:
 
 
 class Batched:
-    """``size`` games at once, one BatchApplyActions call a round; a game that ends is replaced by a new one. The
-    games carry over from one measurement to the next, so a measurement pays for the games that end in it (their
-    replacement's deal), as a game-at-a-time loop pays for its games' deals, not for filling ``size`` slots."""
+    """``size`` games at once, one BatchApplyActions call a round, each item a game's move (as ``one call``'s request,
+    without the events and the view a bot holding the state never reads: ``skip_events``, ``skip_view``; its legal
+    actions as ids, ``include_legal_action_ids``, each id its action: ``splendor_client.actions.by_id``); a game that
+    ends is dealt again in the next round's call (an item with ``deal`` and no move, answering the new game's legal
+    actions). The games carry over from one measurement to the next, so a measurement pays for the games that end in
+    it (their replacement's deal), as a game-at-a-time loop pays for its games' deals, not for filling ``size``
+    slots. Only the items that move count as moves."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.games: list[tuple[state_pb2.GameState, list[actions_pb2.LegalAction]]] = []
+        # Each game's state and legal action ids; an int for a game to deal (its seed) in the next call.
+        self.games: list[tuple[state_pb2.GameState, Sequence[int]] | int] = []
 
     def __call__(self, client: EngineClient, seeds: Iterator[int], moves: int) -> int:
-        stub = client._stub
         rng = random.Random(next(seeds))
-
-        def deal() -> tuple[state_pb2.GameState, list[actions_pb2.LegalAction]]:
-            state = client.new_game(num_players=2, seed=next(seeds)).state
-            request = engine_service_pb2.ListLegalActionsRequest(state=state)
-            return state, list(stub.ListLegalActions(request).actions)
-
         games = self.games
         while len(games) < self.size:
-            games.append(deal())
+            games.append(next(seeds))
         played = 0
         while played < moves:
             batch = engine_service_pb2.BatchApplyActionsRequest()
-            for state, actions in games:
-                item = batch.requests.add(include_legal_actions=True)
-                item.state.CopyFrom(state)
-                item.action.action_id = actions[rng.randrange(len(actions))].action_id
-            for index, result in enumerate(stub.BatchApplyActions(batch).results):
-                response = result.response
-                games[index] = (response.state, list(response.legal_actions)) if response.legal_actions else deal()
-            played += self.size
+            for game in games:
+                item = batch.requests.add(include_legal_action_ids=True, skip_events=True, skip_view=True)
+                if isinstance(game, int):
+                    item.deal.CopyFrom(config_pb2.GameConfig(num_players=2, seed=game))
+                else:
+                    state, legal = game
+                    item.state.CopyFrom(state)
+                    item.action.action_id = legal[rng.randrange(len(legal))]
+                    played += 1
+            for index, result in enumerate(client.batch_request(batch).results):
+                response = outcome(result)
+                if isinstance(response, EngineError):
+                    raise response
+                legal = response.legal_action_ids
+                if not legal and isinstance(games[index], int):  # would deal it again forever
+                    raise RuntimeError(
+                        "a game dealt without legal action ids: a server without include_legal_action_ids?"
+                    )
+                games[index] = (response.state, legal) if legal else next(seeds)
         return played
 
 
@@ -156,6 +167,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--moves", type=int, default=2000, help="moves per loop and round (at least)")
+    parser.add_argument("--batch-moves", type=int, default=10_000, help="moves per batched loop and round (at least)")
     parser.add_argument(
         "--batch-sizes",
         type=lambda text: tuple(int(size) for size in text.split(",") if size),
@@ -170,6 +182,7 @@ def main() -> None:
     if args.memo_off:
         servers[", memo off"] = BenchServer(options=("--state-memo-entries", "0"))
     runs = [(name + suffix, loop, server) for suffix, server in servers.items() for name, loop in loops.items()]
+    moves = {name: args.batch_moves if isinstance(loop, Batched) else args.moves for name, loop, _ in runs}
     results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name, _, _ in runs}
     core: list[float] = []
     load_before = os.getloadavg()[0]
@@ -181,18 +194,21 @@ def main() -> None:
             shift = round_index % len(runs)  # rotate which goes first
             for name, loop, server in runs[shift:] + runs[:shift]:
                 seeds = itertools.count(round_index * 100_000)  # the same games for the game-at-a-time loops
-                client_cpu, server_cpu = measure(server, loop, seeds, args.moves)
+                client_cpu, server_cpu = measure(server, loop, seeds, moves[name])
                 results[name][0].append(client_cpu)
                 results[name][1].append(server_cpu)
-            core.append(core_step_seconds([round_index * 1000 + game for game in range(8)]))
+            core.append(core_step_seconds([round_index * 1000 + game for game in range(32)]))
     finally:
         for server in servers.values():
             server.__exit__()
-    print(f"{args.rounds} rounds of at least {args.moves} moves a loop; core {core_kind()} here; median (min-max)")
-    for name, (client_cpu, server_cpu) in results.items():
-        total = [a + b for a, b in zip(client_cpu, server_cpu)]
-        print(f"{name:23s} client CPU/step {summary(client_cpu)}")
-        print(f"{'':23s} server CPU/step {summary(server_cpu)}")
+    print(
+        f"{args.rounds} rounds of at least {args.moves} moves a loop ({args.batch_moves} a batched one); "
+        f"core {core_kind()} here; median (min-max)"
+    )
+    for name, (client_cpus, server_cpus) in results.items():
+        total = [a + b for a, b in zip(client_cpus, server_cpus)]
+        print(f"{name:23s} client CPU/step {summary(client_cpus)}")
+        print(f"{'':23s} server CPU/step {summary(server_cpus)}")
         print(f"{'':23s} total  CPU/step {summary(total)}")
         print(f"{'':23s} total / core step x{ratio_summary([t / c for t, c in zip(total, core)])}")
     if args.memo_off:

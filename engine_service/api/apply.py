@@ -17,7 +17,8 @@ from .bot_choice import bot_action
 from .call import Call
 from .errors import STALE_STATE, STEP_MISMATCH, refusal, rejection
 from .handlers import action_kind, class_kind
-from .next_move import fill_applied, fill_next_move
+from .next_move import fill_applied, fill_next_move, observed_seat
+from .replies import dealt_game, play_replies, reply_policies
 from .sealed import binding_of, fill_sealed, seal_message
 from .seat_access import require_seat_key
 from .source import Game, game_of
@@ -37,49 +38,65 @@ def answer(
     leave it partly filled. BatchApplyActions answers each item into its result's own message, copying none."""
     by_bot = request.HasField("bot")
     kind: str | None = request.action.WhichOneof("kind")
+    dealing = request.WhichOneof("state_source") == "deal"
+    moving = by_bot or kind is not None or not dealing  # a deal may come without a move
     call.action = action_kind(request.action, kind)
     validate_only = request.validate_only
     if validate_only:
         call.validate_only = True
     with span(CONVERT_REQUEST):
-        game = game_of(request, call)
+        game, dealt = dealt_game(request, call) if dealing else (game_of(request, call), ())
         state = game.state
         call.seat = state.acting_seat
         seat = request.seat if request.HasField("seat") else None
         require_seat_key(game, state.acting_seat if seat is None else seat, request.seat_key, call)
         audiences = audiences_of(request, game, call)
+        observed = observed_seat(request, game, seat)
         check_expected_turn(request, state)
         check_expected_step(request, game)
+        repliers = reply_policies(request, game, call)
+        action: Action | None = None
         if by_bot:
             action = bot_action(request, game, call)
             kind = call.action = class_kind(action)
-        else:
+        elif moving:
             action = action_of(request, state)
     with span(RULES):
-        new_state, events = apply_checked(state, action, seat, kind)
+        new_state, events = (state, ()) if action is None else apply_checked(state, action, seat, kind)
+        replies: list[Action] = []
+        if repliers and not validate_only:
+            new_state, events, replies = play_replies(new_state, events, repliers, list(request.reply_seeds))
     with span(BUILD_RESPONSE):
         if validate_only:
             new_state, events = state, ()
+        shown = () if request.skip_events else dealt + events
         if game.sealed:
-            sealed_response(response, game, new_state, events, viewer=seat, call=call, applied=not validate_only)
+            sealed_response(response, game, new_state, shown, viewer=seat, call=call, applied=not validate_only)
         else:
-            plain_response(response, game, new_state, events, call)
+            plain_response(response, game, new_state, shown, call, dealt=dealing)
         if audiences:  # the opened token's message, patched; or the response's new state
-            fill_audience_views(response, audiences, new_state, game.msg if game.sealed else response.state, events)
+            fill_audience_views(
+                response, audiences, new_state, game.msg if game.sealed else response.state, dealt + events
+            )
         # A choice not applied shows no event: in sealed mode only the acting seat may see it (a blind purchase).
-        if not (game.sealed and validate_only and seat != state.acting_seat):
+        if action is not None and not (game.sealed and validate_only and seat != state.acting_seat):
             fill_applied(response.applied, action, None if by_bot else request.action)
+        for reply in replies:
+            fill_applied(response.replies.add(), reply, None)
         fill_next_move(
             response,
             new_state,
             legal=request.include_legal_actions,
-            observation=request.include_observation,
+            observation=request.include_observation or observed is not None,
             sealed=game.sealed,
             viewer=seat,
             ids=request.observation_legal_ids,
+            observed=observed,
+            view=not request.skip_view,
+            legal_ids=request.include_legal_action_ids,
         )
-    if not validate_only:
-        record_applied(new_state, call)
+    if not validate_only and (action is not None or replies):
+        record_applied(new_state, call, moved=action is not None)
 
 
 def check_expected_turn(request: engine_service_pb2.ApplyActionRequest, state: GameState) -> None:
@@ -131,15 +148,18 @@ def plain_response(
     new_state: GameState,
     events: tuple[Event, ...],
     call: Call,
+    *,
+    dealt: bool = False,
 ) -> None:
-    """The new state in full, and every event; the state remembered as checked (the game's next call brings it)."""
+    """The new state in full, and every event; the state remembered as checked (the game's next call brings it),
+    a game ``dealt`` in the call too when no move changed it."""
     # Patching a copy of the request's state beats writing the whole state afresh.
     out = response.state
     out.CopyFrom(game.msg)
-    update_state(out, game.state, new_state)
+    update_state(out, game.state, new_state, has_unknown=False)  # game_of drops them
     fill_events(response.events, events)
     memo = call.settings.memo
-    if memo.enabled and new_state is not game.state:
+    if memo.enabled and (dealt or new_state is not game.state):
         key = out.SerializeToString(deterministic=True)
         memo.plain.put(key, new_state)
         call.state_bytes = len(key)
@@ -171,7 +191,9 @@ def sealed_response(
     fill_sealed(response, token, binding, new_state, msg, viewer=viewer, events=events)
 
 
-def record_applied(new_state: GameState, call: Call) -> None:
-    call.action_applied = True
+def record_applied(new_state: GameState, call: Call, *, moved: bool = True) -> None:
+    """The facts of a call that changed its game: its own move applied (``moved``; else only replies were), the end."""
+    if moved:
+        call.action_applied = True
     if new_state.end_reason is not None:
         call.end_reason = new_state.end_reason.name

@@ -34,7 +34,7 @@ class Game(NamedTuple):
     """A request's game: its state message and core state, and for a token its binding, bytes and the game's
     seat-key secret (empty for a game begun before token version 3)."""
 
-    msg: state_pb2.GameState  # the request's state, or the opened token's (the handler's own copy)
+    msg: state_pb2.GameState  # the request's state, or the opened token's (the handler's own copy): no unknown fields
     state: GameState
     binding: Binding | None  # None in plain mode
     token: bytes = b""
@@ -67,8 +67,11 @@ def game_of(request: StateRequest, call: Call) -> Game:
             state = state_from_proto(msg)
         except RuleViolation as violation:
             raise rejection(violation, prefix="state") from None
+        # Fields this version does not know are dropped (the answer never carries them), so every key the memo
+        # holds is bytes without them, and a state read from the memo or here has none (``Game.msg``).
+        msg.DiscardUnknownFields()
         if key:
-            memo.plain.put(key, state)
+            memo.plain.put(msg.SerializeToString(deterministic=True), state)
     call.turn = state.turn
     return Game(msg, state, None)
 

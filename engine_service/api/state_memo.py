@@ -5,8 +5,9 @@ Reading a request's game is most of a cheap call's work: a plain state is checke
 Both are pure functions of the bytes (a token's also of the key ring, fixed for the ring's life),
 so bytes already checked get the answer the check gave. Remembered, per process:
 
-- what a call read and found valid: a plain request's state (its deterministic serialization) or a
-  token that opened;
+- what a call read and found valid: a plain request's state (its deterministic serialization, without the
+  fields this version does not know: a state sent with some is checked in full each time) or a token that
+  opened;
 - what a call wrote: a plain ApplyAction's new state, every token a call sealed, since the next
   call of a game usually brings it back (to this replica, when the platform pins a game to one);
 - the seat keys a call checked and found valid, and those a new game handed out, with what they were

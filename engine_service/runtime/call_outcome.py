@@ -7,6 +7,7 @@ code, and the game's series from the facts its handler recorded on the ``Call``.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Final
 
 from engine_service.api import Call
@@ -40,11 +41,14 @@ class _Counted:
         self.counter = counter
         self.children: dict[tuple[str, ...], Any] = {}
 
-    def inc(self, *labels: str) -> None:
-        child = self.children.get(labels)
-        if child is None:
-            child = self.children[labels] = self.counter.labels(*labels)
-        child.inc()
+    def inc_all(self, counts: Counter[tuple[str, ...]]) -> None:
+        """Each label set's count at once (a batch's items: one increment a label set, not one an item)."""
+        children = self.children
+        for labels, amount in counts.items():
+            child = children.get(labels)
+            if child is None:
+                child = children[labels] = self.counter.labels(*labels)
+            child.inc(amount)
 
 
 class GameMetrics:
@@ -59,21 +63,47 @@ class GameMetrics:
         self.state_size_bytes = metrics.state_size_bytes
 
     def record(self, call: Call, code: str) -> None:
+        counts = _Counts()
         if code == OK:
-            self._succeeded(call)
+            self._succeeded(call, counts)
             for item in call.item_calls:  # a batch's items, each counted as its own call would be
-                item_code = item.refusal_code or OK
-                self.batch_items.inc(ANSWERED if item_code == OK else REFUSED)
-                self.record(item, item_code)
+                item_code = item.refusal_code
+                counts.batch_items[(ANSWERED if item_code is None else REFUSED,)] += 1
+                if item_code is None:
+                    self._succeeded(item, counts)
+                elif item.reason is not None and item_code in REJECTION_CODES:
+                    counts.rejections[(item.reason,)] += 1
         elif call.reason is not None and code in REJECTION_CODES:
-            self.rejections.inc(call.reason)
+            counts.rejections[(call.reason,)] += 1
+        # Added up first: a batch's items cost one increment a label set, not one an item.
+        for counter, label_counts in (
+            (self.batch_items, counts.batch_items),
+            (self.rejections, counts.rejections),
+            (self.games_created, counts.games_created),
+            (self.actions_applied, counts.actions_applied),
+            (self.games_finished, counts.games_finished),
+        ):
+            counter.inc_all(label_counts)
 
-    def _succeeded(self, call: Call) -> None:
+    def _succeeded(self, call: Call, counts: _Counts) -> None:
         if call.state_bytes is not None:
             self.state_size_bytes.observe(call.state_bytes)
         if call.game_created:
-            self.games_created.inc(str(call.module), str(call.players))
+            counts.games_created[(str(call.module), str(call.players))] += 1
         if call.action_applied:
-            self.actions_applied.inc(str(call.action))
+            counts.actions_applied[(str(call.action),)] += 1
         if call.end_reason is not None:
-            self.games_finished.inc(call.end_reason)
+            counts.games_finished[(call.end_reason,)] += 1
+
+
+class _Counts:
+    """A batch's items' counts by label set, added up before they are counted."""
+
+    __slots__ = ("actions_applied", "batch_items", "games_created", "games_finished", "rejections")
+
+    def __init__(self) -> None:
+        self.batch_items: Counter[tuple[str, ...]] = Counter()
+        self.rejections: Counter[tuple[str, ...]] = Counter()
+        self.games_created: Counter[tuple[str, ...]] = Counter()
+        self.actions_applied: Counter[tuple[str, ...]] = Counter()
+        self.games_finished: Counter[tuple[str, ...]] = Counter()

@@ -131,25 +131,39 @@ def test_more_games_than_a_call_takes_are_split_over_calls(small_batches: str) -
         )
 
 
-def test_a_step_through_a_server_is_one_batch_call_per_round_whatever_the_games(client: EngineClient) -> None:
+def test_a_step_through_a_server_is_one_batch_call_whatever_the_games(client: EngineClient) -> None:
     counted = Counted()
     channel = grpc.intercept_channel(client.channel, counted)
-    envs = SplendorVectorEnv(16, client=EngineClient(channel), opponents="greedy", turn_limit=200)
+    envs = SplendorVectorEnv(16, client=EngineClient(channel), opponents="greedy", turn_limit=20)
+    counted.calls.clear()  # the catalog, read once
     observations, _ = envs.reset(seed=3)
-    dealt = counted.calls["CreateGame"]
-    assert dealt == 16 and counted.calls["BatchApplyActions"] <= 2  # the first looks, the opponents' first moves
+    # Every deal, the opponents' replies up to each learner's first move and its observation: one call.
+    assert counted.calls == {"BatchApplyActions": 1}
     counted.calls.clear()
     steps, resets = 40, 0
     for _ in range(steps):
         actions = np.array([np.flatnonzero(mask)[0] for mask in observations["action_mask"]])
         observations, _, terminated, truncated, _ = envs.step(actions)
         resets += int((terminated | truncated).sum())
-    calls = counted.calls
-    assert set(calls) <= {"BatchApplyActions", "CreateGame"}  # no ApplyAction, no GetPlayerView: all batched
-    assert calls["CreateGame"] <= resets  # a game is dealt again on the step after it ends
-    # For 16 games: the learners' round, then the opponents' (none where every learner acts again, answering its
-    # own decision), a third only while an opponent's decision is pending.
-    assert steps <= calls["BatchApplyActions"] <= 3 * steps
+    # No ApplyAction, CreateGame or GetPlayerView: each step's learner moves, their opponents' replies (decisions
+    # included: these games never need more replies than the seeds drawn ahead), the last observations of the games
+    # that end and the deals of those that ended the step before, in one call.
+    assert resets > 0 and counted.calls == {"BatchApplyActions": steps}
+
+
+def test_opponents_the_server_does_not_reply_for_move_in_rounds_of_their_own(client: EngineClient) -> None:
+    counted = Counted()
+    channel = grpc.intercept_channel(client.channel, counted)
+    envs = SplendorVectorEnv(4, client=EngineClient(channel), opponents=first_legal, turn_limit=30)
+    observations, _ = envs.reset(seed=5)
+    counted.calls.clear()
+    steps = 10
+    for _ in range(steps):
+        actions = np.array([np.flatnonzero(mask)[0] for mask in observations["action_mask"]])
+        observations = envs.step(actions)[0]
+    # A function reads its own observation: the learners' call, then a round of opponent moves (a look first when
+    # an opponent has none), each a call.
+    assert set(counted.calls) == {"BatchApplyActions"} and counted.calls["BatchApplyActions"] >= 2 * steps
 
 
 def test_make_vec_builds_it_by_default_and_sync_on_request() -> None:

@@ -76,6 +76,37 @@ def _item_kinds(rng: random.Random) -> list[pb.ApplyActionRequest]:
             sealed_state=token, bot=bots_pb2.BotChoice(policy="ismcts", iterations=4), seat_key=keys[acting]
         ),
         pb.ApplyActionRequest(sealed_state=token[:-3], action=actions_pb2.Action(action_id=0)),  # truncated token
+        # The options of a batched bot loop and environment: ids, deals, server-side replies, a seat's observation.
+        pb.ApplyActionRequest(
+            state=plain,
+            action=actions_pb2.Action(action_id=move),
+            include_legal_action_ids=True,
+            skip_events=True,
+            skip_view=True,
+        ),
+        pb.ApplyActionRequest(
+            deal=config_pb2.GameConfig(num_players=2, seed=rng.getrandbits(32)), include_legal_action_ids=True
+        ),
+        pb.ApplyActionRequest(
+            state=plain,
+            action=actions_pb2.Action(action_id=move),
+            reply_bots={1: bots_pb2.BotChoice(policy="random"), 2: bots_pb2.BotChoice(policy="greedy")},
+            reply_seeds=[rng.getrandbits(32), rng.getrandbits(32)],
+            observation_seat=0,
+        ),
+        pb.ApplyActionRequest(  # another seat's legal actions: none for a sealed request
+            sealed_state=token,
+            action=actions_pb2.Action(action_id=rng.choice(sealed_ids)),
+            seat=1 - acting,
+            seat_key=keys[1 - acting],
+            include_legal_action_ids=True,
+        ),
+        pb.ApplyActionRequest(  # a sealed request observes its own seat only
+            sealed_state=token,
+            action=actions_pb2.Action(action_id=0),
+            seat_key=keys[acting],
+            observation_seat=1 - acting,
+        ),
     ]
     broken = pb.ApplyActionRequest(state=plain, action=actions_pb2.Action(action_id=move))
     broken.state.bank.gold = 99  # an impossible state
@@ -103,7 +134,7 @@ def _in_batch(result: pb.BatchApplyActionsResult) -> tuple[object, ...]:
 
 
 @settings(max_examples=12, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 2**32), picks=st.lists(st.integers(0, 14), min_size=1, max_size=24))
+@given(seed=st.integers(0, 2**32), picks=st.lists(st.integers(0, 19), min_size=1, max_size=24))
 def test_each_item_gets_what_apply_action_answers_it_alone(seed: int, picks: list[int]) -> None:
     kinds = _item_kinds(random.Random(seed))
     items = [kinds[pick % len(kinds)] for pick in picks]

@@ -284,6 +284,32 @@ def test_fields_a_token_carries_that_this_version_does_not_know_are_dropped_when
     assert remembered is not None and remembered.state_bytes == content.state_bytes
 
 
+def test_a_plain_state_with_fields_this_version_does_not_know_is_remembered_without_them() -> None:
+    """Sent with unknown fields, a plain state gets the answer of its clean bytes, with the memo or without, and the
+    memo holds only the clean bytes: every state read from it has no unknown field to drop (``update_state``)."""
+    memo_on, memo_off = _configs()
+    state = call("CreateGame", engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2))).state
+    clean = state.SerializeToString(deterministic=True)
+    padded = state_pb2.GameState.FromString(clean + UNKNOWN_FIELDS)
+    action = call("ListLegalActions", engine_service_pb2.ListLegalActionsRequest(state=state), memo_off).actions[0]
+
+    def answer(sent: state_pb2.GameState, config: ApiConfig) -> bytes:
+        request = engine_service_pb2.ApplyActionRequest(state=sent, action=action.action, include_legal_actions=True)
+        return call("ApplyAction", request, config).SerializeToString(deterministic=True)  # type: ignore[no-any-return]
+
+    expected = answer(state, memo_off)
+    assert answer(padded, memo_off) == expected
+    assert answer(padded, memo_on) == expected  # checked in full
+    assert answer(padded, memo_on) == expected  # checked in full again: its bytes are no key
+    padded_key = padded.SerializeToString(deterministic=True)
+    assert memo_on.memo.plain.get(padded_key) is None
+    assert memo_on.memo.plain.get(clean) is not None
+    for key, _ in memo_on.memo.plain.items():
+        read = state_pb2.GameState.FromString(key)
+        read.DiscardUnknownFields()
+        assert read.SerializeToString(deterministic=True) == key
+
+
 def test_the_memo_keeps_the_most_recently_used_entries_up_to_its_bound() -> None:
     memo: Remembered[int] = Remembered(2)
     memo.put(b"a", 1)

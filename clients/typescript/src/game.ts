@@ -5,15 +5,18 @@
  * `GameState` (plain mode), or a sealed game token (`Uint8Array`, sealed mode). This file is
  * the one place that maps it to a request's `state_source` oneof and reads it back from a response.
  */
-import type { ApplyActionRequest } from "./gen/splendor/v1/engine_service_pb.js";
+import type { ListLegalActionsRequest } from "./gen/splendor/v1/engine_service_pb.js";
 import { DecisionKind, EndReason, type GameState } from "./gen/splendor/v1/state_pb.js";
 import type { GameView } from "./gen/splendor/v1/view_pb.js";
 
 /** A game as the engine handed it out, to send back with the next call. */
 export type Game = GameState;
 
-/** The `state_source` oneof of the requests that work on a game (the same in every such request). */
-export type StateSource = ApplyActionRequest["stateSource"];
+/**
+ * The `state_source` oneof of the requests that work on a game: a state or a token in every such request
+ * (`ApplyActionRequest`'s also takes a `deal`, which no game held between calls is).
+ */
+export type StateSource = ListLegalActionsRequest["stateSource"];
 
 /** A sealed game: the game token the engine handed out (`sealed_state`), opaque to its holder. */
 export type SealedToken = Uint8Array;

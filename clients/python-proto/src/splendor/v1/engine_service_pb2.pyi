@@ -299,8 +299,30 @@ class ApplyActionRequest(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class ReplyBotsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.int
+        @_builtins.property
+        def value(self) -> _bots_pb2.BotChoice: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.int = ...,
+            value: _bots_pb2.BotChoice | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     STATE_FIELD_NUMBER: _builtins.int
     SEALED_STATE_FIELD_NUMBER: _builtins.int
+    DEAL_FIELD_NUMBER: _builtins.int
     ACTION_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     VALIDATE_ONLY_FIELD_NUMBER: _builtins.int
@@ -312,6 +334,12 @@ class ApplyActionRequest(_message.Message):
     EXPECTED_STEP_FIELD_NUMBER: _builtins.int
     AUDIENCES_FIELD_NUMBER: _builtins.int
     OBSERVATION_LEGAL_IDS_FIELD_NUMBER: _builtins.int
+    SKIP_EVENTS_FIELD_NUMBER: _builtins.int
+    SKIP_VIEW_FIELD_NUMBER: _builtins.int
+    OBSERVATION_SEAT_FIELD_NUMBER: _builtins.int
+    REPLY_BOTS_FIELD_NUMBER: _builtins.int
+    REPLY_SEEDS_FIELD_NUMBER: _builtins.int
+    INCLUDE_LEGAL_ACTION_IDS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The game token returned by the previous call (sealed mode). The response
     then carries a new token, its binding and the view of seat.
@@ -367,13 +395,52 @@ class ApplyActionRequest(_message.Message):
     """With include_observation: the observation lists the seat's legal actions
     as ids (Observation.legal_action_ids) and leaves legal_action_mask empty.
     """
+    skip_events: _builtins.bool
+    """Leave events empty: a caller that reads the new state, or its
+    observation, and not what the move caused (an environment, a plain-mode
+    bot) saves their cost. Audience views keep their events.
+    """
+    skip_view: _builtins.bool
+    """Plain mode: leave view empty, even with include_legal_actions or
+    include_observation (a caller that holds the state needs no view of it).
+    Ignored with a sealed_state: the view is how its response shows the game.
+    """
+    observation_seat: _builtins.int
+    """Return the observation of this seat (include_observation is implied).
+    Plain mode: this seat's rather than that of the seat that must act next,
+    whichever seat must act, and also once the game is over (its legal
+    actions are then none), so an environment gets its learner's
+    observation, the last one of a game included, with the move that leads
+    to it. A seat not in the game is INVALID_ARGUMENT, reason INVALID_SEAT.
+    With a sealed_state it must be the request's seat (the only seat a sealed
+    request observes), else INVALID_ARGUMENT, reason INVALID_SEAT.
+    """
+    include_legal_action_ids: _builtins.bool
+    """As include_legal_actions (the same seat, the same view), the legal
+    actions listed as ids in legal_action_ids: an id says its action (the
+    catalog's action_id_ranges; Action.action_id plays it), so a bot that
+    chooses by id reads a few bytes a move rather than a message per action.
+    With include_legal_actions too, both lists are filled.
+    """
     @_builtins.property
     def state(self) -> _state_pb2.GameState:
         """The full state (plain mode: a trusted platform's own copy)."""
 
     @_builtins.property
+    def deal(self) -> _config_pb2.GameConfig:
+        """A game to deal first, as a plain CreateGame deals it (plain mode): the
+        move, if any, is played on the new game, and the events begin with the
+        deal's. With a deal, action and bot may both be left out: the response
+        is then the game as dealt (after the moves of reply_bots, if any). A
+        batch item that starts a game, so that a caller stepping many games
+        deals them in the same call.
+        """
+
+    @_builtins.property
     def action(self) -> _actions_pb2.Action:
-        """The action. Exactly one of action and bot must be set."""
+        """The action. Exactly one of action and bot must be set (or neither, with a
+        deal).
+        """
 
     @_builtins.property
     def bot(self) -> _bots_pb2.BotChoice:
@@ -397,11 +464,35 @@ class ApplyActionRequest(_message.Message):
         spectator. With validate_only, the unchanged game and no events.
         """
 
+    @_builtins.property
+    def reply_bots(self) -> _containers.MessageMap[_builtins.int, _bots_pb2.BotChoice]:
+        """Plain mode: server-side bots that answer the move, by seat ("random" or
+        "greedy"; a search policy is INVALID_ARGUMENT, reason INVALID_BOT_CHOICE;
+        a seat not in the game, reason INVALID_SEAT). Once the move is applied, while the
+        game is not over and a seat listed here must act, that seat's bot chooses
+        and plays, the k-th such reply seeded with reply_seeds[k] (the BotChoice's
+        own seed is not used): each reply is the move ApplyAction with that bot
+        and that seed would play. They stop at a seat not listed, at the end of
+        the game, or when the seeds run out. The response lists them in replies;
+        its state, events (the move's, then each reply's), legal actions, view and
+        observation are those after the last one. An environment steps a game,
+        its opponents' moves included, in one item. With a sealed_state,
+        INVALID_ARGUMENT, reason INVALID_BOT_CHOICE (a sealed request moves for
+        its own seat only); with validate_only, no reply is played.
+        """
+
+    @_builtins.property
+    def reply_seeds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seeds of the replies, in order (see reply_bots); at most 64 (more is
+        INVALID_ARGUMENT, reason INVALID_BOT_CHOICE).
+        """
+
     def __init__(
         self,
         *,
         state: _state_pb2.GameState | None = ...,
         sealed_state: _builtins.bytes = ...,
+        deal: _config_pb2.GameConfig | None = ...,
         action: _actions_pb2.Action | None = ...,
         seat: _builtins.int | None = ...,
         validate_only: _builtins.bool = ...,
@@ -413,23 +504,33 @@ class ApplyActionRequest(_message.Message):
         expected_step: _builtins.int | None = ...,
         audiences: _abc.Iterable[Global___Audience] | None = ...,
         observation_legal_ids: _builtins.bool = ...,
+        skip_events: _builtins.bool = ...,
+        skip_view: _builtins.bool = ...,
+        observation_seat: _builtins.int | None = ...,
+        reply_bots: _abc.Mapping[_builtins.int, _bots_pb2.BotChoice] | None = ...,
+        reply_seeds: _abc.Iterable[_builtins.int] | None = ...,
+        include_legal_action_ids: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "bot", b"bot", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_observation_seat", b"_observation_seat", "_seat", b"_seat", "action", b"action", "bot", b"bot", "deal", b"deal", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "observation_seat", b"observation_seat", "sealed_state", b"sealed_state", "seat", b"seat", "state", b"state", "state_source", b"state_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_seat", b"_seat", "action", b"action", "audiences", b"audiences", "bot", b"bot", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "observation_legal_ids", b"observation_legal_ids", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step", "_expected_turn", b"_expected_turn", "_observation_seat", b"_observation_seat", "_seat", b"_seat", "action", b"action", "audiences", b"audiences", "bot", b"bot", "deal", b"deal", "expected_step", b"expected_step", "expected_turn", b"expected_turn", "include_legal_action_ids", b"include_legal_action_ids", "include_legal_actions", b"include_legal_actions", "include_observation", b"include_observation", "observation_legal_ids", b"observation_legal_ids", "observation_seat", b"observation_seat", "reply_bots", b"reply_bots", "reply_seeds", b"reply_seeds", "sealed_state", b"sealed_state", "seat", b"seat", "seat_key", b"seat_key", "skip_events", b"skip_events", "skip_view", b"skip_view", "state", b"state", "state_source", b"state_source", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_step: _TypeAlias = _typing.Literal["expected_step"]  # noqa: Y015
     _WhichOneofArgType__expected_step: _TypeAlias = _typing.Literal["_expected_step", b"_expected_step"]  # noqa: Y015
     _WhichOneofReturnType__expected_turn: _TypeAlias = _typing.Literal["expected_turn"]  # noqa: Y015
     _WhichOneofArgType__expected_turn: _TypeAlias = _typing.Literal["_expected_turn", b"_expected_turn"]  # noqa: Y015
+    _WhichOneofReturnType__observation_seat: _TypeAlias = _typing.Literal["observation_seat"]  # noqa: Y015
+    _WhichOneofArgType__observation_seat: _TypeAlias = _typing.Literal["_observation_seat", b"_observation_seat"]  # noqa: Y015
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
-    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state"]  # noqa: Y015
+    _WhichOneofReturnType_state_source: _TypeAlias = _typing.Literal["state", "sealed_state", "deal"]  # noqa: Y015
     _WhichOneofArgType_state_source: _TypeAlias = _typing.Literal["state_source", b"state_source"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_step) -> _WhichOneofReturnType__expected_step | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_turn) -> _WhichOneofReturnType__expected_turn | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__observation_seat) -> _WhichOneofReturnType__observation_seat | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
     @_typing.overload
@@ -531,6 +632,8 @@ class ApplyActionResponse(_message.Message):
     ACTING_SEAT_FIELD_NUMBER: _builtins.int
     OBSERVATION_FIELD_NUMBER: _builtins.int
     AUDIENCE_VIEWS_FIELD_NUMBER: _builtins.int
+    REPLIES_FIELD_NUMBER: _builtins.int
+    LEGAL_ACTION_IDS_FIELD_NUMBER: _builtins.int
     sealed_state: _builtins.bytes
     """The new game token, when the request sent a sealed_state (the request's
     token itself when validate_only).
@@ -592,6 +695,18 @@ class ApplyActionResponse(_message.Message):
     def audience_views(self) -> _containers.RepeatedCompositeFieldContainer[Global___AudienceView]:
         """One per ApplyActionRequest.audiences, in the same order."""
 
+    @_builtins.property
+    def replies(self) -> _containers.RepeatedCompositeFieldContainer[_actions_pb2.LegalAction]:
+        """The moves of ApplyActionRequest.reply_bots, in the order played, each as
+        applied lists the move's.
+        """
+
+    @_builtins.property
+    def legal_action_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """With include_legal_action_ids: the ids of the legal actions
+        legal_actions would list, in the same order.
+        """
+
     def __init__(
         self,
         *,
@@ -605,10 +720,12 @@ class ApplyActionResponse(_message.Message):
         acting_seat: _builtins.int | None = ...,
         observation: _observation_pb2.Observation | None = ...,
         audience_views: _abc.Iterable[Global___AudienceView] | None = ...,
+        replies: _abc.Iterable[_actions_pb2.LegalAction] | None = ...,
+        legal_action_ids: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "observation", b"observation", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "audience_views", b"audience_views", "events", b"events", "legal_actions", b"legal_actions", "observation", b"observation", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat", "acting_seat", b"acting_seat", "applied", b"applied", "audience_views", b"audience_views", "events", b"events", "legal_action_ids", b"legal_action_ids", "legal_actions", b"legal_actions", "observation", b"observation", "replies", b"replies", "sealed_state", b"sealed_state", "sealed_state_binding", b"sealed_state_binding", "state", b"state", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__acting_seat: _TypeAlias = _typing.Literal["acting_seat"]  # noqa: Y015
     _WhichOneofArgType__acting_seat: _TypeAlias = _typing.Literal["_acting_seat", b"_acting_seat"]  # noqa: Y015

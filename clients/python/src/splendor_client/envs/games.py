@@ -13,6 +13,10 @@ environment never sees a state's structure, so it runs the same either way.
 
 ``play_moves`` plays moves of many games at once: a server's games in one
 ``BatchApplyActions`` call (a vector environment's step), in-process games one after the other.
+A move may carry the replies of server-side bots (``Move.replies``): the opponents' moves that
+follow it, played in the same item remotely (``reply_bots``), one after the other in-process.
+A remote game can also be dealt in the next call (``RemoteGame.deal_later``): its deal rides
+in that call's item for it (``ApplyActionRequest.deal``) instead of a ``CreateGame`` call.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from .observation_writer import ObservationWriter
 # What a look asks for (``Move`` with neither action nor policy): a validate-only move of this policy, which changes
 # nothing and answers with the acting seat's observation.
 LOOK_POLICY: Final = "random"
+# The policies a server plays as replies (``ApplyActionRequest.reply_bots``): those that do not search.
+REPLY_POLICIES: Final = frozenset({"random", "greedy"})
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,7 @@ class Game(Protocol):
     acting_seat: int | None  # None once the game is over
     winners: tuple[int, ...]
     applied: int  # actions applied since the deal, every seat's and decisions included
+    replied: int  # replies (``Move.replies``) played after the last move
 
     def reset(self, seed: int) -> None: ...
 
@@ -92,13 +99,20 @@ class Move:
     """One move of the acting seat in ``game``: an action by its stable id, or the choice of the named policy
     seeded with ``seed``; with neither, a look: nothing is played, the acting seat's observation is fetched
     (a remote game just dealt has none). ``observe``: a remote game fetches the observation of the seat that
-    must act next with the move (without, reading it later costs a look)."""
+    must act next with the move (without, reading it later costs a look). ``observe_seat``: instead, that seat's
+    observation, whichever seat must act next and once the game is over (its last one: no call to read it).
+    ``replies``: (seat, policy) pairs of ``REPLY_POLICIES``: once the move is played, while one of these seats must
+    act, its policy plays, the k-th reply seeded with ``reply_seeds[k]``, until the seeds run out (``Game.replied``
+    counts them)."""
 
     game: Game
     action_id: int | None = None
     policy: str | None = None
     seed: int = 0
     observe: bool = True
+    observe_seat: int | None = None
+    replies: tuple[tuple[int, str], ...] = ()
+    reply_seeds: tuple[int, ...] = ()
 
 
 def play_moves(moves: Sequence[Move]) -> list[bool]:
@@ -109,6 +123,7 @@ def play_moves(moves: Sequence[Move]) -> list[bool]:
     remote: dict[int, list[int]] = {}  # one batch per client
     for index, move in enumerate(moves):
         game = move.game
+        game.replied = 0
         if isinstance(game, RemoteGame):
             remote.setdefault(id(game.client), []).append(index)
         else:
@@ -122,9 +137,17 @@ def play_moves(moves: Sequence[Move]) -> list[bool]:
 def _play_one(move: Move) -> bool:
     game = move.game
     if move.action_id is not None:
-        return game.play(move.action_id)
-    if move.policy is not None:
+        if not game.play(move.action_id):
+            return False
+    elif move.policy is not None:
         game.play_bot(move.policy, move.seed)
+    bots = dict(move.replies)
+    for seed in move.reply_seeds:
+        seat = game.acting_seat
+        if seat is None or seat not in bots:
+            break
+        game.play_bot(bots[seat], seed)
+        game.replied += 1
     return True
 
 
@@ -149,6 +172,7 @@ class LocalGame:
         self.acting_seat: int | None = None
         self.winners: tuple[int, ...] = ()
         self.applied = 0
+        self.replied = 0
 
     @property
     def state(self) -> Any:
@@ -232,21 +256,45 @@ class RemoteGame:
         self.batch_limit = self._catalog.limits.max_batch_items or 1
         self._state: Any = None
         self._observation: Any = None  # the last response's observation (of the seat that must act)
+        self._deal: Any = None  # the config of a deal to send with the next move (``deal_later``)
         self.acting_seat: int | None = None
         self.winners: tuple[int, ...] = ()
         self.applied = 0
+        self.replied = 0
 
-    def reset(self, seed: int) -> None:
+    def _config(self, seed: int) -> Any:
         ruleset = self.ruleset
         modules = () if ruleset.module is None else (ruleset.module,)
-        config = game_config(ruleset.num_players, seed, modules=modules, turn_limit=ruleset.turn_limit)
-        self._state = self.client.create_game(config).state
+        return game_config(ruleset.num_players, seed, modules=modules, turn_limit=ruleset.turn_limit)
+
+    def reset(self, seed: int) -> None:
+        self._deal = None
+        self._state = self.client.create_game(self._config(seed)).state
         self._observation = None
         self.acting_seat = self._state.seat  # a freshly dealt game waits for no decision
         self.winners = ()
         self.applied = 0
 
+    def deal_later(self, seed: int) -> None:
+        """Deal again, as ``reset`` does, in the next move's call: until then the game is ``dealing`` and any move
+        plays on the new game (a move with neither action nor policy plays none: its replies, if any, still play)."""
+        self._deal = self._config(seed)
+        self._observation = None
+        self.winners = ()
+        self.applied = 0
+
+    @property
+    def dealing(self) -> bool:
+        """Is a deal waiting for the next move (``deal_later``)?"""
+        return self._deal is not None
+
+    def _settle(self) -> None:
+        """Send a deal that waits (in a call of its own: a caller that reads the game before its next move)."""
+        if self._deal is not None:
+            self._play(Move(self, observe=False))
+
     def _observation_of(self, seat: int) -> Any:
+        self._settle()
         observation = self._observation
         if observation is None or observation.seat != seat:
             request = engine_service_pb2.GetPlayerViewRequest(
@@ -268,31 +316,52 @@ class RemoteGame:
         return tuple(self._observation_of(seat).legal_action_ids)
 
     def _fill(self, request: engine_service_pb2.ApplyActionRequest, move: Move) -> None:
-        """``move`` as a request about this game (an empty one: a batch's item is filled in place)."""
-        request.state.CopyFrom(self._state)
-        if move.observe or (move.action_id is None and move.policy is None):
+        """``move`` as a request about this game (an empty one: a batch's item is filled in place). The game reads
+        the new state and the observation, never the events or the view: the response leaves them out."""
+        deal = self._deal
+        if deal is None:
+            request.state.CopyFrom(self._state)
+        else:
+            request.deal.CopyFrom(deal)
+        request.skip_events = request.skip_view = True
+        looks = move.action_id is None and move.policy is None
+        if move.observe_seat is not None:
+            request.observation_seat = move.observe_seat
+            request.observation_legal_ids = True
+        elif move.observe or looks:
             request.include_observation = True
             request.observation_legal_ids = True
         if move.action_id is not None:
             request.action.action_id = move.action_id
-        else:
+        elif not looks:
             bot = request.bot
             bot.policy, bot.iterations = _spelled(move.policy or LOOK_POLICY)
             bot.seed = move.seed
-            request.validate_only = move.policy is None
+        elif deal is None:  # a look at a game as it is: a bot's choice checked, not applied
+            bot = request.bot
+            bot.policy, bot.iterations = _spelled(LOOK_POLICY)
+            request.validate_only = True
+        if move.reply_seeds:
+            bots = request.reply_bots
+            for seat, policy in move.replies:
+                bots[seat].policy = _spelled(policy)[0]
+            request.reply_seeds.extend(move.reply_seeds)
 
     def _absorb(self, response: engine_service_pb2.ApplyActionResponse, move: Move) -> None:
         """The game after ``move``, from its response."""
         self._observation = response.observation if response.HasField("observation") else None
-        if move.action_id is None and move.policy is None:
+        moved = move.action_id is not None or move.policy is not None
+        if not moved and self._deal is None:
             return  # a look: the game is where it was
+        self._deal = None
         self._state = response.state
         self.acting_seat = response.acting_seat if response.HasField("acting_seat") else None
         self.winners = tuple(self._state.winners)
-        self.applied += 1
+        self.replied = len(response.replies)
+        self.applied += moved + self.replied
 
     def _play(self, move: Move) -> bool:
-        if move.action_id is not None and self.acting_seat is None:
+        if move.action_id is not None and self.acting_seat is None and self._deal is None:
             return False
         request = engine_service_pb2.ApplyActionRequest()
         self._fill(request, move)
@@ -362,6 +431,7 @@ class RemoteGame:
         self._play(Move(self, policy=policy, seed=seed))
 
     def view(self, seat: int) -> view_pb2.GameView:
+        self._settle()
         return self.client.view_request(engine_service_pb2.GetPlayerViewRequest(state=self._state, seat=seat)).view
 
     def catalog(self) -> catalog_pb2.Catalog:
@@ -376,8 +446,10 @@ def _spelled(spec: str) -> tuple[str, int]:
 
 
 def _playable(move: Move) -> bool:
-    """Has the move's game a seat to move (or to look at)? A game over has none: nothing to send."""
-    return move.game.acting_seat is not None
+    """Has the move's game a seat to move (or to look at), or a deal to send? A game over has none: nothing to
+    send."""
+    game = move.game
+    return game.acting_seat is not None or (isinstance(game, RemoteGame) and game.dealing)
 
 
 def packed_values(observation: observation_pb2.Observation) -> NDArray[np.float32]:

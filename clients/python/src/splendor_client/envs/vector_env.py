@@ -10,19 +10,22 @@ and the whole behaves as Gymnasium's ``SyncVectorEnv`` of ``SplendorEnv``: game 
 ``reset(seed=s)`` is seeded ``s + i``, and every autoreset mode (``autoreset_mode``) and the
 ``reset_mask`` option of ``reset`` work as there, so the same seeds play the same games.
 
-What it changes is the cost through a server (``address`` or ``client``): a step sends every
-game's learner move in one ``BatchApplyActions`` call, then every game's opponent moves in
-one call per round (a 2-player step has one round, more only while decisions are pending),
-instead of one ``ApplyAction`` call per move and game; a game dealt again (autoreset) costs
-its ``CreateGame`` call, and its first observation rides in the next round's call. The
-server's ``limits.max_batch_items`` splits larger vectors into several calls. In-process
-(no address) the games are played one after the other, as ``SyncVectorEnv`` would.
+What it changes is the cost through a server (``address`` or ``client``): a step is one
+``BatchApplyActions`` call with one item per game, instead of one ``ApplyAction`` call per move
+and game. With opponents the server plays as replies (``random``, ``greedy``), a game's item
+carries the learner's move, its opponents' moves until the learner must act again
+(``reply_bots``, seeded with the seeds ``SplendorEnv`` would draw: the games are the same) and
+the learner's observation, the last one of a game included; a game dealt again rides in the same
+call (``deal``). Other opponents (a search policy, a function, a model) move in one more call per
+round. The server's ``limits.max_batch_items`` splits larger vectors into several calls.
+In-process (no address) the games are played one after the other, as ``SyncVectorEnv`` would.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -31,22 +34,62 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from ..client import EngineClient, connect
-from .games import Game, Move, RemoteGame, Ruleset, make_game, play_moves
+from ..client import EngineClient, connect, server_bot
+from .games import REPLY_POLICIES, Game, Move, RemoteGame, Ruleset, make_game, play_moves
 from .gym_env import RENDER_MODES, ActionIds, action_space_for, check_ruleset
 from .observer import Observer, ObsType, observation_space
 from .opponents import Opponent, OpponentSpec, check_played, opponents_for
+
+# A PCG64 generator's period: advancing by it less n steps it back n draws.
+_GENERATOR_PERIOD: Final = 2**128
 
 
 class _Lane:
     """One game of the vector and what plays it: its opponents, observer and random generator."""
 
-    def __init__(self, game: Game, opponents: dict[int, Opponent], observer: Observer) -> None:
+    def __init__(self, game: Game, opponents: dict[int, Opponent], observer: Observer, learner: int) -> None:
         self.game = game
         self.opponents = opponents
         self.observer = observer
         self.rng, _ = seeding.np_random()
         self.over = True  # until the first reset
+        # Every move fetches the learner's observation, the last one of a game included, unless an opponent reads
+        # its own (a function's): then each move fetches the observation of the seat that must act next.
+        names = [opponent.name for opponent in opponents.values()]
+        self.observe_seat = learner if None not in names else None
+        # A remote game's opponents reply to each move in its item when the server plays them all as replies, with
+        # seeds drawn ahead from the game's generator (as many as the moves to the learner's next turn may take,
+        # decisions included); those a move leaves unused are given back (``return_seeds``).
+        remote = isinstance(game, RemoteGame)
+        replying = remote and all(name is not None and server_bot(name).policy in REPLY_POLICIES for name in names)
+        self.replies = tuple((seat, opponent.name or "") for seat, opponent in opponents.items()) if replying else ()
+        self.seeds_ahead = 2 * len(opponents) + 2
+        self.drawn = 0  # seeds drawn ahead for the move in play
+
+    def reply_seeds(self) -> tuple[int, ...]:
+        """Seeds for the replies of the next move, drawn ahead (none without replies)."""
+        if not self.replies:
+            return ()
+        raws = self.rng.bit_generator.random_raw(self.seeds_ahead)
+        self.drawn = len(raws)
+        return tuple(int(raw) >> 1 for raw in raws)
+
+    def return_seeds(self) -> None:
+        """Step the game's generator back over the seeds drawn ahead that its replies left unused, so that it draws
+        what one draw per opponent move would have (``SplendorEnv``'s, in-process the same)."""
+        unused = self.drawn - self.game.replied
+        self.drawn = 0
+        if unused > 0:
+            bits = self.rng.bit_generator
+            if not isinstance(bits, np.random.PCG64):  # gymnasium's seeding gives one; nothing else is stepped back
+                raise TypeError(f"a game's generator is a PCG64 (gymnasium.utils.seeding), not {type(bits).__name__}")
+            bits.advance(_GENERATOR_PERIOD - unused)  # it goes round: back by ``unused``
+
+    def move(self, **fields: Any) -> Move:
+        """A move of this game with the lane's observation and replies."""
+        return Move(
+            self.game, observe_seat=self.observe_seat, replies=self.replies, reply_seeds=self.reply_seeds(), **fields
+        )
 
     def seed(self, seed: int | None) -> None:
         """Seed the game's generator as ``Env.reset(seed=...)`` seeds an environment's (None: keep it)."""
@@ -54,7 +97,13 @@ class _Lane:
             self.rng, _ = seeding.np_random(seed)
 
     def deal(self) -> None:
-        self.game.reset(int(self.rng.integers(2**63)))
+        """Deal the game again: a remote game in its next move's call."""
+        seed = int(self.rng.integers(2**63))
+        game = self.game
+        if isinstance(game, RemoteGame):
+            game.deal_later(seed)
+        else:
+            game.reset(seed)
 
     def opponent_move(self, learner: int) -> Move | None:
         """The next move of an opponent of ``learner``, or None when the learner must act or the game is over."""
@@ -64,7 +113,10 @@ class _Lane:
             return None
         # 63 random bits from the game's generator, drawn as SplendorEnv draws them for each opponent move.
         seed = int(self.rng.bit_generator.random_raw()) >> 1
-        return self.opponents[seat].choose(game, seat, self.observer, seed)
+        move = self.opponents[seat].choose(game, seat, self.observer, seed)
+        if self.observe_seat is None and not self.replies:
+            return move
+        return replace(move, observe_seat=self.observe_seat, replies=self.replies, reply_seeds=self.reply_seeds())
 
 
 class SplendorVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
@@ -105,6 +157,7 @@ class SplendorVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 game,
                 opponents_for(opponents, others, game),
                 Observer(game, self.actions, num_players, placeholder=True),
+                seat,
             )
             for game in games
         ]
@@ -158,15 +211,21 @@ class SplendorVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 raise RuntimeError(f"the episode of game {i} is over: call reset()")
             index = int(indices[i])
             if 0 <= index < self.actions.size:
-                # Without the next seat's observation: the opponents' moves that follow bring the learner's.
-                moves.append(Move(lane.game, action_id=int(self.actions.stable_ids[index]), observe=False))
+                # The learner's observation (when its game ends, or its replies or a decision of its own bring it
+                # back to the learner), or none: the opponents' moves that follow bring the observation of the seat
+                # that acts next.
+                moves.append(lane.move(action_id=int(self.actions.stable_ids[index]), observe=False))
                 movers.append(i)
             else:
                 illegal.append(i)
-        illegal += [i for i, played in zip(movers, play_moves(moves)) if not played]
         dealt = [] if resetting is None else [i for i in range(self.num_envs) if resetting[i]]
         for i in dealt:
             self._lanes[i].deal()
+        # Games dealt again in the same call, with their opponents' first moves when they reply.
+        moves += [self._lanes[i].move() for i in dealt if self._dealing(self._lanes[i])]
+        illegal += [i for i, played in zip(movers, play_moves(moves)) if not played]
+        for move_lane in movers + dealt:
+            self._lanes[move_lane].return_seeds()
         legal = sorted(set(movers) - set(illegal))
         self._opponents_move([self._lanes[i] for i in legal + dealt])
         step_infos: dict[int, dict[str, Any]] = {i: {"illegal_action": True} for i in illegal}
@@ -205,9 +264,12 @@ class SplendorVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             still = []
             for lane in waiting:
                 seat = lane.game.acting_seat
-                if seat is None:
+                if self._dealing(lane):  # a deal to send: the game as dealt, its opponents' replies if any
+                    moves.append(lane.move())
+                    seats.append(None)
+                elif seat is None:
                     continue
-                if self._needs_look(lane):
+                elif self._needs_look(lane):
                     moves.append(Move(lane.game))
                     seats.append(None)
                 elif seat != self.seat:
@@ -221,9 +283,16 @@ class SplendorVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             for move, seat, played in zip(moves, seats, play_moves(moves)):
                 if seat is not None:
                     check_played(move, seat, played)
+            for lane in still:
+                lane.return_seeds()
             waiting = still
         for lane in lanes:
             lane.over = lane.game.acting_seat is None
+
+    @staticmethod
+    def _dealing(lane: _Lane) -> bool:
+        game = lane.game
+        return isinstance(game, RemoteGame) and game.dealing
 
     def _needs_look(self, lane: _Lane) -> bool:
         """A remote game whose acting seat reads its observation (the learner, an opponent's function) and has none."""

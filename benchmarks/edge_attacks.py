@@ -33,32 +33,11 @@ import grpc
 from http_runtimes import CANDIDATES, DEFAULT_BASELINE, MODULES, export_baseline, start_child
 
 from tests.edge.attackers import ANNOUNCED_BODY, HEADER_FLOOD, IDLE, STALLED_BODY, TRICKLING, Kind, holding
-from tests.edge.support import CREATE_GAME_JSON, ProbeTimes, frame, maximal_simulate, peak_rss_mib, probe_round
+from tests.edge.support import CREATE_GAME_JSON, frame, maximal_simulate, peak_rss_mib, probing_ports
 
 SERVICE = "/splendor.v1.EngineService"
 PROBE_SECONDS = 1.0
 HALF_CLOSED_TRIES = 20
-
-
-@contextmanager
-def probing(http_port: int, grpc_port: int) -> Iterator[ProbeTimes]:
-    times = ProbeTimes()
-    stop = threading.Event()
-    channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
-
-    def run() -> None:
-        while not stop.is_set():
-            probe_round(http_port, channel, times)
-            stop.wait(0.25)
-
-    prober = threading.Thread(target=run, daemon=True)
-    prober.start()
-    try:
-        yield times
-    finally:
-        stop.set()
-        prober.join(timeout=30)
-        channel.close()
 
 
 @contextmanager
@@ -162,8 +141,9 @@ def main() -> int:
             attack = ATTACKS[attack_name]
             for name in candidates:
                 child, grpc_port, http_port = start_child(name, baseline_tree)
+                channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
                 try:
-                    with attack(http_port) as attacking, probing(http_port, grpc_port) as times:
+                    with attack(http_port) as attacking, probing_ports(http_port, channel) as times:
                         time.sleep(args.seconds)
                     peak = peak_rss_mib(child.pid)
                     half_closed = half_closed_answers(http_port) if attack_name == "none" else None

@@ -184,11 +184,6 @@ CREATE_GAME_JSON = b'{"config":{"numPlayers":2}}'  # the smallest Connect Create
 PROBES = ("healthz", "grpc_health", "grpc_create_game", "http_create_game")
 
 
-def probe_once(server: Server, channel: grpc.Channel, times: ProbeTimes) -> None:
-    """One round of cheap probes of ``server`` (``probe_round``)."""
-    probe_round(http_port(server), channel, times)
-
-
 def probe_round(port: int, channel: grpc.Channel, times: ProbeTimes) -> None:
     """One round of cheap probes: /healthz over a new connection (as the kubelet does), gRPC health, CreateGame
     over gRPC and over Connect (a small body: what every move of a game sends); ``port`` is the HTTP one,
@@ -225,14 +220,21 @@ def probe_round(port: int, channel: grpc.Channel, times: ProbeTimes) -> None:
 @contextmanager
 def probing(server: Server, interval: float = 0.25) -> Iterator[ProbeTimes]:
     """Probe the server in the background, round after round, until the block ends."""
+    with probing_ports(http_port(server), server.channel(), interval) as times:
+        yield times
+
+
+@contextmanager
+def probing_ports(port: int, channel: grpc.Channel, interval: float = 0.25) -> Iterator[ProbeTimes]:
+    """``probe_round`` of the HTTP ``port`` and the gRPC ``channel`` in the background, round after round, until the
+    block ends; the channel is closed with it."""
     times = ProbeTimes()
     stop = threading.Event()
-    channel = server.channel()
     grpc.channel_ready_future(channel).result(timeout=5)
 
     def run() -> None:
         while not stop.is_set():
-            probe_once(server, channel, times)
+            probe_round(port, channel, times)
             stop.wait(interval)
 
     prober = threading.Thread(target=run, daemon=True)

@@ -30,7 +30,7 @@ export class RandomBot implements Bot {
 }
 
 /** Mulberry32: a small, fast 32-bit generator of floats in [0, 1); plenty for picking moves. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -13,6 +13,7 @@ import { createInterface } from "node:readline";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { toBinary } from "@bufbuild/protobuf";
 import { balancedTransport } from "../../src/balance.js";
+import { mulberry32 } from "../../src/bots.js";
 import { type ClosableTransport, EngineClient, gameConfig, type SealedGame } from "../../src/client.js";
 import { ActionSchema } from "../../src/gen/splendor/v1/actions_pb.js";
 import { GameViewSchema } from "../../src/gen/splendor/v1/view_pb.js";
@@ -37,18 +38,6 @@ control.on("line", (line) => {
 
 function emit(line: object): void {
   process.stdout.write(JSON.stringify(line) + "\n");
-}
-
-/** A seeded generator (mulberry32), so a run's choices can be told apart from another's. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Tries of each call so far, by request id: the balanced transport's retries are tries too. */
@@ -98,7 +87,7 @@ async function play(player: number): Promise<void> {
   const name = `${plan.name}${player}`;
   const transport = balancedTransport(plan.targets.map((target) => countingTries(connectTransport(target))));
   const client = new EngineClient(withRequestIds(transport, name), { timeoutMs: 30_000 });
-  const pick = random(plan.seed * 1000 + player);
+  const pick = mulberry32(plan.seed * 1000 + player); // seeded: a run's choices can be told apart from another's
   const live: { game: SealedGame; moves: string[]; createdKey: string }[] = [];
   try {
     for (;;) {

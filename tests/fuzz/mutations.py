@@ -35,6 +35,11 @@ def is_repeated(field: FieldDescriptor) -> bool:
     return bool(field.is_repeated)
 
 
+def is_map(field: FieldDescriptor) -> bool:
+    """A ``map<K, V>`` field: repeated entries on the wire, a dict-like container in Python."""
+    return field.message_type is not None and field.message_type.GetOptions().map_entry
+
+
 def clamp(field: FieldDescriptor, value: int) -> int:
     low, high = _RANGES[field.type]
     return min(max(value, low), high)
@@ -44,7 +49,13 @@ def leaves(message: Message, path: str = "") -> Iterator[tuple[Message, FieldDes
     """Every (parent, field, index, path) below ``message``: set fields and unset singular ones."""
     for field in message.DESCRIPTOR.fields:
         name = f"{path}.{field.name}" if path else field.name
-        if is_repeated(field):
+        if is_map(field):
+            values = getattr(message, field.name)
+            yield message, field, None, name  # the map as a whole
+            if field.message_type.fields_by_name["value"].type == FieldDescriptor.TYPE_MESSAGE:
+                for key in list(values):
+                    yield from leaves(values[key], f"{name}[{key}]")
+        elif is_repeated(field):
             values = getattr(message, field.name)
             yield message, field, None, name  # the repeated field as a whole
             for index in range(len(values)):
@@ -108,6 +119,8 @@ def mutate_repeated(rng: random.Random, request: Message) -> str:
     if not candidates:
         return "none"
     parent, field, _, path = rng.choice(candidates)
+    if is_map(field):
+        return mutate_map(rng, parent, field, path)
     values = getattr(parent, field.name)
     kind = rng.choice(("huge", "empty", "duplicate", "shuffle", "double"))
     if kind == "empty":
@@ -137,6 +150,30 @@ def mutate_repeated(rng: random.Random, request: Message) -> str:
         else:
             values.extend(chosen)
     return f"repeated {kind} {_shape(path)}"
+
+
+def mutate_map(rng: random.Random, parent: Message, field: FieldDescriptor, path: str) -> str:
+    """A map emptied, given a huge number of entries, or an entry under an extreme key."""
+    entries = getattr(parent, field.name)
+    key_field, value_field = field.message_type.fields_by_name["key"], field.message_type.fields_by_name["value"]
+    kind = rng.choice(("huge", "empty", "extreme key"))
+    if kind == "empty":
+        entries.clear()
+        return f"map empty {_shape(path)}"
+    template = next(iter(entries.values()), None)
+    size = template.ByteSize() if isinstance(template, Message) else 8
+    count = 1 if kind == "extreme key" else min(rng.choice((1000, 10_000, 100_000)), HUGE_BYTES // max(1, size))
+    for offset in range(count):
+        key = extreme_value(rng, key_field) if kind == "extreme key" else offset
+        if value_field.type == FieldDescriptor.TYPE_MESSAGE:
+            value = entries[key]
+            if template is not None:
+                value.CopyFrom(template)
+            else:
+                value.SetInParent()
+        else:
+            entries[key] = extreme_value(rng, value_field)
+    return f"map {kind} {_shape(path)}"
 
 
 def swap_ids(rng: random.Random, request: Message) -> str:

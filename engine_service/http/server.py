@@ -238,8 +238,19 @@ class HttpServer:
         try:
             self._loop.run_until_complete(self._serve())
         finally:
+            self._finish_tasks()
             self._ready.set()  # a start() waiting on a server that failed to start returns
             self._loop.close()
+
+    def _finish_tasks(self) -> None:
+        """Cancel the tasks the server left (connections still closing when it returned) and let them end, as
+        ``asyncio.run`` does: a loop closed under a pending task reports it destroyed, as an error."""
+        pending = asyncio.all_tasks(self._loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        self._loop.run_until_complete(self._loop.shutdown_asyncgens())
 
     async def _serve(self) -> None:
         shutdown = self._shutdown = asyncio.Event()

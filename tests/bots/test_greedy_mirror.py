@@ -13,7 +13,9 @@ from splendor_client.bots import GreedyBot
 
 from engine_service import in_process as engine
 from engine_service.bots import GreedyPolicy
-from engine_service.rules import DecisionKind, GameState, action_id, apply, legal_actions
+from engine_service.rules import GameState, action_id, apply, legal_actions
+from engine_service.rules.decisions import CHOOSE_NOBLE, RETURN_TOKENS
+from engine_service.rules.registry import registered_modules
 from tests.rulesets import RULESETS, ruleset_name
 
 EVERY = 3  # every third position of each game, to its end
@@ -39,7 +41,10 @@ def positions() -> Iterator[tuple[GameState, int]]:
 
 def test_the_clients_greedy_bot_chooses_what_the_engines_greedy_policy_chooses() -> None:
     catalog = engine.catalog_message()
-    every_kind = {"main action", *(kind.name for kind in DecisionKind)}
+    # The decisions of the base game and of every registered module (not every kind ever made: a test's own module
+    # may have made one, as tests/rules/test_registry_plugin.py does on import).
+    module_kinds = (kind.name for module in registered_modules() for kind in module.decisions)
+    every_kind = {"main action", RETURN_TOKENS.name, CHOOSE_NOBLE.name, *module_kinds}
     compared: Counter[str] = Counter()
     for state, seed in positions():
         seat = state.acting_seat

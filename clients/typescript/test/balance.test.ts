@@ -15,7 +15,7 @@ import { EngineClient, ROUTING_KEY_HEADER } from "../src/client.js";
 import { InvalidRequest, EngineError } from "../src/errors.js";
 import { EngineService } from "../src/gen/splendor/v1/engine_service_pb.js";
 import { connectGrpc, connectTransport } from "../src/node.js";
-import { startEngine } from "./support/server.js";
+import { type EngineServer, startEngine } from "./support/server.js";
 
 interface StandIn {
   readonly address: string;
@@ -138,14 +138,18 @@ describe("balancedTransport", () => {
   });
 
   test("connectGrpc over two real engines: every call answered while one of them stops", async () => {
-    const engines = [await startEngine(), await startEngine()];
-    const client = connectGrpc(engines.map((engine) => engine.grpcAddress));
+    // Started inside the try: an engine that fails to start must not leave the other running (its pipes would
+    // keep the test process alive).
+    const engines: EngineServer[] = [];
+    let client: EngineClient | undefined;
     try {
+      engines.push(await startEngine(), await startEngine());
+      client = connectGrpc(engines.map((engine) => engine.grpcAddress));
       for (let n = 0; n < 4; n++) await client.newGame({ numPlayers: 2, seed: n });
       await engines[0]!.stop();
       for (let n = 0; n < 6; n++) await client.newGame({ numPlayers: 2, seed: n });
     } finally {
-      client.close();
+      client?.close();
       await Promise.all(engines.map((engine) => engine.stop()));
     }
   });

@@ -1,6 +1,6 @@
 /**
- * Several replicas behind one transport: calls go round robin, and a call no engine answered is
- * retried on the next replica.
+ * Several replicas behind one transport: calls go round robin over the replicas that answer, and a
+ * call no engine answered is retried on the next replica.
  *
  *     const client = new EngineClient(balancedTransport(replicas.map((address) => connectTransport(address))));
  *
@@ -14,6 +14,13 @@
  * token, `ResourceExhausted` from a replica at its limit). What stays the caller's to make safe is
  * its own bookkeeping around a call (recording a move, notifying the other seats): key it by the
  * game id and the token's step, as a retried call may reach it twice if it retries too.
+ *
+ * As gRPC's `round_robin` does with a replica it cannot reach, a replica that left a call unanswered
+ * is set aside: no call goes to it for a while (1 s, doubling with each failure in a row up to 30 s:
+ * `DEFAULT_SET_ASIDE`), then it gets calls again, and its next answer brings it back for good. When
+ * every replica is set aside, a call goes to the one due back first. And as gRPC's retry throttling
+ * does (the Python client's service config says the same numbers), retries stop while failures outrun
+ * answers, so a fleet that is down gets each call once, not five times (`DEFAULT_RETRY_THROTTLE`).
  *
  * Works in browsers too (wrap `webConnectTransport`s). One transport is fine: it gets the retries.
  */
@@ -38,10 +45,35 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   multiplier: 2,
 };
 
+/** How long a replica that left a call unanswered gets no calls. */
+export interface SetAsidePolicy {
+  /** After its first failure in a row; each next one in a row doubles it, up to `maxMs`. */
+  readonly initialMs: number;
+  readonly maxMs: number;
+}
+
+export const DEFAULT_SET_ASIDE: SetAsidePolicy = { initialMs: 1_000, maxMs: 30_000 };
+
+/**
+ * gRPC's retry throttling: a budget of `maxTokens` that each unanswered call spends 1 of and each answer
+ * earns `tokenRatio` back; retries are made only while more than half the budget is left.
+ */
+export interface RetryThrottle {
+  readonly maxTokens: number;
+  readonly tokenRatio: number;
+}
+
+/** The Python client's `retryThrottling`. */
+export const DEFAULT_RETRY_THROTTLE: RetryThrottle = { maxTokens: 100, tokenRatio: 0.1 };
+
 /** Options of `balancedTransport`. */
 export interface BalanceOptions {
   /** The retry policy; `false`: none (round robin only). */
   readonly retry?: RetryPolicy | false;
+  /** How long an unanswering replica is set aside; `false`: never (plain round robin). */
+  readonly setAside?: SetAsidePolicy | false;
+  /** When retries stop for a while; `false`: never (every call gets its policy's tries). */
+  readonly throttle?: RetryThrottle | false;
 }
 
 /** Did no engine answer `error` (so sending the call again is safe), given the caller's `signal`? */
@@ -67,9 +99,9 @@ function lostOnTheWay(error: ConnectError): boolean {
 }
 
 /**
- * A transport that sends each call to the next of `transports` in turn and retries a call no engine
- * answered on the following ones (`DEFAULT_RETRY_POLICY`), within the call's own deadline.
- * `close()` closes every transport that can be closed.
+ * A transport that sends each call to the next of `transports` in turn (those set aside skipped) and
+ * retries a call no engine answered on the following ones (`DEFAULT_RETRY_POLICY`), within the call's
+ * own deadline. `close()` closes every transport that can be closed.
  */
 export function balancedTransport(
   transports: readonly (Transport | ClosableTransport)[],
@@ -78,18 +110,30 @@ export function balancedTransport(
   if (transports.length === 0) throw new RangeError("balancedTransport needs at least one transport");
   const policy =
     options.retry === false ? { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 } : (options.retry ?? DEFAULT_RETRY_POLICY);
-  let next = 0;
-  const pick = (): Transport => transports[next++ % transports.length]!;
+  const replicas = new Replicas(transports, options.setAside ?? DEFAULT_SET_ASIDE);
+  const budget = new RetryBudget(options.throttle ?? DEFAULT_RETRY_THROTTLE);
   return {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       const deadline = timeoutMs === undefined || timeoutMs <= 0 ? undefined : Date.now() + timeoutMs;
       let bound = policy.initialBackoffMs;
       for (let attempt = 1; ; attempt++) {
         const remaining = deadline === undefined ? timeoutMs : Math.max(1, deadline - Date.now());
+        const replica = replicas.pick();
         try {
-          return await pick().unary(method, signal, remaining, header, input, contextValues);
+          const response = await replica.transport.unary(method, signal, remaining, header, input, contextValues);
+          replicas.answered(replica);
+          budget.answered();
+          return response;
         } catch (error) {
-          if (attempt >= policy.maxAttempts || !isRetryable(error, signal)) throw error;
+          const unanswered = isRetryable(error, signal);
+          if (unanswered) {
+            replicas.unanswered(replica);
+            budget.unanswered();
+          } else if (signal?.aborted !== true) {
+            replicas.answered(replica); // an answer (a refusal is one): the replica is there
+            budget.answered();
+          }
+          if (attempt >= policy.maxAttempts || !unanswered || !budget.allowsRetry()) throw error;
           const wait = Math.random() * bound;
           if (deadline !== undefined && Date.now() + wait >= deadline) throw error;
           await sleep(wait, signal);
@@ -99,12 +143,78 @@ export function balancedTransport(
     },
     // The engine has no streaming method: a stream goes to the next transport, never retried.
     stream(method, signal, timeoutMs, header, input, contextValues) {
-      return pick().stream(method, signal, timeoutMs, header, input, contextValues);
+      return replicas.pick().transport.stream(method, signal, timeoutMs, header, input, contextValues);
     },
     close() {
       for (const transport of transports) if ("close" in transport) transport.close();
     },
   };
+}
+
+interface Replica {
+  readonly transport: Transport;
+  /** Calls it left unanswered in a row. */
+  failures: number;
+  /** `Date.now()` before which it gets no call (0: none). */
+  asideUntil: number;
+}
+
+/** The replicas in round-robin order, with those set aside (see the module's comment). */
+class Replicas {
+  private readonly replicas: Replica[];
+  private next = 0;
+
+  constructor(
+    transports: readonly Transport[],
+    private readonly policy: SetAsidePolicy | false,
+  ) {
+    this.replicas = transports.map((transport) => ({ transport, failures: 0, asideUntil: 0 }));
+  }
+
+  pick(): Replica {
+    const now = Date.now();
+    const count = this.replicas.length;
+    for (let tried = 0; tried < count; tried++) {
+      const replica = this.replicas[this.next++ % count]!;
+      if (replica.asideUntil <= now) return replica;
+    }
+    // All set aside: the one due back first (it may well be back).
+    return this.replicas.reduce((first, replica) => (replica.asideUntil < first.asideUntil ? replica : first));
+  }
+
+  answered(replica: Replica): void {
+    replica.failures = 0;
+    replica.asideUntil = 0;
+  }
+
+  unanswered(replica: Replica): void {
+    if (this.policy === false) return;
+    const period = Math.min(this.policy.initialMs * 2 ** replica.failures, this.policy.maxMs);
+    replica.failures++;
+    replica.asideUntil = Date.now() + period;
+  }
+}
+
+/** gRPC's retry throttling (`RetryThrottle`). */
+class RetryBudget {
+  private tokens: number;
+
+  constructor(private readonly throttle: RetryThrottle | false) {
+    this.tokens = throttle === false ? 0 : throttle.maxTokens;
+  }
+
+  answered(): void {
+    if (this.throttle !== false)
+      this.tokens = Math.min(this.throttle.maxTokens, this.tokens + this.throttle.tokenRatio);
+  }
+
+  unanswered(): void {
+    if (this.throttle !== false) this.tokens = Math.max(0, this.tokens - 1);
+  }
+
+  allowsRetry(): boolean {
+    return this.throttle === false || this.tokens > this.throttle.maxTokens / 2;
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

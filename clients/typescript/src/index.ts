@@ -13,9 +13,13 @@ export { RandomBot, type Bot } from "./bots.js";
 export {
   balancedTransport,
   DEFAULT_RETRY_POLICY,
+  DEFAULT_RETRY_THROTTLE,
+  DEFAULT_SET_ASIDE,
   isRetryable,
   type BalanceOptions,
   type RetryPolicy,
+  type RetryThrottle,
+  type SetAsidePolicy,
 } from "./balance.js";
 export {
   DEFAULT_TIMEOUT_MS,

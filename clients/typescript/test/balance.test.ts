@@ -10,7 +10,14 @@ import type { AddressInfo } from "node:net";
 import { after, afterEach, describe, test } from "node:test";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { balancedTransport, DEFAULT_RETRY_POLICY, isRetryable } from "../src/balance.js";
+import type { Transport } from "@connectrpc/connect";
+import {
+  balancedTransport,
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_RETRY_THROTTLE,
+  DEFAULT_SET_ASIDE,
+  isRetryable,
+} from "../src/balance.js";
 import { EngineClient, ROUTING_KEY_HEADER } from "../src/client.js";
 import { InvalidRequest, EngineError } from "../src/errors.js";
 import { EngineService } from "../src/gen/splendor/v1/engine_service_pb.js";
@@ -58,6 +65,17 @@ function clientOf(...addresses: string[]): EngineClient {
   return new EngineClient(balancedTransport(addresses.map((address) => connectTransport(address))));
 }
 
+/** `transport`, counting the calls sent through it in `sent`. */
+function counted(transport: Transport, sent: { calls: number }): Transport {
+  return {
+    unary: (...args) => {
+      sent.calls++;
+      return transport.unary(...args);
+    },
+    stream: (...args) => transport.stream(...args),
+  };
+}
+
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
@@ -91,6 +109,60 @@ describe("balancedTransport", () => {
     for (let n = 0; n < 4; n++) await client.getCatalog();
     client.close();
     assert.equal(working.keys.length, 4);
+  });
+
+  test("a replica that refuses connections is set aside: the calls after its first failure skip it", async () => {
+    const working = await standIn();
+    const gone = await standIn();
+    await gone.close();
+    const toGone = { calls: 0 };
+    const setAside = { initialMs: 60_000, maxMs: 60_000 }; // far longer than the test
+    const client = new EngineClient(
+      balancedTransport([counted(connectTransport(gone.address), toGone), connectTransport(working.address)], {
+        setAside,
+      }),
+    );
+    for (let n = 0; n < 10; n++) await client.getCatalog();
+    client.close();
+    assert.equal(working.keys.length, 10);
+    assert.equal(toGone.calls, 1);
+  });
+
+  test("a replica set aside gets calls again once its time is up, and its answer brings it back", async () => {
+    const flaky = await standIn(1);
+    const working = await standIn();
+    const setAside = { initialMs: 1, maxMs: 1 };
+    const client = new EngineClient(
+      balancedTransport([connectTransport(flaky.address), connectTransport(working.address)], { setAside }),
+    );
+    await client.getCatalog(); // flaky fails, set aside for 1 ms; the retry goes to working
+    const deadline = Date.now() + 10_000;
+    while (flaky.keys.length < 3 && Date.now() < deadline) await client.getCatalog();
+    client.close();
+    assert.ok(flaky.keys.length >= 3, "the flaky replica answers calls again");
+    assert.equal(DEFAULT_SET_ASIDE.initialMs, 1_000);
+  });
+
+  test("when every replica is set aside, calls still go out (to the one due back first)", async () => {
+    const only = await standIn(1);
+    const client = clientOf(only.address);
+    await client.getCatalog(); // its first try fails (set aside), the retry goes to it all the same
+    await client.getCatalog();
+    client.close();
+    assert.equal(only.keys.length, 3);
+  });
+
+  test("retries stop while failures outrun answers (gRPC's retry throttling), one try a call", async () => {
+    const failing = await standIn(1_000);
+    const sent = { calls: 0 };
+    const retry = { ...DEFAULT_RETRY_POLICY, initialBackoffMs: 1, maxBackoffMs: 1 };
+    const client = new EngineClient(balancedTransport([counted(connectTransport(failing.address), sent)], { retry }));
+    const calls = 20;
+    for (let n = 0; n < calls; n++) await assert.rejects(client.getCatalog());
+    client.close();
+    // Half the budget (50 tokens) goes in ten calls of five tries; every call after that is tried once.
+    const budgetCalls = DEFAULT_RETRY_THROTTLE.maxTokens / 2 / DEFAULT_RETRY_POLICY.maxAttempts;
+    assert.equal(sent.calls, budgetCalls * DEFAULT_RETRY_POLICY.maxAttempts + (calls - budgetCalls));
   });
 
   test("retries stop after the policy's attempts", async () => {

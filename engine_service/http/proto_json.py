@@ -45,6 +45,7 @@ _INTEGER_RANGES = {
     FieldDescriptor.CPPTYPE_UINT64: (0, (1 << 64) - 1),
 }
 _INT64_TYPES = (FieldDescriptor.CPPTYPE_INT64, FieldDescriptor.CPPTYPE_UINT64)
+_INT32_TYPES = (FieldDescriptor.CPPTYPE_INT32, FieldDescriptor.CPPTYPE_UINT32)
 
 
 class _Unusual(Exception):
@@ -77,17 +78,17 @@ def from_object(value: dict[str, Any], message_class: type[Message]) -> Message:
 class _Plan:
     """How one message type goes to and from JSON."""
 
-    __slots__ = ("decoders", "descriptor", "encoders", "message_class", "oneofs", "own")
+    __slots__ = ("decoders", "descriptor", "encoders", "message_class", "own")
 
     def __init__(self, descriptor: Descriptor) -> None:
         self.descriptor = descriptor
         self.message_class: type[Message] = GetMessageClass(descriptor)
         # Well-known types have their own JSON forms; a type with extensions may get fields by "[name]".
         self.own = descriptor.full_name.startswith("google.protobuf.") or bool(descriptor.extension_ranges)
-        self.decoders: dict[str, tuple[str, int, Decode]] = {}
+        # JSON key -> (proto name, index of its oneof (real or synthetic) or None, converter)
+        self.decoders: dict[str, tuple[str, int | None, Decode | None, int, int]] = {}
         # Keyed by the descriptor objects ListFields returns (the plan keeps them alive, so they are the same).
         self.encoders: dict[FieldDescriptor, tuple[str, Encode | None]] = {}
-        self.oneofs: dict[int, int] = {}  # field number -> its oneof's index (real or synthetic)
 
     def fill(self) -> None:
         """The fields' converters, once the plan is registered (a message type may contain itself)."""
@@ -95,12 +96,13 @@ class _Plan:
             return
         for field in self.descriptor.fields:
             decode, encode = _converters(field)
+            oneof = None if field.containing_oneof is None else field.containing_oneof.index
+            low, high = _INTEGER_RANGES.get(field.cpp_type, (0, 0))
+            inline = field.cpp_type in _INT32_TYPES and not field.is_repeated
+            decoder = (field.name, oneof, None if inline else decode, low, high)
             # json_format looks up the JSON name first, then the proto name.
-            self.decoders[field.name] = (field.name, field.number, decode)
-            self.decoders[field.json_name] = (field.name, field.number, decode)
+            self.decoders[field.name] = self.decoders[field.json_name] = decoder
             self.encoders[field] = (field.json_name, None if encode is _identity else encode)
-            if field.containing_oneof is not None:
-                self.oneofs[field.number] = field.containing_oneof.index
 
     def to_object(self, message: Message) -> Any:
         if self.own:
@@ -122,19 +124,22 @@ class _Plan:
             json_format.ParseDict(value, built, max_recursion_depth=_MAX_DEPTH + 1 - depth)
             return built
         decoders = self.decoders
-        oneofs = self.oneofs
         kwargs: dict[str, Any] = {}
-        seen_oneofs: set[int] = set()
+        oneofs: list[int] = []
         for key, item in value.items():
-            name, number, decode = decoders[key]  # KeyError for an unknown field: fallback
+            name, oneof, decode, low, high = decoders[key]  # KeyError for an unknown field: fallback
             if name in kwargs:
                 raise _Unusual  # one field by both names: json_format's order of events decides
-            oneof = oneofs.get(number)
             if oneof is not None:
-                if oneof in seen_oneofs:
+                if oneof in oneofs:
+                    raise _Unusual  # json_format refuses a second member unless a null
+                oneofs.append(oneof)
+            if decode is None:  # a 32-bit integer, most of the contract's fields: checked here, without a call
+                if type(item) is not int or not low <= item <= high:
                     raise _Unusual
-                seen_oneofs.add(oneof)
-            kwargs[name] = decode(item, depth)
+                kwargs[name] = item
+            else:
+                kwargs[name] = decode(item, depth)
         return kwargs
 
 

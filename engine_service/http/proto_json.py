@@ -85,7 +85,8 @@ class _Plan:
         self.message_class: type[Message] = GetMessageClass(descriptor)
         # Well-known types have their own JSON forms; a type with extensions may get fields by "[name]".
         self.own = descriptor.full_name.startswith("google.protobuf.") or bool(descriptor.extension_ranges)
-        # JSON key -> (proto name, index of its oneof (real or synthetic) or None, converter)
+        # JSON key -> (proto name, index of its oneof (real or synthetic) or None, converter, and for a
+        # singular 32-bit integer, checked inline without a converter, its range)
         self.decoders: dict[str, tuple[str, int | None, Decode | None, int, int]] = {}
         # Keyed by the descriptor objects ListFields returns (the plan keeps them alive, so they are the same).
         self.encoders: dict[FieldDescriptor, tuple[str, Encode | None]] = {}
@@ -94,15 +95,21 @@ class _Plan:
         """The fields' converters, once the plan is registered (a message type may contain itself)."""
         if self.own:
             return
+        by_json_name = {}
         for field in self.descriptor.fields:
             decode, encode = _converters(field)
             oneof = None if field.containing_oneof is None else field.containing_oneof.index
             low, high = _INTEGER_RANGES.get(field.cpp_type, (0, 0))
             inline = field.cpp_type in _INT32_TYPES and not field.is_repeated
-            decoder = (field.name, oneof, None if inline else decode, low, high)
-            # json_format looks up the JSON name first, then the proto name.
-            self.decoders[field.name] = self.decoders[field.json_name] = decoder
+            self.decoders[field.name] = by_json_name[field.json_name] = (
+                field.name,
+                oneof,
+                None if inline else decode,
+                low,
+                high,
+            )
             self.encoders[field] = (field.json_name, None if encode is _identity else encode)
+        self.decoders.update(by_json_name)  # json_format looks a key up by JSON name first, then by proto name
 
     def to_object(self, message: Message) -> Any:
         if self.own:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from google.protobuf import any_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from hypothesis import strategies as st
+from splendor.v1 import actions_pb2
 from splendor.v1 import engine_service_pb2 as pb
 
 from engine_service.api import METHODS, METHODS_BY_NAME, Call, invoke
@@ -35,7 +37,7 @@ def _scalars(field: FieldDescriptor) -> st.SearchStrategy[Any]:
         return st.integers(low, high) | st.sampled_from((low, high, 0, 1))
     if cpp == FieldDescriptor.CPPTYPE_BOOL:
         return st.booleans()
-    if cpp == FieldDescriptor.CPPTYPE_ENUM:
+    if field.enum_type is not None:
         named = [value.number for value in field.enum_type.values]
         return st.sampled_from(named) | st.integers(-5, 200)  # open enums keep numbers they do not name
     if cpp == FieldDescriptor.CPPTYPE_DOUBLE:
@@ -50,31 +52,31 @@ def _scalars(field: FieldDescriptor) -> st.SearchStrategy[Any]:
 @st.composite
 def messages(draw: st.DrawFn, descriptor: Descriptor, depth: int = 0) -> Message:
     """A random message of ``descriptor``'s type: any subset of its fields, any values of their kinds."""
-    message = GetMessageClass(descriptor)()
     if descriptor.full_name == "google.protobuf.Any":
+        packed = any_pb2.Any()
         if depth < _MAX_DEPTH and draw(st.booleans()):
-            message.Pack(draw(messages(pb.ApplyActionRequest.DESCRIPTOR.fields_by_name["action"].message_type, depth)))
-        return message
+            packed.Pack(draw(messages(actions_pb2.Action.DESCRIPTOR, depth)))
+        return packed
+    message = GetMessageClass(descriptor)()
     for field in descriptor.fields:
-        is_message = field.cpp_type == FieldDescriptor.CPPTYPE_MESSAGE
-        if (is_message and depth >= _MAX_DEPTH) or not draw(st.booleans()):
+        entry = field.message_type
+        if (entry is not None and depth >= _MAX_DEPTH) or not draw(st.booleans()):
             continue
         target = getattr(message, field.name)
-        entry = field.message_type
         if entry is not None and entry.GetOptions().map_entry:
             key_field, value_field = entry.fields_by_name["key"], entry.fields_by_name["value"]
             for key in draw(st.lists(_scalars(key_field), max_size=3, unique=True)):
-                if value_field.cpp_type == FieldDescriptor.CPPTYPE_MESSAGE:
+                if value_field.message_type is not None:
                     target[key].CopyFrom(draw(messages(value_field.message_type, depth + 1)))
                 else:
                     target[key] = draw(_scalars(value_field))
         elif field.is_repeated:
-            if is_message:
+            if entry is not None:
                 for item in draw(st.lists(messages(entry, depth + 1), max_size=3)):
                     target.add().CopyFrom(item)
             else:
                 target.extend(draw(st.lists(_scalars(field), max_size=4)))
-        elif is_message:
+        elif entry is not None:
             target.SetInParent()  # an empty submessage is still set
             target.CopyFrom(draw(messages(entry, depth + 1)))
         else:

@@ -16,7 +16,11 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from proto_messages import (
+from splendor.v1 import engine_service_pb2 as pb
+
+from engine_service.http import proto_json
+from engine_service.http.codecs import CompactJsonCodec, Undecoded
+from tests.http.proto_messages import (
     CONTRACT_TYPES,
     HOSTILE_VALUES,
     json_paths,
@@ -25,10 +29,6 @@ from proto_messages import (
     real_apply_calls,
     replaced,
 )
-from splendor.v1 import engine_service_pb2 as pb
-
-from engine_service.http import proto_json
-from engine_service.http.codecs import CompactJsonCodec, Undecoded
 
 FAST = settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 TYPE_IDS = [t.DESCRIPTOR.name for t in CONTRACT_TYPES]
@@ -174,6 +174,7 @@ def test_enums_unknown_to_the_descriptor_are_written_as_numbers_and_numbers_are_
     ]
     assert enum_fields, "the contract has enum fields"
     for message_class, field in enum_fields:
+        assert field.enum_type is not None
         unnamed = message_class(**{field.name: 99})
         assert proto_json.to_json(unnamed) == json_format.MessageToJson(unnamed, indent=None)
         same_outcome({field.json_name: 99}, message_class)

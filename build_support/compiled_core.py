@@ -83,10 +83,11 @@ CODEC_MODULES = (
     CODEC_PACKAGE / "records.py",  # the record codecs: each event written, the action read
     CODEC_PACKAGE / "events.py",  # the events' loop
     CODEC_PACKAGE / "actions.py",  # the action read
+    CODEC_PACKAGE / "observation.py",  # an environment's every move: the observation written
 )
 # The codec's other modules stay Python:
 # - common.py: compiling it made no part of a call measurably cheaper (a few attribute sets per call);
-# - catalog.py, observation.py, action_cache.py, modules/: once per process, or off ApplyAction's path;
+# - catalog.py, action_cache.py, modules/: once per process, or off ApplyAction's path;
 # - __init__.py: re-exports only.
 API_PACKAGE = Path("engine_service") / "api"
 # The API's modules compiled beside them: the Python of every ApplyAction and of each item of a batch between the

@@ -52,6 +52,9 @@ Loop = Callable[[EngineClient, state_pb2.GameState, random.Random], int]
 # Plays games of the seeds given until at least the number of moves given: the moves played.
 Runner = Callable[[EngineClient, Iterator[int], int], int]
 BATCH_SIZES = (1, 8, 64, 256)
+# Games of the core's own loop a round (~10,000 steps, ~80 ms compiled): long enough that a burst of other work on the
+# machine does not make a round's core step, the ratios' denominator, look much slower (32 games: 7.2-10.4 µs).
+CORE_GAMES = 96
 
 
 def three_calls(client: EngineClient, state: state_pb2.GameState, rng: random.Random) -> int:
@@ -197,7 +200,7 @@ def main() -> None:
                 client_cpu, server_cpu = measure(server, loop, seeds, moves[name])
                 results[name][0].append(client_cpu)
                 results[name][1].append(server_cpu)
-            core.append(core_step_seconds([round_index * 1000 + game for game in range(32)]))
+            core.append(core_step_seconds([round_index * 1000 + game for game in range(CORE_GAMES)]))
     finally:
         for server in servers.values():
             server.__exit__()

@@ -16,6 +16,6 @@ def test_a_serving_process_collects_its_first_generation_less_often_and_the_othe
     try:
         tune_collector()
         assert gc.get_threshold() == (FIRST_GENERATION_THRESHOLD, before[1], before[2])
-        assert FIRST_GENERATION_THRESHOLD > before[0]
+        assert before[0] < FIRST_GENERATION_THRESHOLD
     finally:
         gc.set_threshold(*before)

@@ -23,13 +23,16 @@ def free_port() -> int:
 class BenchServer:
     """``with BenchServer() as server``: ``server.client``, ``server.cpu()`` (its user+system seconds)."""
 
-    def __init__(self, threads: int = 1, options: tuple[str, ...] = ()) -> None:
-        """``options``: more ``serve`` flags (e.g. ``("--state-memo-entries", "0")``)."""
+    def __init__(self, threads: int = 1, options: tuple[str, ...] = (), pythonpath: str | None = None) -> None:
+        """``options``: more ``serve`` flags (e.g. ``("--state-memo-entries", "0")``); ``pythonpath``: the server's
+        instead of this process's (e.g. another commit's compiled copy)."""
         self.port = free_port()
         # -P: the compiled core first on PYTHONPATH, not the checkout (the working directory), serves when built.
         command = [sys.executable, "-P", "-m", "engine_service.cli", "serve", "--address", f"127.0.0.1:{self.port}"]
         command += ["--threads", str(threads), "--metrics-port", "0", "--http-address", "", *options]
         env = {**os.environ, "SPLENDOR_LOG_LEVEL": "warning"}
+        if pythonpath is not None:
+            env["PYTHONPATH"] = pythonpath
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
         self.client: EngineClient = connect(f"127.0.0.1:{self.port}", timeout=120)
         self.client.wait_until_ready(20)

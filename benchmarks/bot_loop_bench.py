@@ -20,10 +20,12 @@ PYTHONPATH, as for the server), each loop's client + server CPU per move over it
 
 With ``--memo-off``, a second server checks every state in full (``--state-memo-entries 0``) and plays
 the same games, interleaved: the memo's share of the server's CPU in play, where each call carries the
-state the previous call returned.
+state the previous call returned. With ``--against-core PATH``, a second server runs the engine found at PATH
+(its ``PYTHONPATH``: e.g. another commit's ``make compiled`` copy) and plays the same loops, interleaved: this
+server's CPU over that one's, side by side.
 
     python benchmarks/bot_loop_bench.py [--rounds 5] [--moves 2000] [--batch-moves 10000]
-        [--batch-sizes 1,8,64,256] [--memo-off]
+        [--batch-sizes 1,8,64,256] [--memo-off] [--against-core PATH]
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ Loop = Callable[[EngineClient, state_pb2.GameState, random.Random], int]
 # Plays games of the seeds given until at least the number of moves given: the moves played.
 Runner = Callable[[EngineClient, Iterator[int], int], int]
 BATCH_SIZES = (1, 8, 64, 256)
+# Games of the core's own loop a round (~10,000 steps, ~80 ms compiled): long enough that a burst of other work on the
+# machine does not make a round's core step, the ratios' denominator, look much slower (32 games: 7.2-10.4 µs).
+CORE_GAMES = 96
 
 
 def three_calls(client: EngineClient, state: state_pb2.GameState, rng: random.Random) -> int:
@@ -175,12 +180,15 @@ def main() -> None:
         help="games of each batched loop, comma-separated (default: 1,8,64,256; empty: none)",
     )
     parser.add_argument("--memo-off", action="store_true", help="also a server without the memo, interleaved")
+    parser.add_argument("--against-core", metavar="PATH", help="also a server on the engine at PATH, interleaved")
     args = parser.parse_args()
     loops: dict[str, Runner] = {"three calls": game_at_a_time(three_calls), "one call": game_at_a_time(one_call)}
     loops.update({f"batch {size}": Batched(size) for size in args.batch_sizes})
     servers = {"": BenchServer()}
     if args.memo_off:
         servers[", memo off"] = BenchServer(options=("--state-memo-entries", "0"))
+    if args.against_core:
+        servers[", against"] = BenchServer(pythonpath=args.against_core)
     runs = [(name + suffix, loop, server) for suffix, server in servers.items() for name, loop in loops.items()]
     moves = {name: args.batch_moves if isinstance(loop, Batched) else args.moves for name, loop, _ in runs}
     results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name, _, _ in runs}
@@ -197,7 +205,7 @@ def main() -> None:
                 client_cpu, server_cpu = measure(server, loop, seeds, moves[name])
                 results[name][0].append(client_cpu)
                 results[name][1].append(server_cpu)
-            core.append(core_step_seconds([round_index * 1000 + game for game in range(32)]))
+            core.append(core_step_seconds([round_index * 1000 + game for game in range(CORE_GAMES)]))
     finally:
         for server in servers.values():
             server.__exit__()
@@ -215,12 +223,16 @@ def main() -> None:
         for name in loops:
             ratios = [on / off for on, off in zip(results[name][1], results[name + ", memo off"][1])]
             print(f"{name:23s} server CPU/step with the memo / without: x{ratio_summary(ratios)}")
+    if args.against_core:
+        for name in loops:
+            ratios = [this / other for this, other in zip(results[name][1], results[name + ", against"][1])]
+            print(f"{name:23s} server CPU/step here / against {args.against_core}: x{ratio_summary(ratios, 3)}")
     print(f"{'rules core':23s}        CPU/step {summary(core)}")
     print(f"load average (1 min) before/after: {load_before:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
-def ratio_summary(values: list[float]) -> str:
-    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+def ratio_summary(values: list[float], digits: int = 2) -> str:
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The rules core and the codec's hot modules compiled with mypyc at install time, when they can be:
+"""The rules core and the codec's and the API's hot modules compiled with mypyc at install time, when they can be:
 the build hook of setup.py.
 
 One place decides which core an installation gets (``plan_core``), what it compiles
@@ -7,8 +7,9 @@ One place decides which core an installation gets (``plan_core``), what it compi
 ``make serve``) both use it.
 
 - What is compiled: every module of the rules core (``CORE_PACKAGE``) but those in
-  ``NOT_COMPILED``, and the codec modules every call runs (``CODEC_MODULES``); the rest of the
-  codec stays Python, each module with its reason beside ``CODEC_MODULES``. All of them are one
+  ``NOT_COMPILED``, the codec modules every call runs (``CODEC_MODULES``) and the API modules every
+  move runs (``API_MODULES``); the rest of the codec and of the API stays Python, with the reasons
+  beside each list. All of them are one
   shared library: an installation has them all compiled or none.
 - ``SPLENDOR_CORE=compiled`` builds the compiled core or fails; ``pure`` never compiles;
   unset (or ``auto``) compiles when mypyc, a C compiler and the Python headers work and
@@ -82,14 +83,34 @@ CODEC_MODULES = (
     CODEC_PACKAGE / "records.py",  # the record codecs: each event written, the action read
     CODEC_PACKAGE / "events.py",  # the events' loop
     CODEC_PACKAGE / "actions.py",  # the action read
+    CODEC_PACKAGE / "observation.py",  # an environment's every move: the observation written
 )
 # The codec's other modules stay Python:
 # - common.py: compiling it made no part of a call measurably cheaper (a few attribute sets per call);
-# - catalog.py, observation.py, action_cache.py, modules/: once per process, or off ApplyAction's path;
+# - catalog.py, action_cache.py, modules/: once per process, or off ApplyAction's path;
 # - __init__.py: re-exports only.
-# Every Python source the compiled code depends on within the engine: the compiled modules and
-# those they import (types included), so the cache key changes whenever the compiled result could.
-HASHED_PACKAGES = (CORE_PACKAGE, CODEC_PACKAGE)
+API_PACKAGE = Path("engine_service") / "api"
+# The API's modules compiled beside them: the Python of every ApplyAction and of each item of a batch between the
+# core's and the codec's parts, compiled because it made a batch's item measurably cheaper
+# (benchmarks/bot_loop_bench.py, builds side by side).
+API_MODULES = (
+    API_PACKAGE / "apply.py",  # ApplyAction's steps: the request checked, the action applied, the answer filled
+    API_PACKAGE / "next_move.py",  # the move applied, the next seat's legal actions (as ids), view, observation
+    API_PACKAGE / "state_memo.py",  # every plain call's lookups, every move's new state remembered
+)
+# The API's other modules stay Python:
+# - call.py: a call's facts are logged from its instance dictionary (a compiled class has none);
+# - batch.py, source.py: tests replace a function they call (a compiled caller would not see it);
+# - the rest: once a call, off a move's path, or a few attribute reads an item.
+# Every Python source the compiled code depends on within the engine: the compiled modules and those they import
+# (types included), so the cache key changes whenever the compiled result could.
+HASHED_PACKAGES = (
+    CORE_PACKAGE,
+    CODEC_PACKAGE,
+    API_PACKAGE,
+    Path("engine_service") / "sealing",
+    Path("engine_service") / "bots",
+)
 # mypy's configuration for the compilation, written beside the build's temporary files and used
 # instead of any found in the working directory (a checkout's pyproject.toml configures the type
 # check, not the build). The contract's stubs and protobuf are no build requirements: their types
@@ -101,6 +122,15 @@ MYPY_CONFIG = """\
 follow_imports = skip
 ignore_missing_imports = True
 [mypy-google.*]
+follow_imports = skip
+ignore_missing_imports = True
+[mypy-structlog.*]
+follow_imports = skip
+ignore_missing_imports = True
+[mypy-opentelemetry.*]
+follow_imports = skip
+ignore_missing_imports = True
+[mypy-cryptography.*]
 follow_imports = skip
 ignore_missing_imports = True
 """
@@ -186,7 +216,7 @@ def build_problem() -> str | None:
 def compiled_sources(root: Path) -> list[str]:
     """The modules mypyc compiles, relative to ``root`` (the directory holding engine_service/)."""
     core = sorted(path.relative_to(root) for path in (root / CORE_PACKAGE).rglob("*.py"))
-    return [str(path) for path in [*core, *CODEC_MODULES] if path not in NOT_COMPILED]
+    return [str(path) for path in [*core, *CODEC_MODULES, *API_MODULES] if path not in NOT_COMPILED]
 
 
 def cache_key(root: Path, environ: Mapping[str, str]) -> str:

@@ -1,4 +1,4 @@
-"""Build the compiled copy of the rules core (and the codec's per-call modules) that `make serve` and
+"""Build the compiled copy of the rules core (and the codec's and the API's per-call modules) that `make serve` and
 `make test-compiled` run.
 
     python scripts/build_compiled_core.py [--out build/compiled-core]   (or: make compiled)
@@ -6,7 +6,8 @@
 
 The development install is editable and pure, so the checkout is never compiled in place.
 This copies ``engine_service/`` into ``--out`` and builds the C extensions of
-``engine_service/rules`` and of the codec modules the hook lists (``CODEC_MODULES``) beside
+``engine_service/rules`` and of the codec and API modules the hook lists (``CODEC_MODULES``,
+``API_MODULES``) beside
 the copied sources, with the same hook and cache as a wheel (build_support/compiled_core.py):
 compiled when mypyc, a C compiler and the Python headers work, otherwise the copy is left out
 and the pure core runs, as the one printed line says. ``SPLENDOR_CORE=compiled`` makes that

@@ -9,6 +9,7 @@ is left of the call's deadline (it then answers with the best move found so far)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from splendor.v1 import bots_pb2, engine_service_pb2
@@ -21,6 +22,8 @@ from .entropy import sampling_seed
 from .errors import INVALID_BOT_CHOICE, ApiError, refusal, rejection
 from .source import Game
 
+# A policy that does not search gets the default settings (it reads none).
+_NO_SEARCH: Final = SearchSettings()
 # Share of the call's remaining deadline a search may spend: the rest is for the move and the response.
 SEARCH_SHARE_OF_DEADLINE: Final = 0.5
 
@@ -34,6 +37,14 @@ def policy_for(
 ) -> Policy:
     """The seeded policy ``choice`` names (``field``: its request path, for errors); ``sealed``: its seed mixed
     with entropy the caller does not see (``entropy.py``)."""
+    return policy_maker(choice, field, call, search_allowed=search_allowed)(sampling_seed(choice.seed, sealed))
+
+
+def policy_maker(
+    choice: bots_pb2.BotChoice, field: str, call: Call, *, search_allowed: bool = True
+) -> Callable[[int], Policy]:
+    """What makes the policy ``choice`` names from a seed, checked (``field``: its request path, for errors): a
+    caller that seeds it itself (a reply's seed) makes it with that seed, not seeded twice."""
     name = choice.policy
     try:
         spec = policy_spec(name)
@@ -46,7 +57,7 @@ def policy_for(
     if not spec.searches:
         if choice.iterations:
             raise _invalid(f"{name} does not search: iterations must be 0", f"{field}.iterations")
-        return spec.make(sampling_seed(choice.seed, sealed), SearchSettings())
+        return _with_settings(spec.make, _NO_SEARCH)
     most = call.settings.max_bot_iterations
     if choice.iterations > most:
         message = f"at most {most} iterations a move, not {choice.iterations}"
@@ -57,7 +68,14 @@ def policy_for(
     remaining = call.time_remaining()
     if remaining is not None:
         settings = settings._replace(time_budget=max(0.0, remaining * SEARCH_SHARE_OF_DEADLINE))
-    return spec.make(sampling_seed(choice.seed, sealed), settings)
+    return _with_settings(spec.make, settings)
+
+
+def _with_settings(make: Callable[[int, SearchSettings], Policy], settings: SearchSettings) -> Callable[[int], Policy]:
+    def made(seed: int) -> Policy:
+        return make(seed, settings)
+
+    return made
 
 
 def bot_action(request: engine_service_pb2.ApplyActionRequest, game: Game, call: Call) -> Action:

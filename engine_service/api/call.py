@@ -31,6 +31,38 @@ def _no_deadline() -> float | None:
     return None
 
 
+class _Limits:
+    """How long a call (and each of its items) may go on: its caller, the server's budget, a cancellation."""
+
+    __slots__ = ("budget_ends", "caller_active", "caller_remaining", "cancelled")
+
+    def __init__(
+        self,
+        caller_active: Callable[[], bool],
+        caller_remaining: Callable[[], float | None],
+        budget_ends: float | None,
+    ) -> None:
+        # Is the caller still waiting, and how long it will wait (None: no deadline)?
+        self.caller_active = caller_active
+        self.caller_remaining = caller_remaining
+        self.budget_ends = budget_ends  # time.monotonic() when the server's budget ends (None: no budget)
+        self.cancelled = False
+
+    def is_active(self) -> bool:
+        if self.cancelled:
+            return False
+        if self.budget_ends is not None and time.monotonic() >= self.budget_ends:
+            return False
+        return self.caller_active()
+
+    def time_remaining(self) -> float | None:
+        caller = self.caller_remaining()
+        if self.budget_ends is None:
+            return caller
+        own = self.budget_ends - time.monotonic()
+        return own if caller is None else min(own, caller)
+
+
 class Call:
     """One call's facts. Fields left at None are not logged.
 
@@ -80,37 +112,33 @@ class Call:
         budget_from: float | None = None,
     ) -> None:
         self.method = method
-        # Is the caller still waiting, and how long it will wait (None: no deadline)?
-        self._caller_active = is_active
-        self._caller_remaining = time_remaining
         # The server's own limit on the call's work (--max-call-seconds), whatever the caller allows, counted
         # from ``budget_from`` (``time.monotonic()``; by default now): the time it queued in the server is its.
         start = time.monotonic() if budget_from is None else budget_from
         self._created = start
-        self._budget_ends: float | None = None if budget_seconds is None else start + budget_seconds
+        budget_ends = None if budget_seconds is None else start + budget_seconds
+        self._limits = _Limits(is_active, time_remaining, budget_ends)
         self._running = False
-        self._cancelled = False
 
     def is_active(self) -> bool:
         """Should the handler go on: not cancelled, within the server's budget, and the caller still waiting?"""
-        if self._cancelled:
-            return False
-        if self._budget_ends is not None and time.monotonic() >= self._budget_ends:
-            return False
-        return self._caller_active()
+        return self._limits.is_active()
 
     def time_remaining(self) -> float | None:
         """Seconds left before the caller's deadline or the server's budget, whichever comes first (None: neither)."""
-        caller = self._caller_remaining()
-        if self._budget_ends is None:
-            return caller
-        own = self._budget_ends - time.monotonic()
-        return own if caller is None else min(own, caller)
+        return self._limits.time_remaining()
 
     def item(self, method: str) -> Call:
         """A call of ``method`` for one item of this call (a batch's): its own facts, this call's config,
-        caller and budget."""
-        item = Call(method, is_active=self.is_active, time_remaining=self.time_remaining)
+        caller, budget and cancellation.
+
+        The item shares this call's limits, not the call itself: a batch's calls and items, which hold one
+        another otherwise, would be a reference cycle, left to the cyclic collector at every call."""
+        item = Call.__new__(Call)
+        item.method = method
+        item._created = self._created
+        item._limits = self._limits
+        item._running = self._running
         item.config = self.config
         return item
 
@@ -123,9 +151,11 @@ class Call:
         first), ``server_queue`` (the caller allowed ``MIN_BLAMED_DEADLINE_SECONDS`` or more and it passed
         before the handler started) or ``caller`` (``engine_service/runtime/deadlines.py``)."""
         now = time.monotonic()
-        caller = self._caller_remaining()
+        limits = self._limits
+        caller = limits.caller_remaining()
         caller_ends = None if caller is None else now + caller
-        if self._budget_ends is not None and (caller_ends is None or self._budget_ends <= caller_ends):
+        budget_ends = limits.budget_ends
+        if budget_ends is not None and (caller_ends is None or budget_ends <= caller_ends):
             return "server_budget"
         if caller_ends is not None and not self._running and caller_ends - self._created >= MIN_BLAMED_DEADLINE_SECONDS:
             return "server_queue"
@@ -133,7 +163,7 @@ class Call:
 
     def cancel(self) -> None:
         """The caller went away (a transport noticed): the handler stops at its next check."""
-        self._cancelled = True
+        self._limits.cancelled = True
 
     @property
     def settings(self) -> ApiConfig:
@@ -146,7 +176,7 @@ class Call:
 
     def deadline_passed(self) -> bool:
         """For a call told to stop: was it a deadline or the server's budget (else the caller cancelled)?"""
-        if self._cancelled:
+        if self._limits.cancelled:
             return False
         remaining = self.time_remaining()
         return remaining is not None and remaining <= 0

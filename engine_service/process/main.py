@@ -42,6 +42,7 @@ from engine_service.sealing import EXAMPLE_KEYS, KeyRing, load_key_ring
 from engine_service.server.app import build_server, drain, start
 
 from .banner import GRPC, HTTP, METRICS, print_banner, report_bind_failure
+from .collector import tune_collector
 from .workers import supervise
 
 log = structlog.get_logger(__name__)
@@ -135,6 +136,7 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
     parent_pid: int | None = None,
 ) -> int:
     """Serve in this process until SIGTERM or SIGINT (or, in a worker, the parent's exit), then drain."""
+    tune_collector()
     backend = protobuf_backend()
     if backend != "upb":
         log.warning("slow_protobuf_backend", backend=backend, expected="upb")

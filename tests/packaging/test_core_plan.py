@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from build_support.compiled_core import (
+    API_MODULES,
+    API_PACKAGE,
     CODEC_MODULES,
     CODEC_PACKAGE,
     CORE_PACKAGE,
@@ -90,8 +92,18 @@ def test_the_codec_modules_on_every_calls_path_are_compiled_and_its_others_stay_
     assert not {"__init__.py", "common.py", "catalog.py"} & {module.name for module in CODEC_MODULES}
 
 
+def test_the_api_modules_of_every_move_are_compiled_and_those_a_test_or_a_log_needs_python_stay_python() -> None:
+    sources = compiled_sources(ROOT)
+    api = sorted(source for source in sources if Path(source).is_relative_to(API_PACKAGE))
+    assert api == sorted(str(module) for module in API_MODULES)
+    assert all((ROOT / module).is_file() for module in API_MODULES)
+    assert {"apply.py", "next_move.py", "state_memo.py"} <= {module.name for module in API_MODULES}
+    # call.py logs from its instance dictionary; tests replace functions batch.py and source.py call.
+    assert not {"__init__.py", "call.py", "batch.py", "source.py"} & {module.name for module in API_MODULES}
+
+
 def copy_of_the_compiled_packages(root: Path) -> None:
-    for package in (CORE_PACKAGE, CODEC_PACKAGE):
+    for package in (CORE_PACKAGE, CODEC_PACKAGE, API_PACKAGE):
         shutil.copytree(ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
 
 
@@ -111,7 +123,11 @@ def test_the_cache_key_follows_the_sources_the_opt_level_and_the_compiler(tmp_pa
     assert edited_codec != edited_core, "a compiled codec module"
     common = tmp_path / CODEC_PACKAGE / "common.py"
     common.write_text(common.read_text() + "\n# an edit\n")
-    assert cache_key(tmp_path, {}) != edited_codec, "a module the compiled ones import"
+    edited_common = cache_key(tmp_path, {})
+    assert edited_common != edited_codec, "a module the compiled ones import"
+    apply_module = tmp_path / API_PACKAGE / "apply.py"
+    apply_module.write_text(apply_module.read_text() + "\n# an edit\n")
+    assert cache_key(tmp_path, {}) != edited_common, "a compiled API module"
 
 
 def test_an_opt_level_outside_0_to_3_is_refused(tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ hold the item count and each item's own facts.
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from typing import Any
 
 import pytest
@@ -253,6 +255,35 @@ def test_the_call_records_its_item_count_and_each_items_facts() -> None:
     assert (first.action_applied, first.refusal_code, first.seat, first.turn) == (True, None, state.seat, 0)
     assert (second.action_applied, second.refusal_code, second.reason) == (False, "INVALID_ARGUMENT", "UNKNOWN_ACTION")
     assert (third.action_applied, third.validate_only) == (False, True)
+
+
+def test_a_batchs_calls_are_freed_without_the_cyclic_collector() -> None:
+    """The call and its items form no reference cycle: each batch would otherwise leave them all to the collector."""
+    state = _game(2, 9).state
+    ids = _legal(pb.ListLegalActionsRequest(state=state))
+    items = [pb.ApplyActionRequest(state=state, action=actions_pb2.Action(action_id=value)) for value in ids[:3]]
+    handle = Call("BatchApplyActions")
+    handle.config = CONFIG
+    batch.batch_apply_actions(pb.BatchApplyActionsRequest(requests=items), handle)
+    freed = [weakref.ref(handle), *map(weakref.ref, handle.item_calls)]
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del handle
+        assert [ref() for ref in freed] == [None] * 4
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_an_item_stops_when_its_batch_is_cancelled_or_out_of_time() -> None:
+    handle = Call("BatchApplyActions", time_remaining=lambda: 5.0, budget_seconds=60.0)
+    item = handle.item("ApplyAction")
+    remaining = item.time_remaining()
+    assert item.is_active() and remaining is not None and remaining <= 5.0
+    handle.cancel()
+    assert not item.is_active()
+    assert not item.deadline_passed()  # cancelled, not out of time
 
 
 def test_the_catalog_publishes_the_servers_bounds() -> None:

@@ -211,12 +211,12 @@ fuzz: install
 	$(BIN)/python benchmarks/fuzz_campaign.py --requests 1000000 --minutes 40 --clients 3 --http-clients 1 --processes 2
 	SPLENDOR_NONINTERFERENCE_SCALE=20 $(BIN)/python -m pytest -q -p no:cacheprovider tests/noninterference
 
-# The rules core and the codec's per-call modules compiled with mypyc into $(COMPILED), beside a copy of
-# engine_service/, by the same build hook as a wheel (build_support/compiled_core.py, which lists them):
-# compiled when a C compiler and the Python headers work, the pure core otherwise (one line says which).
-# `make serve` and `make test-compiled` put it first on PYTHONPATH; the checkout stays pure Python. The copy
-# is refreshed when any file of the package changes; the C build only when the sources of the rules core or
-# the codec do, and unchanged ones come from the build cache.
+# The rules core and the per-call modules of the codec and the API compiled with mypyc into $(COMPILED),
+# beside a copy of engine_service/, by the same build hook as a wheel (build_support/compiled_core.py, which
+# lists them): compiled when a C compiler and the Python headers work, the pure core otherwise (one line says
+# which). `make serve` and `make test-compiled` put it first on PYTHONPATH; the checkout stays pure Python. The
+# copy is refreshed when any file of the package changes; the C build only when the sources it compiles (or the
+# packages they import) do, and unchanged ones come from the build cache.
 COMPILED       := build/compiled-core
 COMPILED_STAMP := $(COMPILED)/.built-stamp
 RUN_COMPILED_PATH := PYTHONPATH=$(COMPILED)

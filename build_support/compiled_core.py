@@ -115,22 +115,11 @@ HASHED_PACKAGES = (
 # instead of any found in the working directory (a checkout's pyproject.toml configures the type
 # check, not the build). The contract's stubs and protobuf are no build requirements: their types
 # are Any in every build, so an isolated wheel build compiles the same code as ``make compiled``
-# (their classes are not native to mypyc either way).
-MYPY_CONFIG = """\
+# (their classes are not native to mypyc either way). These packages' types are Any: imported, never followed.
+UNTYPED_IMPORTS = ("splendor", "google", "structlog", "opentelemetry", "cryptography")
+MYPY_CONFIG = f"""\
 [mypy]
-[mypy-splendor.*]
-follow_imports = skip
-ignore_missing_imports = True
-[mypy-google.*]
-follow_imports = skip
-ignore_missing_imports = True
-[mypy-structlog.*]
-follow_imports = skip
-ignore_missing_imports = True
-[mypy-opentelemetry.*]
-follow_imports = skip
-ignore_missing_imports = True
-[mypy-cryptography.*]
+[mypy-{",".join(f"{package}.*" for package in UNTYPED_IMPORTS)}]
 follow_imports = skip
 ignore_missing_imports = True
 """

@@ -9,8 +9,7 @@ One place decides which core an installation gets (``plan_core``), what it compi
 - What is compiled: every module of the rules core (``CORE_PACKAGE``) but those in
   ``NOT_COMPILED``, the codec modules every call runs (``CODEC_MODULES``) and the API modules every
   move runs (``API_MODULES``); the rest of the codec and of the API stays Python, with the reasons
-  beside each list. All of them are one
-  shared library: an installation has them all compiled or none.
+  beside each list. All of them are one shared library: an installation has them all compiled or none.
 - ``SPLENDOR_CORE=compiled`` builds the compiled core or fails; ``pure`` never compiles;
   unset (or ``auto``) compiles when mypyc, a C compiler and the Python headers work and
   otherwise installs the pure core, saying why in one line.

@@ -7,8 +7,7 @@
 The development install is editable and pure, so the checkout is never compiled in place.
 This copies ``engine_service/`` into ``--out`` and builds the C extensions of
 ``engine_service/rules`` and of the codec and API modules the hook lists (``CODEC_MODULES``,
-``API_MODULES``) beside
-the copied sources, with the same hook and cache as a wheel (build_support/compiled_core.py):
+``API_MODULES``) beside the copied sources, with the same hook and cache as a wheel (build_support/compiled_core.py):
 compiled when mypyc, a C compiler and the Python headers work, otherwise the copy is left out
 and the pure core runs, as the one printed line says. ``SPLENDOR_CORE=compiled`` makes that
 an error (``make test-compiled`` sets it); ``SPLENDOR_CORE=pure`` skips the build. Putting

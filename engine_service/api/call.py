@@ -111,14 +111,18 @@ class Call:
         budget_seconds: float | None = None,
         budget_from: float | None = None,
     ) -> None:
-        self.method = method
         # The server's own limit on the call's work (--max-call-seconds), whatever the caller allows, counted
         # from ``budget_from`` (``time.monotonic()``; by default now): the time it queued in the server is its.
         start = time.monotonic() if budget_from is None else budget_from
-        self._created = start
         budget_ends = None if budget_seconds is None else start + budget_seconds
-        self._limits = _Limits(is_active, time_remaining, budget_ends)
-        self._running = False
+        self._begin(method, start, _Limits(is_active, time_remaining, budget_ends), running=False)
+
+    def _begin(self, method: str, created: float, limits: _Limits, *, running: bool) -> None:
+        """The instance's own attributes (a batch's item gets them here too, without ``__init__``)."""
+        self.method = method
+        self._created = created
+        self._limits = limits
+        self._running = running
 
     def is_active(self) -> bool:
         """Should the handler go on: not cancelled, within the server's budget, and the caller still waiting?"""
@@ -135,10 +139,7 @@ class Call:
         The item shares this call's limits, not the call itself: a batch's calls and items, which hold one
         another otherwise, would be a reference cycle, left to the cyclic collector at every call."""
         item = Call.__new__(Call)
-        item.method = method
-        item._created = self._created
-        item._limits = self._limits
-        item._running = self._running
+        item._begin(method, self._created, self._limits, running=self._running)
         item.config = self.config
         return item
 

@@ -20,6 +20,32 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """The CPU seconds a process has used so far, to the nanosecond: the sum of its threads' scheduler times (a
+    thread that ended takes its time with it: a server's threads live as long as it does). Where the kernel keeps
+    no scheduler statistics, user + system time in clock ticks (10 ms: measure longer)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (FileNotFoundError, ProcessLookupError):  # the thread ended meanwhile
+            continue
+    if total:
+        return total / 1e9
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def share_one_cpu() -> int:
+    """Run this process, and the servers it starts next (they inherit it), on one CPU: the last this process may
+    use. Client and server then take turns on it with their caches warm, as a busy server's threads run; on two
+    CPUs a call goes back and forth between two idle ones, and each side pays their waking (on a 2-CPU machine,
+    about a third more server CPU a move: docs/performance.md). The CPU's number."""
+    cpu = max(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
 class BenchServer:
     """``with BenchServer() as server``: ``server.client``, ``server.cpu()`` (its user+system seconds)."""
 
@@ -38,8 +64,7 @@ class BenchServer:
         self.client.wait_until_ready(20)
 
     def cpu(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_seconds(self.process.pid)
 
     def __enter__(self) -> BenchServer:
         return self

@@ -11,21 +11,22 @@
   to round (dealt in the warm-up).
 
 The game-at-a-time loops play the same random games (same seeds, same choices); every loop plays at
-least ``--moves`` moves a round (a batched loop ``--batch-moves``: the server's CPU is read in clock ticks,
-10 ms, so a cheap loop plays more moves for the same resolution), against one server in its own process,
+least ``--moves`` moves a round (a batched loop ``--batch-moves``: a cheap loop plays more moves for the same
+resolution), against one server in its own process,
 interleaved round by round (the order rotating). Client CPU is this process's (time.process_time), server
 CPU the server process's (/proc/<pid>/stat); both per step (move). Prints median, min and max over the rounds, the
 rules core's own time per step in this process for scale (the compiled core when it is first on
 PYTHONPATH, as for the server), each loop's client + server CPU per move over it, and the load average.
 
-With ``--memo-off``, a second server checks every state in full (``--state-memo-entries 0``) and plays
+With ``--same-cpu``, this process and the servers share one CPU (``bench_server.share_one_cpu``: why). With
+``--memo-off``, a second server checks every state in full (``--state-memo-entries 0``) and plays
 the same games, interleaved: the memo's share of the server's CPU in play, where each call carries the
 state the previous call returned. With ``--against-core PATH``, a second server runs the engine found at PATH
 (its ``PYTHONPATH``: e.g. another commit's ``make compiled`` copy) and plays the same loops, interleaved: this
 server's CPU over that one's, side by side.
 
     python benchmarks/bot_loop_bench.py [--rounds 5] [--moves 2000] [--batch-moves 10000]
-        [--batch-sizes 1,8,64,256] [--memo-off] [--against-core PATH]
+        [--batch-sizes 1,8,64,256] [--memo-off] [--against-core PATH] [--same-cpu]
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 from splendor.v1 import config_pb2, engine_service_pb2, state_pb2
 from splendor_client import EngineClient, EngineError, outcome
 
-from benchmarks.bench_server import BenchServer
+from benchmarks.bench_server import BenchServer, share_one_cpu
 from engine_service.core_info import core_kind
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
 
@@ -181,7 +182,10 @@ def main() -> None:
     )
     parser.add_argument("--memo-off", action="store_true", help="also a server without the memo, interleaved")
     parser.add_argument("--against-core", metavar="PATH", help="also a server on the engine at PATH, interleaved")
+    parser.add_argument("--same-cpu", action="store_true", help="this process and the servers on one CPU")
     args = parser.parse_args()
+    if args.same_cpu:
+        print(f"on CPU {share_one_cpu()} alone, with the servers")
     loops: dict[str, Runner] = {"three calls": game_at_a_time(three_calls), "one call": game_at_a_time(one_call)}
     loops.update({f"batch {size}": Batched(size) for size in args.batch_sizes})
     servers = {"": BenchServer()}

@@ -19,7 +19,8 @@ each timed in CPU time:
   threads, its access log on as deployed, no /metrics nor HTTP listener; the env speaks
   gRPC to it). Timed twice: the client's CPU
   (``time.process_time``, gRPC's threads included) and the client's plus the server
-  process's (utime + stime of ``/proc/<pid>/stat``, read before and after the loop);
+  process's (its threads' scheduler times, read before and after the loop); with ``--same-cpu``
+  this process and the server share one CPU (``bench_server.share_one_cpu``: why);
 - **remote xN**, for each batch size N of ``--batch-sizes``: ``SplendorVectorEnv`` of N games
   against the same server, one ``BatchApplyActions`` call a round (the learners' moves, then the
   opponents'); a step of it is N env steps, and it runs at least ``--remote-steps`` env steps
@@ -67,6 +68,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from splendor_client.envs import SplendorEnv, SplendorVectorEnv
 
+from benchmarks.bench_server import process_cpu_seconds, share_one_cpu
 from benchmarks.compare_commits import export
 from engine_service.core_info import core_kind
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
@@ -91,7 +93,6 @@ for spec in schedule(["a", "b"], ["random", "random"], games, seed):
 game_action = (time.process_time() - start) / actions
 print(json.dumps({"core step": core, "env step": env_step, "tournament action": game_action}))
 """
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def core_steps(steps: int, players: int, modules: frozenset[str], seed: int) -> float:
@@ -160,15 +161,8 @@ def no_server() -> float:
 
 
 def process_cpu(pid: int) -> Callable[[], float]:
-    """The CPU seconds (user + system, every thread) a process has used so far, read from /proc."""
-
-    def read() -> float:
-        with open(f"/proc/{pid}/stat") as stat:
-            # Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-            fields = stat.read().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-    return read
+    """The CPU seconds (every thread) a process has used so far (``bench_server.process_cpu_seconds``)."""
+    return partial(process_cpu_seconds, pid)
 
 
 @contextmanager
@@ -246,7 +240,10 @@ def main() -> None:
     )
     parser.add_argument("--against", metavar="COMMIT", help="compare the in-process paths with this commit's")
     parser.add_argument("--games", type=int, default=20, help="--against: tournament games per repeat")
+    parser.add_argument("--same-cpu", action="store_true", help="this process and the server on one CPU")
     args = parser.parse_args()
+    if args.same_cpu:
+        print(f"on CPU {share_one_cpu()} alone, with the server")
     if args.against:
         compare_against(args)
         return

@@ -83,6 +83,7 @@ CODEC_MODULES = (
     CODEC_PACKAGE / "events.py",  # the events' loop
     CODEC_PACKAGE / "actions.py",  # the action read
     CODEC_PACKAGE / "observation.py",  # an environment's every move: the observation written
+    CODEC_PACKAGE / "wire.py",  # every plain call: its state's bytes found in the request's and the response's
 )
 # The codec's other modules stay Python:
 # - common.py: compiling it made no part of a call measurably cheaper (a few attribute sets per call);
@@ -96,6 +97,7 @@ API_MODULES = (
     API_PACKAGE / "apply.py",  # ApplyAction's steps: the request checked, the action applied, the answer filled
     API_PACKAGE / "next_move.py",  # the move applied, the next seat's legal actions (as ids), view, observation
     API_PACKAGE / "state_memo.py",  # every plain call's lookups, every move's new state remembered
+    API_PACKAGE / "encoding.py",  # every ApplyAction's response serialized, and each batch item's state remembered
 )
 # The API's other modules stay Python:
 # - call.py: a call's facts are logged from its instance dictionary (a compiled class has none);

@@ -15,6 +15,7 @@ from engine_service.rules import Action, Event, GameState, Reason, RuleViolation
 from .audiences import audiences_of, fill_audience_views
 from .bot_choice import bot_action
 from .call import Call
+from .encoding import encoded
 from .errors import STALE_STATE, STEP_MISMATCH, refusal, rejection
 from .handlers import action_kind, class_kind
 from .next_move import fill_applied, fill_next_move, observed_seat
@@ -28,6 +29,7 @@ from .tracing import BUILD_RESPONSE, CONVERT_REQUEST, RULES, span
 def apply_action(request: engine_service_pb2.ApplyActionRequest, call: Call) -> engine_service_pb2.ApplyActionResponse:
     response = engine_service_pb2.ApplyActionResponse()
     answer(request, call, response)
+    encoded(response, call)
     return response
 
 
@@ -151,20 +153,18 @@ def plain_response(
     *,
     dealt: bool = False,
 ) -> None:
-    """The new state in full, and every event; the state remembered as checked (the game's next call brings it),
-    a game ``dealt`` in the call too when no move changed it."""
+    """The new state in full, and every event. The state is measured and remembered as checked (the game's next
+    call brings it), a game ``dealt`` in the call too when no move changed it, once the response is serialized
+    (``encoding.encoded``): its bytes there are the key."""
     # Patching a copy of the request's state beats writing the whole state afresh.
     out = response.state
     out.CopyFrom(game.msg)
     update_state(out, game.state, new_state, has_unknown=False)  # game_of drops them
     fill_events(response.events, events)
-    memo = call.settings.memo
-    if memo.enabled and (dealt or new_state is not game.state):
-        key = out.SerializeToString(deterministic=True)
-        memo.plain.put(key, new_state)
-        call.state_bytes = len(key)
-    else:
-        call.state_bytes = out.ByteSize()
+    call.answered_state = new_state
+    if call.settings.memo.enabled and (dealt or new_state is not game.state):
+        call.remember_answered = True
+        call.replaced_key = game.memo_key
 
 
 def sealed_response(

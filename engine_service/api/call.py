@@ -17,6 +17,8 @@ from collections.abc import Callable
 from contextvars import ContextVar, Token
 from typing import Final
 
+from engine_service.rules import GameState
+
 from .config import ApiConfig, default_config
 
 # A deadline at least this long that passes while a call queues is the server's fault (runtime/deadlines.py).
@@ -101,6 +103,17 @@ class Call:
     item_calls: tuple[Call, ...] = ()
     refusal_code: str | None = None
     config: ApiConfig | None = None
+    # The request's bytes as the transport received them (gRPC; empty otherwise): a plain state's memo key is read
+    # from them (``source.game_of``), not serialized again. A batch's item gets its own item's bytes.
+    request_bytes: bytes = b""
+    # A plain ApplyAction's new state, and whether the memo should remember it (a state the call made), once the
+    # response is serialized (``encoding.encoded``): its key is its bytes there.
+    answered_state: GameState | None = None
+    remember_answered: bool = False
+    replaced_key: bytes = b""  # the memo key of the state the move left (its entry gives way to the new state's)
+    # The handler's response and its wire bytes, when it serialized it as its last step (``encoding.encoded``):
+    # ``Method.encode`` sends those bytes rather than serializing it again.
+    encoded_response: tuple[object, bytes] | None = None
 
     def __init__(
         self,

@@ -46,9 +46,9 @@ from engine_service.sealing import new_game_id, new_game_secret
 
 from .call import Call
 from .config import ApiConfig
+from .encoding import encoded
 from .entropy import SEED_BITS
 from .errors import INVALID_SEAT, SEED_NOT_ALLOWED, refusal, rejection
-from .limits import check_size
 from .sealed import acting_seat_of, binding_of, expiry_after, fill_sealed, seal_message
 from .seat_access import require_seat_key, seat_keys_of
 from .source import check_seat, game_of
@@ -180,7 +180,7 @@ def get_player_view(
         if viewer is not None and request.include_observation:
             fill_observation(response.observation, state, viewer, ids=request.observation_legal_ids)
         fill_acting_seat(response, state)
-        check_size(response, call, "events")
+        encoded(response, call, limit_field="events")
     return response
 
 

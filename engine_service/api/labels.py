@@ -30,3 +30,11 @@ ACTION_KINDS: Final = tuple(
 ANSWERED: Final = "answered"
 REFUSED: Final = "refused"
 BATCH_ITEM_OUTCOMES: Final = (ANSWERED, REFUSED)
+# splendor_state_memo_lookups_total{kind, result}: the memo's kinds of entries (``state_memo.py``), found or not.
+STATE_ENTRY: Final = "state"
+TOKEN_ENTRY: Final = "token"
+SEAT_KEY_ENTRY: Final = "seat_key"
+MEMO_KINDS: Final = (STATE_ENTRY, TOKEN_ENTRY, SEAT_KEY_ENTRY)
+MEMO_HIT: Final = "hit"
+MEMO_MISS: Final = "miss"
+MEMO_RESULTS: Final = (MEMO_HIT, MEMO_MISS)

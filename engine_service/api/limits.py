@@ -38,9 +38,14 @@ def check_items(request: engine_service_pb2.BatchApplyActionsRequest, call: Call
 
 
 def check_size(response: Message, call: Call, field: str) -> None:
-    """RESPONSE_TOO_LARGE once ``response`` exceeds the largest message the service sends."""
+    """RESPONSE_TOO_LARGE once ``response`` (still being written) exceeds the largest message the service sends;
+    a finished response is measured by ``encoding.encoded``, which keeps the bytes it measured."""
+    check_bytes(response.ByteSize(), call, field)
+
+
+def check_bytes(size: int, call: Call, field: str) -> None:
+    """RESPONSE_TOO_LARGE (the request field at fault: ``field``) for a response of ``size`` bytes over the limit."""
     limit = call.settings.max_response_bytes
-    size = response.ByteSize()
     if size > limit:
         message = f"the response would exceed {limit} bytes, the largest message the service sends"
         raise refusal(RESPONSE_TOO_LARGE, message, field=field, metadata={"limit": str(limit)})

@@ -36,6 +36,14 @@ class Method(Generic[Request, Response]):
         """``/splendor.v1.EngineService/ApplyAction``, the gRPC path."""
         return f"/{SERVICE}/{self.name}"
 
+    def encode(self, response: Response, call: Call) -> bytes:
+        """``response`` in wire bytes: those its handler serialized as its last step (``encoding.encoded``), else
+        serialized now."""
+        kept = call.encoded_response
+        if kept is not None and kept[0] is response:
+            return kept[1]
+        return response.SerializeToString()
+
     def decode(self, data: bytes) -> Request | Undecodable:
         """The request in ``data``, or ``Undecodable``: never raises, so that a transport hands bytes that
         are not a request to ``invoke`` like any other, and the refusal is logged and counted."""

@@ -18,6 +18,7 @@ from engine_service.rules import Action, Event, GameState, IncrementalDigest, Ru
 from engine_service.sealing import new_game_id, new_game_secret
 
 from .call import Call
+from .encoding import encoded
 from .errors import ApiError, abandoned, rejection
 from .handlers import module_label
 from .limits import check_length, check_size
@@ -60,7 +61,7 @@ def replay_game(request: engine_service_pb2.ReplayGameRequest, call: Call) -> en
         else:
             fill_state(response.state, state)
             call.state_bytes = response.state.ByteSize()
-        check_size(response, call, "actions")
+        encoded(response, call, limit_field="actions")
     return response
 
 

@@ -8,11 +8,12 @@ whether the game came sealed (``Game.sealed``) to answer in the same mode.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple, get_args
 
 from splendor.v1 import engine_service_pb2, state_pb2
 
 from engine_service.codec import state_from_proto
+from engine_service.codec.wire import single_field
 from engine_service.rules import GameState, Reason, RuleViolation
 from engine_service.sealing import Binding
 
@@ -30,6 +31,14 @@ StateRequest = (
 )
 
 
+# The field number of ``state`` in every request that carries one (the same in each: checked here, at import).
+STATE_FIELD: Final = engine_service_pb2.ApplyActionRequest.DESCRIPTOR.fields_by_name["state"].number
+if any(
+    request_type.DESCRIPTOR.fields_by_name["state"].number != STATE_FIELD for request_type in get_args(StateRequest)
+):
+    raise TypeError("every request with a state_source oneof must give its state the same field number")
+
+
 class Game(NamedTuple):
     """A request's game: its state message and core state, and for a token its binding, bytes and the game's
     seat-key secret (empty for a game begun before token version 3)."""
@@ -39,6 +48,7 @@ class Game(NamedTuple):
     binding: Binding | None  # None in plain mode
     token: bytes = b""
     game_secret: bytes = b""
+    memo_key: bytes = b""  # a plain state's key in the memo (its bytes), when the memo holds it
 
     @property
     def sealed(self) -> bool:
@@ -60,8 +70,16 @@ def game_of(request: StateRequest, call: Call) -> Game:
         raise rejection(violation, prefix="state")
     msg = request.state
     memo = call.settings.memo
-    key = msg.SerializeToString(deterministic=True) if memo.enabled else b""
-    state = memo.plain.get(key) if key else None
+    state = None
+    key = b""
+    if memo.enabled:
+        key = received_state(call.request_bytes)
+        # Only a hit is counted here: a miss is looked up again under the bytes serialized now, which differ when
+        # the sender wrote fields in another order (and then may still hit).
+        state = memo.plain.get(key, count_miss=False) if key else None
+        if state is None:
+            key = msg.SerializeToString(deterministic=True)
+            state = memo.plain.get(key)
     if state is None:
         try:
             state = state_from_proto(msg)
@@ -70,10 +88,23 @@ def game_of(request: StateRequest, call: Call) -> Game:
         # Fields this version does not know are dropped (the answer never carries them), so every key the memo
         # holds is bytes without them, and a state read from the memo or here has none (``Game.msg``).
         msg.DiscardUnknownFields()
-        if key:
-            memo.plain.put(msg.SerializeToString(deterministic=True), state)
+        if memo.enabled:
+            key = msg.SerializeToString(deterministic=True)
+            memo.plain.put(key, state)
     call.turn = state.turn
-    return Game(msg, state, None)
+    return Game(msg, state, None, memo_key=key)
+
+
+def received_state(request_bytes: bytes) -> bytes:
+    """The ``state`` field's bytes in a request as received (``Call.request_bytes``), when it holds exactly one: the
+    message the parser read, byte for byte (two would be merged into one message, matching neither); else b"".
+
+    Bytes the memo holds are a state it checked, serialized by this service, so a request whose state field is
+    those bytes carries that state, however the rest of the request is written."""
+    if not request_bytes:
+        return b""
+    span = single_field(request_bytes, STATE_FIELD)
+    return b"" if span is None else request_bytes[span[0] : span[1]]
 
 
 def check_seat(seat: int | None, num_players: int, field: str = "seat") -> None:

@@ -31,7 +31,6 @@ from engine_service.runtime.metrics import (
     exposition_registry,
     get_metrics,
     keep_values_in_memory,
-    memo_lookup_counter,
     metrics_host,
     multiprocess_dir,
     report_key_ring,
@@ -146,7 +145,7 @@ def run_server(  # noqa: PLR0915 (a process's whole life: build, start, wait, dr
     report_key_ring(metrics, key_ring.current_id, key_ring.keys, key_ring.retired)
     # One memo of states already checked, whichever transport brings a game's next call; its hit rate is
     # what affinity (a game's calls sent to one replica) buys.
-    memo = StateMemo(settings.state_memo_entries, memo_lookup_counter(metrics))
+    memo = StateMemo(settings.state_memo_entries)
     try:
         server, port, health_servicer = build_server(
             settings, reuse_port=reuse_port, access_log=True, key_ring=key_ring, admission=admission, memo=memo

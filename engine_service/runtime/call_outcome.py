@@ -8,10 +8,11 @@ code, and the game's series from the facts its handler recorded on the ``Call``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, Final
 
 from engine_service.api import Call
-from engine_service.api.labels import ANSWERED, REFUSED
+from engine_service.api.labels import ANSWERED, MEMO_HIT, MEMO_MISS, REFUSED
 
 from .metrics import Metrics
 
@@ -41,7 +42,7 @@ class _Counted:
         self.counter = counter
         self.children: dict[tuple[str, ...], Any] = {}
 
-    def inc_all(self, counts: Counter[tuple[str, ...]]) -> None:
+    def inc_all(self, counts: Mapping[tuple[str, ...], int]) -> None:
         """Each label set's count at once (a batch's items: one increment a label set, not one an item)."""
         children = self.children
         for labels, amount in counts.items():
@@ -52,7 +53,7 @@ class _Counted:
 
 
 class GameMetrics:
-    """The game's metrics, fed from each call's ``Call``."""
+    """The game's metrics, fed from each call's ``Call``, and the memo's lookups as each call ends."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.games_created = _Counted(metrics.games_created)
@@ -60,30 +61,41 @@ class GameMetrics:
         self.rejections = _Counted(metrics.rejections)
         self.games_finished = _Counted(metrics.games_finished)
         self.batch_items = _Counted(metrics.batch_items)
+        self.memo_lookups = _Counted(metrics.memo_lookups)
         self.state_size_bytes = metrics.state_size_bytes
 
     def record(self, call: Call, code: str) -> None:
         counts = _Counts()
         if code == OK:
             self._succeeded(call, counts)
+            refused = 0
             for item in call.item_calls:  # a batch's items, each counted as its own call would be
                 item_code = item.refusal_code
-                counts.batch_items[(ANSWERED if item_code is None else REFUSED,)] += 1
                 if item_code is None:
                     self._succeeded(item, counts)
-                elif item.reason is not None and item_code in REJECTION_CODES:
-                    counts.rejections[(item.reason,)] += 1
+                else:
+                    refused += 1
+                    if item.reason is not None and item_code in REJECTION_CODES:
+                        counts.rejections[(item.reason,)] += 1
+            answered = len(call.item_calls) - refused
+            if answered:
+                counts.batch_items[(ANSWERED,)] = answered
+            if refused:
+                counts.batch_items[(REFUSED,)] = refused
         elif call.reason is not None and code in REJECTION_CODES:
             counts.rejections[(call.reason,)] += 1
+        for kind, found, amount in call.settings.memo.take_lookups():
+            counts.memo_lookups[(kind, MEMO_HIT if found else MEMO_MISS)] = amount
         # Added up first: a batch's items cost one increment a label set, not one an item.
         for counter, label_counts in (
             (self.batch_items, counts.batch_items),
             (self.rejections, counts.rejections),
             (self.games_created, counts.games_created),
-            (self.actions_applied, counts.actions_applied),
             (self.games_finished, counts.games_finished),
+            (self.memo_lookups, counts.memo_lookups),
         ):
             counter.inc_all(label_counts)
+        self.actions_applied.inc_all({(action,): amount for action, amount in counts.actions_applied.items()})
 
     def _succeeded(self, call: Call, counts: _Counts) -> None:
         if call.state_bytes is not None:
@@ -91,19 +103,23 @@ class GameMetrics:
         if call.game_created:
             counts.games_created[(str(call.module), str(call.players))] += 1
         if call.action_applied:
-            counts.actions_applied[(str(call.action),)] += 1
+            applied = counts.actions_applied
+            action = str(call.action)
+            applied[action] = applied.get(action, 0) + 1
         if call.end_reason is not None:
             counts.games_finished[(call.end_reason,)] += 1
 
 
 class _Counts:
-    """A batch's items' counts by label set, added up before they are counted."""
+    """A call's counts by label set (a batch's items' added up), before they are counted."""
 
-    __slots__ = ("actions_applied", "batch_items", "games_created", "games_finished", "rejections")
+    __slots__ = ("actions_applied", "batch_items", "games_created", "games_finished", "memo_lookups", "rejections")
 
     def __init__(self) -> None:
         self.batch_items: Counter[tuple[str, ...]] = Counter()
         self.rejections: Counter[tuple[str, ...]] = Counter()
         self.games_created: Counter[tuple[str, ...]] = Counter()
-        self.actions_applied: Counter[tuple[str, ...]] = Counter()
+        # By the action kind alone: a batch's items add to one plain dictionary (the labels made once a kind).
+        self.actions_applied: dict[str, int] = {}
         self.games_finished: Counter[tuple[str, ...]] = Counter()
+        self.memo_lookups: Counter[tuple[str, ...]] = Counter()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import glob
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -43,6 +43,8 @@ from engine_service.api.labels import (
     ACTION_KINDS,
     BATCH_ITEM_OUTCOMES,
     END_REASONS,
+    MEMO_KINDS,
+    MEMO_RESULTS,
     MODULES,
     PLAYER_COUNTS,
     REJECTION_REASONS,
@@ -93,8 +95,6 @@ class Metrics:
 
 # What the memo of states already checked looks up (api/state_memo.py): a request's plain state, a token,
 # a seat key; and whether it was there.
-MEMO_KINDS: Final = ("state", "token", "seat_key")
-MEMO_RESULTS: Final = ("hit", "miss")
 # How a process uses each key of its ring (sealing/keyring.py): the one sealing new tokens (it opens too),
 # one that only opens, one retired.
 KEY_USES: Final = ("seals", "opens", "retired")
@@ -220,20 +220,6 @@ def initialise_series(metrics: Metrics, methods: Iterable[tuple[str, str, str]])
     for kind in MEMO_KINDS:
         for result in MEMO_RESULTS:
             metrics.memo_lookups.labels(kind, result)
-
-
-def memo_lookup_counter(metrics: Metrics) -> Callable[[str, bool], None]:
-    """A counter of the memo's lookups (``StateMemo``'s ``count_lookup``), its series bound once."""
-    increments = {
-        (kind, found): metrics.memo_lookups.labels(kind, "hit" if found else "miss").inc
-        for kind in MEMO_KINDS
-        for found in (True, False)
-    }
-
-    def count(kind: str, found: bool) -> None:
-        increments[kind, found]()
-
-    return count
 
 
 def report_key_ring(metrics: Metrics, sealing: str, opening: Iterable[str], retired: Iterable[str]) -> None:

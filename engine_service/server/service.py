@@ -38,20 +38,23 @@ def _grpc_handler(
     # The interceptor gives a method expensive by name a place among the expensive calls at dispatch.
     expensive_by_name = method.name in EXPENSIVE_METHODS
 
-    def behavior(request: Any, context: grpc.ServicerContext) -> Any:
+    def behavior(received: tuple[Any, bytes], context: grpc.ServicerContext) -> Any:
+        request, data = received
         call = current_call()
         entered = expensive_by_name and call is not None
         if call is None:  # served without the observability interceptor
             call = Call(method.name, is_active=context.is_active, time_remaining=context.time_remaining)
         call.config = config
+        call.request_bytes = data
         try:
-            return invoke_admitted(method, request, call, slots, entered=entered)
+            return method.encode(invoke_admitted(method, request, call, slots, entered=entered), call)
         except ApiError as error:
             context.abort_with_status(grpc_status(error))
 
     behavior.__name__ = method.name
     return grpc.unary_unary_rpc_method_handler(
         behavior,
-        request_deserializer=method.decode,
-        response_serializer=method.response_type.SerializeToString,
+        # The request and its bytes: a plain state's memo key is read from them (Call.request_bytes).
+        request_deserializer=lambda data: (method.decode(data), data),
+        response_serializer=bytes,  # the behaviour answers the bytes (Method.encode)
     )

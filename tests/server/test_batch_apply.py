@@ -200,18 +200,20 @@ def test_an_answer_over_the_largest_message_refuses_the_call() -> None:
 
 def test_a_caller_gone_stops_the_call_between_items() -> None:
     item = pb.ApplyActionRequest(state=_game().state, action=actions_pb2.Action(action_id=0))
-    answered = []
+    checks = []
 
     def active() -> bool:
-        answered.append(True)
-        return len(answered) <= 2
+        checks.append(True)
+        return len(checks) <= 2
 
     handle = Call("BatchApplyActions", is_active=active)
     handle.config = CONFIG
+    every = batch.CHECK_CALLER_EVERY
     with pytest.raises(ApiError) as caught:
-        batch.batch_apply_actions(pb.BatchApplyActionsRequest(requests=[item] * 5), handle)
+        batch.batch_apply_actions(pb.BatchApplyActionsRequest(requests=[item] * (3 * every + 1)), handle)
     assert caught.value.code == Code.CANCELLED
-    assert len(answered) == 3  # two items answered, then the check that found the caller gone
+    # Checked before items 0 and ``every``, then before ``2 * every``, where the caller was gone: no item after it.
+    assert len(checks) == 3
 
 
 def test_a_bug_in_one_item_fails_that_item_alone(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -86,7 +86,7 @@ def test_the_grpc_adapter_sends_a_refusal_as_the_call_status() -> None:
     assert behavior is not None
     context = Context()
     with pytest.raises(Aborted):
-        behavior(engine_service_pb2.ApplyActionRequest(), context)  # type: ignore[arg-type]
+        behavior((engine_service_pb2.ApplyActionRequest(), b""), context)  # type: ignore[arg-type]
     assert context.status is not None and context.status.code == grpc.StatusCode.INVALID_ARGUMENT
 
 
@@ -111,3 +111,30 @@ def test_malformed_events_to_redact_name_their_index() -> None:
         handlers.get_player_view(request, _call())
     assert caught.value.code is Code.INVALID_ARGUMENT
     assert [violation.field for violation in caught.value.field_violations] == ["events[1]"]
+
+
+def test_a_response_is_serialized_once_and_sent_as_those_bytes() -> None:
+    """encoding.encoded: ApplyAction's, a batch's, a view's and a replay's finished response is serialized once (to
+    measure it, and to read the memo key of each new state in it), and Method.encode sends those very bytes; a
+    response that is not the one encoded is serialized."""
+    state = state_to_proto(dealt(2, seed=3))
+    item = engine_service_pb2.ApplyActionRequest(state=state, include_legal_action_ids=True)
+    item.action.action_id = (
+        handlers.list_legal_actions(engine_service_pb2.ListLegalActionsRequest(state=state), _call())
+        .actions[0]
+        .action_id
+    )
+    batch_method = METHODS_BY_NAME["BatchApplyActions"]
+    call = _call()
+    response = invoke(batch_method, engine_service_pb2.BatchApplyActionsRequest(requests=[item] * 3), call)
+    assert call.encoded_response is not None
+    sent = batch_method.encode(response, call)
+    assert sent is call.encoded_response[1] and sent == response.SerializeToString()
+    sizes = [result.response.state.ByteSize() for result in response.results]
+    assert [item_call.state_bytes for item_call in call.item_calls] == sizes  # read from those bytes
+    assert batch_method.encode(engine_service_pb2.BatchApplyActionsResponse(), call) == b""  # another: serialized
+    apply_method = METHODS_BY_NAME["ApplyAction"]
+    single = _call()
+    answer = invoke(apply_method, item, single)
+    assert single.encoded_response is not None and apply_method.encode(answer, single) is single.encoded_response[1]
+    assert single.state_bytes == answer.state.ByteSize() == sizes[0]

@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 from google.protobuf.message import Message
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from splendor.v1 import config_pb2, engine_service_pb2, state_pb2
 
 from engine_service.api import ApiConfig, ApiError, sealed, source
 from engine_service.api.state_memo import MAX_KEY_BYTES, OpenedToken, Remembered, StateMemo
-from engine_service.codec import state_from_proto
+from engine_service.codec import state_from_proto, wire
 from engine_service.runtime.settings import Settings, defaults_from_env
 from engine_service.sealing import Binding, issue_seat_keys, new_game_secret, seal, unseal
 from tests.sealing.api import call
@@ -97,9 +99,12 @@ def _same_token_content(left: bytes, right: bytes) -> None:
 
 @pytest.mark.parametrize(("players", "modules"), GAMES)
 @pytest.mark.parametrize("sealed_game", [False, True], ids=["plain", "sealed"])
+@pytest.mark.parametrize("with_bytes", [True, False], ids=["grpc", "http"])
 def test_a_game_played_with_the_memo_gets_the_answers_of_full_checks(
-    players: int, modules: tuple[int, ...], sealed_game: bool, full_checks: list[int]
+    players: int, modules: tuple[int, ...], sealed_game: bool, with_bytes: bool, full_checks: list[int]
 ) -> None:
+    """``with_bytes``: each request comes with the bytes it was received in (gRPC: a plain state's key read from
+    them), or without (HTTP: the key serialized)."""
     memo_on, memo_off = _configs()
     game = _play(players, modules, sealed_game=sealed_game, seed=players * 10 + len(modules))
     method, request = next(game)
@@ -108,7 +113,7 @@ def test_a_game_played_with_the_memo_gets_the_answers_of_full_checks(
     try:
         while True:
             before = full_checks[0]
-            remembered = call(method, request, memo_on)
+            remembered = call(method, request, memo_on, received=None if with_bytes else b"")
             checks_on += full_checks[0] - before
             if method == "CreateGame":  # a sealed deal, its game id and keys are new each time
                 method, request = game.send(remembered)
@@ -140,7 +145,9 @@ def test_a_remembered_state_or_token_reads_back_as_what_was_remembered() -> None
             except StopIteration:
                 pass
     memo = memo_on.memo
-    assert len(memo.plain) == len(memo.tokens) == 64
+    # A plain move's new state takes its old state's place: one entry a plain game; a token is kept until evicted.
+    assert len(memo.plain) == len(GAMES[::2])
+    assert len(memo.tokens) == 64
     for key, state in memo.plain.items():
         assert state_from_proto(state_pb2.GameState.FromString(key)) == state
     for token, opened in memo.tokens.items():
@@ -303,7 +310,9 @@ def test_a_plain_state_with_fields_this_version_does_not_know_is_remembered_with
     assert answer(padded, memo_on) == expected  # checked in full again: its bytes are no key
     padded_key = padded.SerializeToString(deterministic=True)
     assert memo_on.memo.plain.get(padded_key) is None
-    assert memo_on.memo.plain.get(clean) is not None
+    # What it holds: the state the move made (in the clean state's place, remembered after its check), clean.
+    made = engine_service_pb2.ApplyActionResponse.FromString(expected).state
+    assert [key for key, _ in memo_on.memo.plain.items()] == [made.SerializeToString(deterministic=True)]
     for key, _ in memo_on.memo.plain.items():
         read = state_pb2.GameState.FromString(key)
         read.DiscardUnknownFields()
@@ -372,3 +381,122 @@ def test_remembered_tokens_name_their_ring() -> None:
     memo.tokens.put(b"token", entry)
     assert memo.token(b"token", RING) is entry
     assert memo.token(b"token", ring(key_line("memo-key", 3))) is None  # an equal ring, but not this one
+
+
+# --- a plain state's key read from the bytes received (source.received_state), and a move's state replacing its
+# old one (encoding.encoded) ------------------------------------------------------------------------------------
+
+
+def _moved(config: ApiConfig) -> tuple[state_pb2.GameState, engine_service_pb2.ApplyActionRequest, Message]:
+    """A plain game's state after one move (remembered by ``config``'s memo), the next move's request, its answer."""
+    created = call("CreateGame", engine_service_pb2.CreateGameRequest(config=config_pb2.GameConfig(num_players=2)))
+    first = call("ApplyAction", _first_move(created.state), config).state
+    request = _first_move(first)
+    return first, request, call("ApplyAction", request, config)
+
+
+def _first_move(state: state_pb2.GameState) -> engine_service_pb2.ApplyActionRequest:
+    listed = call("ListLegalActions", engine_service_pb2.ListLegalActionsRequest(state=state))
+    request = engine_service_pb2.ApplyActionRequest(state=state, include_legal_actions=True)
+    request.action.action_id = listed.actions[0].action_id
+    return request
+
+
+def test_a_move_s_new_state_takes_its_old_state_s_place_and_a_retry_is_checked_in_full(full_checks: list[int]) -> None:
+    memo_on, memo_off = _configs()
+    before, request, answered = _moved(memo_on)
+    keys = [key for key, _ in memo_on.memo.plain.items()]
+    assert keys == [answered.state.SerializeToString(deterministic=True)]  # the state the game is at, alone
+    assert before.SerializeToString(deterministic=True) not in keys
+    checks = full_checks[0]
+    retried = call("ApplyAction", request, memo_on)  # the old state again (a retry): checked, same answer
+    assert full_checks[0] == checks + 1
+    assert retried == answered == call("ApplyAction", request, memo_off)
+
+
+def test_a_state_whose_bytes_are_in_another_order_is_found_under_its_serialized_bytes(full_checks: list[int]) -> None:
+    memo_on, memo_off = _configs()
+    answered = _moved(memo_on)[2]
+    state = answered.state
+    # The same state, its fields written last to first (a parser reads any order): not the bytes remembered.
+    reordered = b"".join(
+        type(state)(**{field.name: value}).SerializeToString() for field, value in reversed(state.ListFields())
+    )
+    assert reordered != state.SerializeToString() and type(state).FromString(reordered) == state
+    next_request = _first_move(state)
+    received = bytes(next_request.SerializeToString().replace(state.SerializeToString(), reordered))
+    checks = full_checks[0]
+    found = call("ApplyAction", next_request, memo_on, received=received)
+    assert full_checks[0] == checks  # found under the bytes serialized again: not checked
+    assert found == call("ApplyAction", next_request, memo_off)
+
+
+def test_a_state_sent_twice_in_one_request_is_read_as_the_parser_merges_it() -> None:
+    """A request carrying ``state`` twice: the parser merges the two, so the first occurrence's bytes (a state the
+    memo holds) are not the request's state; the answer is the merged state's, as a memo never consulted gives."""
+    memo_on, memo_off = _configs()
+    _, _, answered = _moved(memo_on)
+    request = _first_move(answered.state)
+    extra = engine_service_pb2.ApplyActionRequest(state=state_pb2.GameState(turn=answered.state.turn + 7))
+    received = request.SerializeToString() + extra.SerializeToString()
+    merged = engine_service_pb2.ApplyActionRequest.FromString(received)
+    assert merged.state.turn == answered.state.turn + 7 and merged.state != answered.state
+
+    def outcome(config: ApiConfig, data: bytes | None) -> Any:
+        try:
+            return call("ApplyAction", merged, config, received=data)
+        except ApiError as refused:
+            return refused.code, refused.reason, refused.message
+
+    assert outcome(memo_on, received) == outcome(memo_off, b"")
+    assert source.received_state(received) == b""  # twice: not read from the bytes
+
+
+def test_a_batch_item_s_state_is_found_under_its_bytes_and_its_new_state_remembered(full_checks: list[int]) -> None:
+    memo_on, memo_off = _configs()
+    states = [_moved(memo_on)[2].state for _ in range(3)]
+    batch = engine_service_pb2.BatchApplyActionsRequest(requests=[_first_move(state) for state in states])
+    checks = full_checks[0]
+    answered = call("BatchApplyActions", batch, memo_on)
+    assert full_checks[0] == checks  # every item's state found, none checked
+    assert answered == call("BatchApplyActions", batch, memo_off)
+    remembered = {key for key, _ in memo_on.memo.plain.items()}
+    assert remembered == {result.response.state.SerializeToString() for result in answered.results}
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.binary(max_size=64), number=st.integers(1, 20))
+def test_reading_field_spans_never_fails_on_any_bytes(data: bytes, number: int) -> None:
+    spans = wire.field_spans(data, number)
+    if spans is not None:
+        assert all(0 <= start <= end <= len(data) for start, end in spans)
+
+
+_ITEMS = st.lists(
+    st.builds(
+        engine_service_pb2.ApplyActionRequest,
+        state=st.builds(state_pb2.GameState, turn=st.integers(0, 300), seat=st.integers(0, 3)) | st.none(),
+        sealed_state=st.binary(max_size=40) | st.none(),
+        seat_key=st.text(max_size=8),
+        include_legal_action_ids=st.booleans(),
+        reply_seeds=st.lists(st.integers(0, 2**64 - 1), max_size=3),
+    ),
+    max_size=5,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(items=_ITEMS)
+def test_field_spans_find_each_batch_item_and_its_state_as_the_parser_reads_them(
+    items: list[engine_service_pb2.ApplyActionRequest],
+) -> None:
+    data = engine_service_pb2.BatchApplyActionsRequest(requests=items).SerializeToString()
+    spans = wire.field_spans(data, 1)
+    assert spans is not None
+    assert [engine_service_pb2.ApplyActionRequest.FromString(data[start:end]) for start, end in spans] == items
+    for item, (start, end) in zip(items, spans, strict=True):
+        state = wire.single_field(data, 1, start, end)
+        if item.WhichOneof("state_source") == "state":
+            assert state is not None and data[state[0] : state[1]] == item.state.SerializeToString()
+        else:
+            assert state is None

@@ -20,8 +20,8 @@ so bytes already checked get the answer the check gave. Remembered, per process:
 
 A plain state's key is its bytes as the request carried them, when the transport kept them (gRPC:
 ``source.received_state``; a state field sent twice, which a parser merges, is not read there), else
-its serialization. Only the same bytes match: an altered state, a forged token or a wrong seat key is another key, checked
-in full, and nothing that failed a check is remembered. An entry answers exactly as the check would
+its serialization. Only the same bytes match: an altered state, a forged token or a wrong seat key is
+another key, checked in full, and nothing that failed a check is remembered. An entry answers exactly as the check would
 (``tests/server/test_state_memo.py`` plays games with the memo on and off and compares every
 response). A token's entry also names the ring that opened or sealed it, and answers only for that
 ring. Whether bytes were seen before says nothing a caller does not hold: the key is what it sends.

@@ -84,24 +84,31 @@ CODEC_MODULES = (
     CODEC_PACKAGE / "actions.py",  # the action read
     CODEC_PACKAGE / "observation.py",  # an environment's every move: the observation written
     CODEC_PACKAGE / "wire.py",  # every plain call: its state's bytes found in the request's and the response's
+    CODEC_PACKAGE / "action_cache.py",  # every move sent as a message or an id: the action looked up
 )
 # The codec's other modules stay Python:
 # - common.py: compiling it made no part of a call measurably cheaper (a few attribute sets per call);
-# - catalog.py, action_cache.py, modules/: once per process, or off ApplyAction's path;
+# - catalog.py, modules/: once per process, or off ApplyAction's path;
 # - __init__.py: re-exports only.
 API_PACKAGE = Path("engine_service") / "api"
 # The API's modules compiled beside them: the Python of every ApplyAction and of each item of a batch between the
 # core's and the codec's parts, compiled because it made a batch's item measurably cheaper
-# (benchmarks/bot_loop_bench.py, builds side by side).
+# (benchmarks/bot_loop_bench.py, builds side by side; the last four by the instructions an item runs, under
+# valgrind: docs/performance.md).
 API_MODULES = (
     API_PACKAGE / "apply.py",  # ApplyAction's steps: the request checked, the action applied, the answer filled
     API_PACKAGE / "next_move.py",  # the move applied, the next seat's legal actions (as ids), view, observation
     API_PACKAGE / "state_memo.py",  # every plain call's lookups, every move's new state remembered
     API_PACKAGE / "encoding.py",  # every ApplyAction's response serialized, and each batch item's state remembered
+    API_PACKAGE / "audiences.py",  # every item: its audiences (mostly none) read and checked
+    API_PACKAGE / "handlers.py",  # every item: its action's kind named for the logs and metrics
+    API_PACKAGE / "replies.py",  # every item: its reply bots (mostly none) read, a game dealt
+    API_PACKAGE / "seat_access.py",  # every item: its seat key checked (plain: nothing to check)
 )
 # The API's other modules stay Python:
 # - call.py: a call's facts are logged from its instance dictionary (a compiled class has none);
-# - batch.py, source.py: tests replace a function they call (a compiled caller would not see it);
+# - batch.py, source.py: tests replace a function they call (a compiled caller would not see it): compiled, with
+#   tracing.py, they cut another ~3 % of an item's instructions;
 # - the rest: once a call, off a move's path, or a few attribute reads an item.
 # Every Python source the compiled code depends on within the engine: the compiled modules and those they import
 # (types included), so the cache key changes whenever the compiled result could.

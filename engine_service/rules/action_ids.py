@@ -64,7 +64,8 @@ def in_range(count: int, value: object) -> int | None:
 
 def id_range(offset: int, action: type, count: int, field: str, rule: str) -> IdRange:
     """The usual range: the index is one integer field of the action (a card id, a colour...)."""
-    return IdRange(offset, count, action, lambda act: in_range(count, getattr(act, field)), action, rule)
+    position = action._fields.index(field)  # type: ignore[attr-defined]  # a record (a NamedTuple): read by position
+    return IdRange(offset, count, action, lambda act: in_range(count, act[position]), action, rule)
 
 
 def single_id(offset: int, action: type, rule: str) -> IdRange:
@@ -84,9 +85,11 @@ _RETURN_SET_INDEX: Final = {
 
 
 def _take_gems_index(action: TakeGems) -> int | None:
+    colors = action.colors
     try:
-        return _COLOR_SET_INDEX.get(tuple(sorted(action.colors)))
-    except TypeError:  # colours that do not compare (a client's odd values)
+        index = _COLOR_SET_INDEX.get(colors)  # the core lists its actions' colours in order: found as they are
+        return index if index is not None else _COLOR_SET_INDEX.get(tuple(sorted(colors)))
+    except TypeError:  # colours that do not hash or compare (a client's odd values)
         return None
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from splendor_client import EngineClient, connect
 
+from benchmarks.load_phase import process_cpu_seconds
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -18,22 +20,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def process_cpu_seconds(pid: int) -> float:
-    """The CPU seconds a process has used so far, to the nanosecond: the sum of its threads' scheduler times (a
-    thread that ended takes its time with it: a server's threads live as long as it does). Where the kernel keeps
-    no scheduler statistics, user + system time in clock ticks (10 ms: measure longer)."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            total += int((task / "schedstat").read_text().split()[0])
-        except (FileNotFoundError, ProcessLookupError):  # the thread ended meanwhile
-            continue
-    if total:
-        return total / 1e9
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def share_one_cpu() -> int:

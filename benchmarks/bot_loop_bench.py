@@ -12,11 +12,11 @@
 
 The game-at-a-time loops play the same random games (same seeds, same choices); every loop plays at
 least ``--moves`` moves a round (a batched loop ``--batch-moves``: a cheap loop plays more moves for the same
-resolution), against one server in its own process,
-interleaved round by round (the order rotating). Client CPU is this process's (time.process_time), server
-CPU the server process's (/proc/<pid>/stat); both per step (move). Prints median, min and max over the rounds, the
-rules core's own time per step in this process for scale (the compiled core when it is first on
-PYTHONPATH, as for the server), each loop's client + server CPU per move over it, and the load average.
+resolution), against one server in its own process, interleaved round by round (the order rotating). Client
+CPU is this process's (time.process_time), server CPU the server process's (its threads' scheduler times:
+``load_phase.process_cpu_seconds``); both per step (move). Prints median, min and max over the rounds, the
+rules core's own time per step in this process for scale (the compiled core when it is first on PYTHONPATH,
+as for the server), each loop's client + server CPU per move over it, and the load average.
 
 With ``--same-cpu``, this process and the servers share one CPU (``bench_server.share_one_cpu``: why). With
 ``--memo-off``, a second server checks every state in full (``--state-memo-entries 0``) and plays

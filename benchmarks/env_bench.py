@@ -68,8 +68,9 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from splendor_client.envs import SplendorEnv, SplendorVectorEnv
 
-from benchmarks.bench_server import process_cpu_seconds, share_one_cpu
+from benchmarks.bench_server import share_one_cpu
 from benchmarks.compare_commits import export
+from benchmarks.load_phase import process_cpu_seconds
 from engine_service.core_info import core_kind
 from engine_service.rules import GameConfig, apply, legal_actions, new_game
 
@@ -161,7 +162,7 @@ def no_server() -> float:
 
 
 def process_cpu(pid: int) -> Callable[[], float]:
-    """The CPU seconds (every thread) a process has used so far (``bench_server.process_cpu_seconds``)."""
+    """The CPU seconds (every thread) a process has used so far (``load_phase.process_cpu_seconds``)."""
     return partial(process_cpu_seconds, pid)
 
 

@@ -6,8 +6,12 @@ reads it afterwards: it never has to look into requests or error statuses again.
 tells a long handler whether it should go on: its caller is still waiting (the transport's
 deadline, a disconnect) and the server's own time budget for the call is not spent.
 
-Only public facts go in: seats, turns, action kinds, reasons, counts. Never a state, a
-card, the seed or an error message (a malformed state's message may quote its cards).
+Only public facts are logged, counted or traced: seats, turns, action kinds, reasons, counts
+(``LOG_FIELDS`` and the metric facts). Never a state, a card, the seed or an error message (a
+malformed state's message may quote its cards). The call also carries what its transport and its
+handler hand each other for the call's own work, the request's and the response's bytes and a
+plain move's new state (``request_bytes``, ``encoded_response``, ``answered_state``): none of it
+is ever read by observability.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ _RESULTS: Final = _number(engine_service_pb2.BatchApplyActionsResponse, "results
 _RESULT_RESPONSE: Final = _number(engine_service_pb2.BatchApplyActionsResult, "response")
 
 
-def encoded(response: Message, call: Call, limit_field: str | None = None) -> bytes:
+def encoded(response: Message, call: Call, limit_field: str | None = None) -> None:
     """``response``, finished and returned as it is, in wire bytes, kept on ``call`` for the transport.
 
     ``limit_field``: RESPONSE_TOO_LARGE (pointing at that request field) when the bytes exceed the largest
@@ -51,7 +51,6 @@ def encoded(response: Message, call: Call, limit_field: str | None = None) -> by
                     inner = single_field(data, _RESULT_RESPONSE, start, end)
                     if inner is not None:
                         _answered(item, data, inner[0], inner[1])
-    return data
 
 
 def _answered(call: Call, data: bytes, start: int, end: int) -> None:

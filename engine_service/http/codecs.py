@@ -18,7 +18,7 @@ large message.
 from __future__ import annotations
 
 import json
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from connectrpc.code import Code as ConnectCode
 from connectrpc.codec import Codec
@@ -29,6 +29,8 @@ from google.protobuf.message import Message
 from engine_service.http import proto_json
 
 M = TypeVar("M", bound=Message)
+# The binary codec's name: its bytes are protobuf's wire bytes, those the API reads a state's key from and writes.
+_BINARY: Final = google_protobuf_binary_codec().name()
 
 
 class CompactJsonCodec(Codec[Message, Any]):
@@ -62,8 +64,15 @@ class Undecoded(Generic[M]):
         except Exception as error:
             raise ConnectError(ConnectCode.INVALID_ARGUMENT, f"unmarshal message: {error}") from error
 
-    def encode(self, response: Message) -> Encoded:
-        return Encoded(self.codec.encode(response))
+    @property
+    def wire_bytes(self) -> bytes:
+        """The request's protobuf bytes when it came in binary (for ``Call.request_bytes``), else b""."""
+        return self.data if self.codec.name() == _BINARY else b""
+
+    def encode(self, response: Message, wire: bytes) -> Encoded:
+        """``response`` in the call's codec; ``wire``: its protobuf bytes (``Method.encode``), sent as they are in
+        binary."""
+        return Encoded(wire if self.codec.name() == _BINARY else self.codec.encode(response))
 
 
 class Encoded:

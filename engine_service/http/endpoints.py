@@ -151,11 +151,13 @@ class _Endpoint:
             raise abandoned(expired)
 
     def _answer(self, undecoded: Undecoded[Any], request: Any, call: Call, expensive: bool) -> Encoded:
+        call.request_bytes = undecoded.wire_bytes
         response = invoke_admitted(self.method, request, call, self.admission, entered=expensive)
-        if response.ByteSize() > self.max_response_bytes:
+        wire = self.method.encode(response, call)  # the handler's own bytes when it serialized its answer
+        if len(wire) > self.max_response_bytes:
             message = f"the response is larger than the server's limit of {self.max_response_bytes} bytes"
             raise _TooLarge(message)
-        return undecoded.encode(response)
+        return undecoded.encode(response, wire)
 
     # On the event loop.
 
